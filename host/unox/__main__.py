@@ -1,0 +1,7 @@
+"""Allows `python -m unox`."""
+
+import sys
+
+from unox.cli.main import main
+
+sys.exit(main())
