@@ -1,0 +1,65 @@
+# firmware/main.py: the only file that imports `machine`. Runs the launcher on a Raspberry Pi Pico.
+#
+# Watchdog and mpremote (see docs/protocol.md, "Watchdog"):
+# - The WDT is started only after a 2 s grace period, so a tool that sends Ctrl-C right after a reset
+#   finds no watchdog running.
+# - Frames never contain 0x03, so Ctrl-C stays enabled (no micropython.kbd_intr(-1)): mpremote and
+#   `unox firmware flash` stop this loop with Ctrl-C.
+# - The RP2040 WDT cannot be stopped through machine.WDT and its limit is 8388 ms. On KeyboardInterrupt
+#   the loop stops the motor and pauses the watchdog by clearing WATCHDOG CTRL.ENABLE (bit 30 at
+#   0x40058000, RP2040 datasheet 4.7), so the REPL session that follows is not reset mid-flash.
+
+import select
+import sys
+import time
+
+import machine
+
+from unoxfw.runner import start, step
+
+_GRACE_MS = 2000
+_WDT_MS = 5000
+_WDT_CTRL = 0x40058000
+_WDT_ENABLE = 1 << 30
+
+
+class UsbIO:
+    # Non-blocking stdin: RP2 USB stdin has no partial reads, so poll and read one byte at a time.
+    def __init__(self):
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self._poll = select.poll()
+        self._poll.register(self._in, select.POLLIN)
+        self._buf = bytearray(64)
+
+    def read(self):
+        n = 0
+        while n < len(self._buf) and self._poll.poll(0):
+            self._buf[n] = self._in.read(1)[0]
+            n += 1
+        return bytes(self._buf[:n]) if n else b""
+
+    def write(self, data):
+        self._out.write(data)
+
+
+def main():
+    board, app = start(machine, UsbIO(), time.ticks_ms())
+    began = time.ticks_ms()
+    watching = False
+    try:
+        while True:
+            now = time.ticks_ms()
+            if not watching and time.ticks_diff(now, began) > _GRACE_MS:
+                board.wdt_start(_WDT_MS)
+                watching = True
+            step(board, app, now)
+            time.sleep_ms(1)
+    except KeyboardInterrupt:
+        board.motor(0)
+        board.tone(0)
+        if watching:
+            machine.mem32[_WDT_CTRL] &= ~_WDT_ENABLE
+
+
+main()

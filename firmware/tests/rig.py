@@ -1,0 +1,175 @@
+# A small test rig: the real firmware (unoxfw.runner) on the fake `machine`, a virtual clock and a toy
+# card model. Runs under MicroPython and CPython. Not the project's simulator (simulator/unoxsim): just
+# enough physics to drive every branch of the feeder.
+#
+# Card model: with the motor forward (> 0.2) a card reaches the beam after feed_ms, blocks it for
+# pass_ms and leaves. wedge=(k, times): the k-th card stops inside the beam `times` times; a reverse
+# pulse pulls it back into the hopper. stick=k: the k-th card stops in the beam for good (STUCK).
+
+from unoxfw.link import Endpoint
+from unoxfw.pins import PINS
+from unoxfw.runner import start, step
+
+
+class FakeIO:
+    def __init__(self):
+        self.inbox = b""
+        self.out = b""
+
+    def read(self):
+        data = self.inbox
+        self.inbox = b""
+        return data
+
+    def write(self, data):
+        self.out += data
+
+
+class Rig:
+    def __init__(self, machine, cards=20, config=None, seed=1, wedge=None, stick=None, feed_ms=150, pass_ms=40):
+        # machine: the fake module (tests/machine.py), passed in so CPython never needs a global `machine`
+        machine.reset_all()
+        self.machine = machine
+        self.io = FakeIO()
+        self.now = 0
+        self.board, self.app = start(machine, self.io, 0, config, seed)
+        self.cards = cards
+        self.fired = 0
+        self.feed_ms = feed_ms
+        self.pass_ms = pass_ms
+        self.wedge = wedge
+        self.stick = stick
+        self._progress = 0
+        self._in_beam = 0
+        self._card_no = 0
+        self._wedged = False
+        self._stuck = False
+        self._release_at = None
+        self.max_motor_ms = 0
+        self._motor_ms = 0
+        self.reversals = 0
+        self._last_m = 0
+        # the host side: an Endpoint of the same codec; frames the firmware sent land in .received
+        self.host = Endpoint(self._host_write, epoch=0x4000 + seed)
+        self.received = []
+        self.host_beat_ms = 300
+        self.host_silent = False
+        self.wire_to_fw = None
+        self._host_beat = 0
+        self.tones = []  # (ms, freq_hz) at every buzzer change, freq 0 = silent
+        self.set_lid(False)
+        self.run(50)
+
+    def _host_write(self, data):
+        if self.wire_to_fw is not None:
+            data = self.wire_to_fw(data)
+        self.io.inbox += data
+
+    def connect(self):
+        self.host.hello(("1", "rig"), self.now)
+        self.run(50)
+
+    def kinds(self):
+        return [f[1] for f in self.received]
+
+    def frames(self, kind):
+        return [f for f in self.received if f[1] == kind]
+
+    def _pump_host(self):
+        out = self.io.out
+        self.io.out = b""
+        if self.host_silent:
+            return
+        for frame in self.host.receive(out, self.now):
+            self.received.append(frame)
+        self.host.poll(self.now)
+        if self.host.session and self.now - self._host_beat >= self.host_beat_ms:
+            self._host_beat = self.now
+            self.host.send_unreliable("HEARTBEAT")
+
+    def pin(self, name):
+        return self.machine.pin(PINS[name])
+
+    def motor(self):
+        return self.board.motor_value()
+
+    def _forward(self, dt):
+        if self._in_beam:
+            if self._wedged or self._stuck:
+                return
+            self._in_beam += dt
+            if self._in_beam >= self.pass_ms:
+                self._in_beam = 0
+                self.fired += 1
+                self.pin("beam").drive(1)
+            return
+        if self.cards <= 0:
+            return
+        self._progress += dt
+        if self._progress >= self.feed_ms:
+            self._progress = 0
+            self.cards -= 1
+            self._card_no += 1
+            self._in_beam = 1
+            self.pin("beam").drive(0)
+            if self.wedge and self._card_no == self.wedge[0] and self.wedge[1] > 0:
+                self._wedged = True
+                self.wedge = (self.wedge[0], self.wedge[1] - 1)
+            if self.stick and self._card_no == self.stick:
+                self._stuck = True
+
+    def _reverse(self):
+        self._progress = 0
+        if self._in_beam and self._wedged:
+            self._wedged = False
+            self._in_beam = 0
+            self.cards += 1
+            self._card_no -= 1
+            self.pin("beam").drive(1)
+
+    def physics(self, dt):
+        m = self.motor()
+        if m < 0 and self._last_m >= 0:
+            self.reversals += 1
+        self._last_m = m
+        if m > 0.2:
+            self._forward(dt)
+        elif m < -0.2:
+            self._reverse()
+        if m != 0:
+            self._motor_ms += dt
+            if self._motor_ms > self.max_motor_ms:
+                self.max_motor_ms = self._motor_ms
+        else:
+            self._motor_ms = 0
+        if self._release_at is not None and self.now >= self._release_at:
+            self._release_at = None
+            self.pin("button").drive(1)
+
+    def run(self, ms, dt=5, feed=True):
+        end = self.now + ms
+        while self.now < end:
+            self.physics(dt)
+            self.now += dt
+            if feed:
+                step(self.board, self.app, self.now)
+            else:
+                self.app.tick(self.now)
+            self._pump_host()
+            hz = self.board.tone_hz()
+            if (self.tones[-1][1] if self.tones else 0) != hz:
+                self.tones.append((self.now, hz))
+
+    def beeps(self, since=0):
+        # number of distinct sounds (silence -> tone) since a time
+        return len([t for t in self.tones if t[0] > since and t[1] > 0])
+
+    def fire(self, n):
+        return self.host.send("FIRE", (n,), self.now)
+
+    def press(self, hold_ms=40):
+        self.pin("button").drive(0)
+        self._release_at = self.now + hold_ms
+
+    def set_lid(self, is_open):
+        self.pin("lid").drive(1 if is_open else 0)

@@ -1,0 +1,286 @@
+# unoxfw.app: the launcher's step machine. App(board, io, now_ms, config=None, seed=None); tick(now_ms).
+# io.read() -> bytes (non-blocking, may be b""), io.write(data). App never feeds the watchdog: the main
+# loop does (unoxfw.runner.step), so a hung loop resets the board whatever the host sends.
+#
+# Modes (HEARTBEAT/STATUS "mode"): "host" (a HELLO session and frames within link_ms), "alone" (no session,
+# or the link was lost: presses fire the built-in Standalone profile), "firing", "asleep".
+# Frames, fields and beep patterns: docs/protocol.md.
+
+from unoxfw import __version__
+from unoxfw.feeder import Feeder
+from unoxfw.link import PROTOCOL, Endpoint, ticks_diff
+from unoxfw.profile import Standalone
+from unoxfw.settings import Settings
+from unoxfw.signals import PATTERNS, Beeper
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value):
+        return value
+
+
+_DEBOUNCE_MS = const(60)
+_LID_STABLE_MS = const(30)
+_IDLE_SAMPLE_MS = const(2000)
+_RUN_SAMPLE_MS = const(100)
+_HYSTERESIS_MV = const(100)
+_MAX_FIRE = const(40)
+_FAULT_EVENTS = {"jam": "JAM", "empty": "EMPTY", "stuck": "STUCK"}
+_FAULT_BEEPS = {"jam": "jam", "empty": "empty", "stuck": "stuck", "lid": "lid", "battery": "battery"}
+
+
+class App:
+    def __init__(self, board, io, now_ms, config=None, seed=None):
+        self.board = board
+        self.io = io
+        self.settings = Settings(config)
+        self._s = self.settings.values
+        if seed is None:
+            seed = now_ms ^ board.battery_mv()
+        self.link = Endpoint(io.write, epoch=seed * 31 + 7)
+        self.beeper = Beeper(board)
+        self.feeder = Feeder(board, self.settings)
+        self.profile = Standalone(seed)
+        self.asleep = False
+        self.link_lost = False
+        self._lost_rx = None
+        self.presses_taken = 0
+        self.counted = 0
+        self.last_fault = None
+        self._fire_ref = 0
+        self._presses_seen = board.presses()
+        self._last_press = now_ms - _DEBOUNCE_MS
+        self._activity = now_ms
+        self.lid = board.lid_open()
+        self._lid_raw = self.lid
+        self._lid_since = now_ms
+        self.mv = board.battery_mv()
+        self.battery_low = self.mv < self._s["low_mv"]
+        self._min_mv = self.mv
+        self._sampled = now_ms
+        self._beat = now_ms - self._s["beat_ms"]
+
+    # ---- the step -------------------------------------------------------------------------------
+    def tick(self, now_ms):
+        data = self.io.read()
+        if data:
+            for seq, kind, args in self.link.receive(data, now_ms):
+                self._on_frame(seq, kind, args, now_ms)
+        self._check_link(now_ms)
+        self._check_button(now_ms)
+        self._check_lid(now_ms)
+        self._check_battery(now_ms)
+        self._run_feeder(now_ms)
+        self._check_sleep(now_ms)
+        self.beeper.tick(now_ms)
+        self.link.poll(now_ms)
+        self._heartbeat(now_ms)
+
+    def connected(self):
+        return self.link.session and not self.link_lost
+
+    def mode(self):
+        if self.feeder.busy():
+            return "firing"
+        if self.asleep:
+            return "asleep"
+        return "host" if self.connected() else "alone"
+
+    # ---- host frames ----------------------------------------------------------------------------
+    def _on_frame(self, seq, kind, args, now_ms):
+        if kind == "HEARTBEAT":
+            return
+        if kind == "HELLO":
+            self._on_hello(seq, now_ms)
+        elif kind == "FIRE":
+            self._on_fire(seq, args, now_ms)
+        elif kind == "BEEP":
+            if len(args) == 1 and args[0] in PATTERNS:
+                self.beeper.play(args[0], now_ms)
+            else:
+                self._refuse(seq, "BEEP", "unknown_pattern", ",".join(sorted(PATTERNS)), now_ms)
+        elif kind == "STATUS":
+            self.link.send("STATUS", self._status_args(), now_ms, seq)
+        elif kind == "ABORT":
+            if self.feeder.busy():
+                self._finish_fire(self.feeder.abort(now_ms, "abort"), now_ms)
+        elif kind == "CONFIG":
+            self._on_config(seq, args, now_ms)
+        else:
+            self._refuse(seq, kind, "unknown_kind", "see_docs/protocol.md", now_ms)
+
+    def _refuse(self, seq, what, reason, hint, now_ms):
+        self.link.send("ERR", (what, reason, hint), now_ms, seq)
+
+    def _on_hello(self, seq, now_ms):
+        # A new host session: fresh windows on both sides, then the state the host cannot know.
+        self.link_lost = False
+        self.link.hello((PROTOCOL, __version__), now_ms, seq)
+        self.link.send("LID", ("open" if self.lid else "shut",), now_ms)
+        self.link.send("BATTERY", (self.mv, "low" if self.battery_low else "ok"), now_ms)
+
+    def _on_fire(self, seq, args, now_ms):
+        n = -1
+        if len(args) == 1 and args[0].isdigit() and len(args[0]) <= 3:
+            n = int(args[0])
+        if not 0 <= n <= _MAX_FIRE:
+            self._refuse(seq, "FIRE", "bad_count", "0..%d" % _MAX_FIRE, now_ms)
+        elif self.feeder.busy():
+            self._refuse(seq, "FIRE", "busy", "wait_for_FIRED", now_ms)
+        else:
+            self.asleep = False
+            self._start_fire(n, seq, now_ms)
+
+    def _on_config(self, seq, args, now_ms):
+        if len(args) == 1 and args[0] in self._s:
+            self.link.send("CONFIG", (args[0], self._s[args[0]]), now_ms, seq)
+            return
+        error = self.settings.set(args[0], args[1]) if len(args) == 2 else "usage"
+        if error:
+            key = args[0] if args else "-"
+            self._refuse(seq, "CONFIG", error, self.settings.range_text(key), now_ms)
+        else:
+            self.link.send("CONFIG", (args[0], self._s[args[0]]), now_ms, seq)
+
+    def _status_args(self):
+        return (
+            "mode=" + self.mode(),
+            "lid=" + ("open" if self.lid else "shut"),
+            "mv=%d" % self.mv,
+            "low=%d" % int(self.battery_low),
+            "counted=%d" % self.counted,
+            "presses=%d" % self.presses_taken,
+            "fault=" + (self.last_fault or "-"),
+            "version=" + __version__,
+        )
+
+    # ---- firing ---------------------------------------------------------------------------------
+    def _start_fire(self, n, ref, now_ms):
+        self._fire_ref = ref
+        self._activity = now_ms
+        if n > 0 and self.mv < self._s["crit_mv"]:
+            self._finish_fire((0, n, "battery", "-"), now_ms)
+            return
+        self._min_mv = self.mv
+        if n > 0 and not self.board.lid_open():
+            self.beeper.play("firing", now_ms)
+        result = self.feeder.start(n, now_ms)
+        if result:
+            self._finish_fire(result, now_ms)
+
+    def _run_feeder(self, now_ms):
+        if not self.feeder.busy():
+            return
+        last = self.link.last_rx_ms
+        if self._fire_ref and (last is None or ticks_diff(now_ms, last) > self._s["silence_ms"]):
+            # Klipper's max_duration idea: a host-commanded motor stops when the host goes quiet.
+            result = self.feeder.abort(now_ms, "link")
+        else:
+            result = self.feeder.tick(now_ms)
+        if result:
+            self._finish_fire(result, now_ms)
+
+    def _finish_fire(self, result, now_ms):
+        fired, n, fault, detail = result
+        ref = self._fire_ref
+        self.counted += fired
+        self.last_fault = fault
+        self._activity = now_ms
+        if fault == "link":
+            self._lose_link(now_ms)
+        elif fault in _FAULT_BEEPS:
+            self.beeper.play(_FAULT_BEEPS[fault], now_ms)
+        if self.link.session:
+            if fault in _FAULT_EVENTS:
+                self.link.send(_FAULT_EVENTS[fault], ("%02X" % ref, detail), now_ms)
+            self.link.send("FIRED", (fired, n, fault or "-", "%02X" % ref), now_ms, ref)
+        if n > 0 and self._min_mv < self._s["low_mv"]:
+            self.beeper.play("battery", now_ms)
+            if self.link.session:
+                self.link.send("BATTERY", (self._min_mv, "low"), now_ms)
+
+    # ---- local inputs ---------------------------------------------------------------------------
+    def _check_button(self, now_ms):
+        count = self.board.presses()
+        if count == self._presses_seen:
+            return
+        self._presses_seen = count
+        if ticks_diff(now_ms, self._last_press) < _DEBOUNCE_MS or self.feeder.busy():
+            return
+        self._last_press = now_ms
+        self._activity = now_ms
+        if self.asleep:
+            self.asleep = False  # L3: the first press only wakes the launcher: no beep, no BUTTON
+            return
+        self.beeper.play("press", now_ms)  # L1: at once, without waiting for the host
+        self.presses_taken += 1
+        if self.connected():
+            self.link.send("BUTTON", (self.presses_taken,), now_ms)
+        else:
+            self._start_fire(self.profile.next_count(), 0, now_ms)
+
+    def _check_lid(self, now_ms):
+        raw = self.board.lid_open()
+        if raw != self._lid_raw:
+            self._lid_raw = raw
+            self._lid_since = now_ms
+        if raw == self.lid or ticks_diff(now_ms, self._lid_since) < _LID_STABLE_MS:
+            return
+        self.lid = raw
+        if raw:
+            self.beeper.play("lid", now_ms)
+        if self.link.session:
+            self.link.send("LID", ("open" if raw else "shut",), now_ms)
+
+    def _check_battery(self, now_ms):
+        busy = self.feeder.busy()
+        if ticks_diff(now_ms, self._sampled) < (_RUN_SAMPLE_MS if busy else _IDLE_SAMPLE_MS):
+            return
+        self._sampled = now_ms
+        mv = self.board.battery_mv()
+        if busy:
+            if mv < self._min_mv:
+                self._min_mv = mv
+            return
+        self.mv = mv
+        low = mv < self._s["low_mv"] + (_HYSTERESIS_MV if self.battery_low else 0)
+        if low != self.battery_low:
+            self.battery_low = low
+            if low:
+                self.beeper.play("battery", now_ms)  # L5
+            if self.link.session:
+                self.link.send("BATTERY", (mv, "low" if low else "ok"), now_ms)
+
+    # ---- link health, sleep, heartbeat ----------------------------------------------------------
+    def _check_link(self, now_ms):
+        last = self.link.last_rx_ms
+        if not self.link.session or last is None:
+            return
+        if self.link_lost:
+            if last != self._lost_rx:
+                self.link_lost = False  # the host spoke again
+        elif ticks_diff(now_ms, last) > self._s["link_ms"]:
+            self._lose_link(now_ms)
+
+    def _lose_link(self, now_ms):
+        # Lost until the host sends a new frame; presses fire alone meanwhile.
+        self._lost_rx = self.link.last_rx_ms
+        if not self.link_lost:
+            self.link_lost = True
+            self.beeper.play("link_lost", now_ms)
+
+    def _check_sleep(self, now_ms):
+        limit = self._s["sleep_ms"]
+        if not limit or self.asleep or self.feeder.busy() or self.beeper.busy():
+            return
+        if ticks_diff(now_ms, self._activity) > limit:
+            self.asleep = True
+
+    def _heartbeat(self, now_ms):
+        if ticks_diff(now_ms, self._beat) < self._s["beat_ms"]:
+            return
+        self._beat = now_ms
+        peer = self.link.peer_epoch or "0000"
+        self.link.send_unreliable("HEARTBEAT", ("%04X" % self.link.epoch, peer, self.mode()))

@@ -1,0 +1,115 @@
+# unoxfw.board: the hardware layer over an injected `machine` module (real on the Pico, fake in the
+# simulator and tests). Only calls that real MicroPython `machine` offers are used.
+#
+# Board(machine, pins, battery=None):  (battery None: unoxfw.pins.BATTERY)
+#   motor(value) -1..1 (DRV8833 IN1/IN2 PWM), motor_value(), beam_count(), beam_blocked(), presses(),
+#   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed()
+#
+# The beam and button interrupt handlers only increment a counter: they allocate nothing (small ints).
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value):
+        return value
+
+
+_MOTOR_HZ = const(20000)
+_FULL = const(65535)
+_HALF = const(32768)
+
+
+class Board:
+    def __init__(self, machine, pins, battery=None):
+        if battery is None:
+            from unoxfw.pins import BATTERY as battery
+        pin = machine.Pin
+        self._in1 = machine.PWM(pin(pins["motor_in1"]))
+        self._in2 = machine.PWM(pin(pins["motor_in2"]))
+        for pwm in (self._in1, self._in2):
+            pwm.freq(_MOTOR_HZ)
+            pwm.duty_u16(0)
+        self._buzzer = machine.PWM(pin(pins["buzzer"]))
+        self._buzzer.duty_u16(0)
+        self._beam = pin(pins["beam"], pin.IN, pin.PULL_UP)
+        self._button = pin(pins["button"], pin.IN, pin.PULL_UP)
+        self._lid = pin(pins["lid"], pin.IN, pin.PULL_UP)
+        self._adc = machine.ADC(pins["battery_adc"])
+        self._beam_edges = 0
+        self._button_edges = 0
+        self._motor = 0.0
+        self._tone = 0
+        # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
+        self._ref_mv = battery["adc_ref_mv"]
+        self._div_num = battery["r_top_ohm"] + battery["r_bottom_ohm"]
+        self._div_den = battery["r_bottom_ohm"]
+        self._machine = machine
+        self._wdt = None
+        self._beam.irq(self._on_beam, pin.IRQ_FALLING)
+        self._button.irq(self._on_button, pin.IRQ_FALLING)
+
+    def _on_beam(self, _pin):
+        self._beam_edges += 1
+
+    def _on_button(self, _pin):
+        self._button_edges += 1
+
+    def motor(self, value):
+        if value > 1:
+            value = 1.0
+        elif value < -1:
+            value = -1.0
+        duty = int(abs(value) * _FULL)
+        if value > 0:
+            self._in2.duty_u16(0)
+            self._in1.duty_u16(duty)
+        elif value < 0:
+            self._in1.duty_u16(0)
+            self._in2.duty_u16(duty)
+        else:
+            self._in1.duty_u16(0)
+            self._in2.duty_u16(0)
+        self._motor = value
+
+    def motor_value(self):
+        return self._motor
+
+    def beam_count(self):
+        return self._beam_edges
+
+    def beam_blocked(self):
+        return self._beam.value() == 0
+
+    def presses(self):
+        return self._button_edges
+
+    def button_down(self):
+        return self._button.value() == 0
+
+    def lid_open(self):
+        return self._lid.value() == 1
+
+    def tone(self, freq_hz):
+        if freq_hz == self._tone:
+            return
+        if freq_hz > 0:
+            self._buzzer.freq(freq_hz)
+            self._buzzer.duty_u16(_HALF)
+        else:
+            self._buzzer.duty_u16(0)
+        self._tone = freq_hz
+
+    def tone_hz(self):
+        return self._tone
+
+    def battery_mv(self):
+        adc_mv = self._adc.read_u16() * self._ref_mv // _FULL
+        return adc_mv * self._div_num // self._div_den
+
+    def wdt_start(self, timeout_ms):
+        self._wdt = self._machine.WDT(timeout=timeout_ms)
+
+    def wdt_feed(self):
+        if self._wdt is not None:
+            self._wdt.feed()

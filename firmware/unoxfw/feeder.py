@@ -1,0 +1,143 @@
+# unoxfw.feeder: one fire job as a step machine: run the motor until the beam has counted n cards,
+# then pull the next card back; detect stall, jam, empty, stuck, lid and the on-time cap.
+#
+# Feeder(board, settings): busy(), start(n, now_ms) -> result or None, tick(now_ms) -> result or None,
+# abort(now_ms, fault) -> result. A result is (fired, requested, fault, detail); fault is None or one of
+# "jam" "empty" "stuck" "lid" "link" "abort"; detail says why ("wedged", "ontime", or "-").
+#
+# How a card is counted: a falling edge on the beam (a card entering it), counted by the board's IRQ.
+# How EMPTY is told from JAM (no current sensing): when no card reaches the beam within card_ms the
+# motor stops, gives a reverse pulse and retries once. If the retry stalls too, the beam decides:
+#   beam blocked -> JAM  (a card is wedged in the exit slot);
+#   beam clear   -> EMPTY (nothing reaches the exit: the hopper is empty, L4).
+# A card wedged in the beam at the first stall and pulled clear by the reverse pulse went back inside,
+# so it is taken off the count (it is counted again when it comes out).
+# At the end the motor keeps going until the last card has left the beam (else STUCK after exit_ms),
+# then the reverse pulse pulls the next card back; a card in the beam after that is STUCK (T4).
+
+from unoxfw.link import ticks_diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value):
+        return value
+
+
+_IDLE = const(0)
+_SPIN = const(1)
+_RETRY_BACK = const(2)
+_EXIT = const(3)
+_END_BACK = const(4)
+_SETTLE = const(5)
+
+
+class Feeder:
+    def __init__(self, board, settings):
+        self._board = board
+        self._s = settings.values
+        self._phase = _IDLE
+        self._n = 0
+        self._base = 0
+        self._pulled = 0
+        self._seen = 0
+        self._retried = False
+        self._blocked_at_stall = False
+        self._t0 = 0
+        self._t = 0
+
+    def busy(self):
+        return self._phase != _IDLE
+
+    def fired(self):
+        count = self._board.beam_count() - self._base - self._pulled
+        return count if count > 0 else 0
+
+    def _duty(self):
+        return self._s["duty"] / 100
+
+    def start(self, n, now_ms):
+        self._n = n
+        self._base = self._board.beam_count()
+        self._pulled = 0
+        self._seen = 0
+        self._retried = False
+        if n <= 0:
+            return (0, n, None, "-")
+        if self._board.lid_open():
+            return (0, n, "lid", "-")
+        self._t0 = now_ms
+        self._spin(now_ms)
+        return None
+
+    def _spin(self, now_ms):
+        self._board.motor(self._duty())
+        self._phase = _SPIN
+        self._t = now_ms
+
+    def _back(self, phase, now_ms):
+        self._board.motor(-self._duty())
+        self._phase = phase
+        self._t = now_ms
+
+    def _finish(self, fault, detail):
+        self._board.motor(0)
+        self._phase = _IDLE
+        return (self.fired(), self._n, fault, detail)
+
+    def abort(self, now_ms, fault):
+        return self._finish(fault, "-")
+
+    def tick(self, now_ms):
+        phase = self._phase
+        if phase == _IDLE:
+            return None
+        if phase != _SETTLE:
+            if self._board.lid_open():
+                return self._finish("lid", "-")
+            if ticks_diff(now_ms, self._t0) > self._s["max_on_ms"]:
+                return self._finish("jam", "ontime")
+        waited = ticks_diff(now_ms, self._t)
+        if phase == _SPIN:
+            return self._tick_spin(now_ms, waited)
+        if phase == _RETRY_BACK:
+            if waited >= self._s["reverse_ms"]:
+                if self._blocked_at_stall and not self._board.beam_blocked():
+                    self._pulled += 1
+                self._spin(now_ms)
+        elif phase == _EXIT:
+            if not self._board.beam_blocked():
+                self._back(_END_BACK, now_ms)
+            elif waited > self._s["exit_ms"]:
+                return self._finish("stuck", "-")
+        elif phase == _END_BACK:
+            if waited >= self._s["reverse_ms"]:
+                self._board.motor(0)
+                self._phase = _SETTLE
+                self._t = now_ms
+        elif waited >= self._s["settle_ms"]:
+            return self._finish("stuck" if self._board.beam_blocked() else None, "-")
+        return None
+
+    def _tick_spin(self, now_ms, waited):
+        fired = self.fired()
+        if fired != self._seen:
+            self._seen = fired
+            self._t = now_ms
+            waited = 0
+        if fired >= self._n:
+            self._phase = _EXIT
+            self._t = now_ms
+            return None
+        if waited <= self._s["card_ms"]:
+            return None
+        blocked = self._board.beam_blocked()
+        if not self._retried:
+            self._retried = True
+            self._blocked_at_stall = blocked
+            self._back(_RETRY_BACK, now_ms)
+            return None
+        if blocked:
+            return self._finish("jam", "wedged")
+        return self._finish("empty", "-")

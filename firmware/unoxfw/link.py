@@ -1,0 +1,280 @@
+# unoxfw.link: the one wire codec and reliable endpoint, run by the firmware (MicroPython) and
+# imported by the host (CPython). Specified in docs/protocol.md.
+#
+# Public API (stable):
+#   PROTOCOL                       protocol version (int), sent in HELLO
+#   crc16(data, crc=0xFFFF) -> int CRC-16/CCITT-FALSE (check value 0x29B1 on b"123456789")
+#   ticks_diff(now, then) -> int   like time.ticks_diff on a 2**30 tick ring; works on plain ints too
+#   encode(seq, kind, args=()) -> bytes   one frame "SS KIND a1 a2 CCCC\n"; ValueError on bad input
+#   Decoder(size=160): feed(data) -> sequence of (seq, kind, args); never raises on garbage;
+#                      .errors (bad lines), .frames (good lines)
+#   Endpoint(write, epoch=1, retransmit_ms=250, window=8): seq/ack/retransmit, used by both sides.
+#     send(kind, args=(), now_ms=0, reply_to=0) -> seq      reliable frame, written at once
+#     send_unreliable(kind, args=()) -> None                seq 00, never acked (HEARTBEAT)
+#     hello(args, now_ms, reply_to=0) -> seq                new own epoch, fresh tx window, HELLO args+epoch
+#     receive(data, now_ms) -> sequence of (seq, kind, args) new frames (ACKs consumed, dups dropped)
+#     poll(now_ms) -> int                                   frames retransmitted now (go-back-N)
+#     .session (bool), .peer_epoch, .epoch, .last_rx_ms, .unacked(), counters
+#
+# Only what both interpreters run: no typing, no dataclasses, no f-strings, const() for private constants.
+
+try:
+    from micropython import const
+except ImportError:  # CPython (host, simulator, tests)
+
+    def const(value):
+        return value
+
+
+PROTOCOL = 1
+
+_MAX_LINE = const(160)
+_TICKS_MASK = const(0x3FFFFFFF)
+_TICKS_HALF = const(0x20000000)
+_SEQ_SPAN = const(255)
+_REPLY_CACHE = const(4)
+_HEX = "0123456789ABCDEF"
+_KIND_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+_EMPTY = ()
+
+
+def crc16(data, crc=0xFFFF):
+    # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor.
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
+
+
+def ticks_diff(now, then):
+    return ((now - then + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+
+
+def _is_hex(text, width):
+    if len(text) != width:
+        return False
+    for c in text:
+        if c not in _HEX:
+            return False
+    return True
+
+
+def _valid_kind(kind):
+    if not kind or len(kind) > 12:
+        return False
+    for c in kind:
+        if c not in _KIND_CHARS:
+            return False
+    return True
+
+
+def _valid_arg(arg):
+    if not arg:
+        return False
+    for c in arg:
+        if c <= " " or c > "~":
+            return False
+    return True
+
+
+def encode(seq, kind, args=()):
+    if not 0 <= seq <= 255:
+        raise ValueError("seq must be 0..255")
+    if not _valid_kind(kind):
+        raise ValueError("kind must be 1-12 of A-Z and _")
+    body = "%02X %s" % (seq, kind)
+    for arg in args:
+        arg = str(arg)
+        if not _valid_arg(arg):
+            raise ValueError("an argument must be printable ASCII without spaces: %r" % arg)
+        body += " " + arg
+    raw = body.encode()
+    if len(raw) + 6 > _MAX_LINE:
+        raise ValueError("frame longer than %d bytes" % _MAX_LINE)
+    return raw + (" %04X\n" % crc16(raw)).encode()
+
+
+def _parse(line):
+    # line: memoryview of one line without "\n". Returns (seq, kind, args) or None.
+    n = len(line)
+    if n < 9 or line[n - 5] != 32:
+        return None
+    text = bytes(line).decode()
+    parts = text.split(" ")
+    if len(parts) < 3 or not _is_hex(parts[0], 2) or not _is_hex(parts[-1], 4):
+        return None
+    if not _valid_kind(parts[1]):
+        return None
+    for arg in parts[2:-1]:
+        if not arg:
+            return None
+    if crc16(line[: n - 5]) != int(parts[-1], 16):
+        return None
+    return (int(parts[0], 16), parts[1], tuple(parts[2:-1]))
+
+
+class Decoder:
+    # Splits a byte stream into frames. A line with a bad byte, bad syntax, a bad CRC or more than
+    # `size` bytes is dropped and counted in .errors; decoding resumes after the next "\n".
+    def __init__(self, size=_MAX_LINE):
+        self._buf = bytearray(size)
+        self._view = memoryview(self._buf)
+        self._n = 0
+        self._bad = False
+        self.errors = 0
+        self.frames = 0
+
+    def feed(self, data):
+        out = None
+        buf = self._buf
+        for b in data:
+            if b == 10:
+                frame = None
+                if not self._bad and self._n:
+                    frame = _parse(self._view[: self._n])
+                if frame is None:
+                    if self._bad or self._n:
+                        self.errors += 1
+                else:
+                    self.frames += 1
+                    if out is None:
+                        out = []
+                    out.append(frame)
+                self._n = 0
+                self._bad = False
+            elif self._bad or b == 13:
+                continue
+            elif b < 32 or b > 126 or self._n >= len(buf):
+                self._bad = True
+            else:
+                buf[self._n] = b
+                self._n += 1
+        return _EMPTY if out is None else out
+
+
+def _next_seq(seq):
+    return 1 if seq >= 255 else seq + 1
+
+
+def _behind(seq, expected):
+    # True when seq was already received (it lies in the half window before `expected`).
+    d = (expected - seq) % _SEQ_SPAN
+    return 0 < d <= 127
+
+
+class Endpoint:
+    # One side of the link. write(frame_bytes) is called for every outgoing frame.
+    def __init__(self, write, epoch=1, retransmit_ms=250, window=8):
+        self._write = write
+        self.decoder = Decoder()
+        self.epoch = (epoch & 0xFFFF) or 1
+        self.peer_epoch = None
+        self.retransmit_ms = retransmit_ms
+        self.window = window
+        self._tx = 1
+        self._rx = 0
+        self._unacked = []
+        self._replies = []
+        self.last_rx_ms = None
+        self.retransmits = 0
+        self.duplicates = 0
+        self.overflows = 0
+
+    @property
+    def session(self):
+        return self._rx != 0
+
+    def unacked(self):
+        return len(self._unacked)
+
+    def send(self, kind, args=(), now_ms=0, reply_to=0):
+        seq = self._tx
+        self._tx = _next_seq(seq)
+        frame = encode(seq, kind, args)
+        if len(self._unacked) >= self.window:
+            self._unacked.pop(0)
+            self.overflows += 1
+        self._unacked.append([seq, frame, now_ms])
+        if reply_to:
+            if len(self._replies) >= _REPLY_CACHE:
+                self._replies.pop(0)
+            self._replies.append((reply_to, frame))
+        self._write(frame)
+        return seq
+
+    def send_unreliable(self, kind, args=()):
+        self._write(encode(0, kind, args))
+
+    def hello(self, args, now_ms, reply_to=0):
+        self.epoch = (self.epoch % 0xFFFF) + 1
+        self._tx = 1
+        self._unacked = []
+        self._replies = []
+        return self.send("HELLO", tuple(args) + ("%04X" % self.epoch,), now_ms, reply_to)
+
+    def poll(self, now_ms):
+        if not self._unacked or ticks_diff(now_ms, self._unacked[0][2]) < self.retransmit_ms:
+            return 0
+        for entry in self._unacked:
+            entry[2] = now_ms
+            self._write(entry[1])
+        self.retransmits += len(self._unacked)
+        return len(self._unacked)
+
+    def _ack(self, seq):
+        self._write(encode(0, "ACK", ("%02X" % seq, self.peer_epoch)))
+
+    def _on_ack(self, args):
+        if len(args) != 2 or not _is_hex(args[0], 2) or args[1] != "%04X" % self.epoch:
+            return
+        seq = int(args[0], 16)
+        for i in range(len(self._unacked)):
+            if self._unacked[i][0] == seq:
+                del self._unacked[: i + 1]
+                return
+
+    def _resend_reply(self, seq):
+        for ref, frame in self._replies:
+            if ref == seq:
+                self._write(frame)
+
+    def _accept(self, seq, kind, args):
+        # Returns True when the frame is new and must be delivered.
+        if kind == "HELLO" and args and args[-1] != self.peer_epoch:
+            self.peer_epoch = args[-1]
+            self._replies = []
+        elif not self._rx:
+            return False
+        elif seq != self._rx:
+            if _behind(seq, self._rx):
+                self.duplicates += 1
+                self._ack(seq)
+                self._resend_reply(seq)
+            else:
+                self._ack(self._rx - 1 if self._rx > 1 else 255)
+            return False
+        self._rx = _next_seq(seq)
+        self._ack(seq)
+        return True
+
+    def receive(self, data, now_ms):
+        out = None
+        for frame in self.decoder.feed(data):
+            seq, kind, args = frame
+            self.last_rx_ms = now_ms
+            if kind == "ACK":
+                self._on_ack(args)
+                continue
+            if seq == 0:
+                if kind == "HELLO":
+                    continue
+            elif not self._accept(seq, kind, args):
+                continue
+            if out is None:
+                out = []
+            out.append(frame)
+        return _EMPTY if out is None else out

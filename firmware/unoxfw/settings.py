@@ -1,0 +1,52 @@
+# unoxfw.settings: calibration values the host may change with CONFIG key value. Each has bounds; a
+# refused value leaves the old one in place and the reply names the allowed range.
+
+# key: (default, lowest, highest)
+LIMITS = {
+    "duty": (80, 20, 100),  # motor PWM duty in percent while firing
+    "card_ms": (900, 100, 5000),  # a card that does not reach the beam in this time is a stall
+    "exit_ms": (600, 50, 5000),  # the last card must leave the beam within this time, else STUCK
+    "reverse_ms": (120, 0, 1000),  # reverse pulse that pulls the next card back
+    "settle_ms": (80, 0, 1000),  # wait after the reverse pulse before looking at the beam
+    "max_on_ms": (8000, 500, 20000),  # hard cap on one fire's motor time (safety)
+    "silence_ms": (1500, 200, 10000),  # host-commanded motor stops when the host is silent this long
+    "link_ms": (4000, 1000, 60000),  # no frame from the host this long: link lost, work alone
+    "beat_ms": (1000, 100, 10000),  # firmware HEARTBEAT period
+    "sleep_ms": (300000, 0, 3600000),  # idle time before sleep (L3); 0 = never sleep
+    "low_mv": (3900, 2500, 6000),  # below: low battery signal (L5)
+    "crit_mv": (3300, 2000, 6000),  # below: FIRE refused with fault battery
+}
+
+
+class Settings:
+    def __init__(self, overrides=None):
+        self.values = {}
+        for key in LIMITS:
+            self.values[key] = LIMITS[key][0]
+        if overrides:
+            for key in overrides:
+                error = self.set(key, str(overrides[key]))
+                if error:
+                    raise ValueError("setting %s: %s" % (key, error))
+
+    def get(self, key):
+        return self.values[key]
+
+    def set(self, key, text):
+        # Returns None when taken, else an error token for the ERR reply.
+        if key not in LIMITS:
+            return "unknown_key"
+        try:
+            value = int(text)
+        except ValueError:
+            return "not_an_integer"
+        lo, hi = LIMITS[key][1], LIMITS[key][2]
+        if value < lo or value > hi:
+            return "out_of_range"
+        self.values[key] = value
+        return None
+
+    def range_text(self, key):
+        if key not in LIMITS:
+            return ",".join(sorted(LIMITS))
+        return "%d..%d" % (LIMITS[key][1], LIMITS[key][2])

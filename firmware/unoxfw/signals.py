@@ -1,0 +1,91 @@
+# unoxfw.signals: the buzzer patterns (RULES L1-L5) and a non-blocking player driven by tick(now_ms).
+#
+# A pattern is a flat tuple of (freq_hz, ms) steps; freq 0 is silence. Documented in docs/protocol.md.
+#   press      one short beep: the press was taken (L1); nothing more means no card was fired
+#   firing     three short beeps while the motor starts: cards are being fired (L2)
+#   empty      three long low beeps after a fire that found no card: check and reload (L4)
+#   jam        two very long low beeps: a card is wedged; open the lid and free it
+#   stuck      one long then two short: a card is left in the exit slot; it belongs to the presser (T4)
+#   battery    five fast high chirps: the pack is low, fit new 3 x C cells (L5)
+#   lid        two short mid beeps: the lid is open, the motor will not run
+#   not_owed   one long low buzz: that press was not owed to anybody (sent by the host)
+#   link_lost  three falling tones: the host went quiet; the launcher now works alone
+# Waking from sleep gives no pattern at all (L3).
+
+from unoxfw.link import ticks_diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value):
+        return value
+
+
+_GAP_MS = const(150)
+_QUEUE = const(4)
+
+PATTERNS = {
+    "press": (2000, 80),
+    "firing": (2400, 60, 0, 60, 2400, 60, 0, 60, 2400, 60),
+    "empty": (700, 300, 0, 150, 700, 300, 0, 150, 700, 300),
+    "jam": (500, 600, 0, 200, 500, 600),
+    "stuck": (1000, 500, 0, 100, 1000, 100, 0, 100, 1000, 100),
+    "battery": (3200, 40, 0, 60, 3200, 40, 0, 60, 3200, 40, 0, 60, 3200, 40, 0, 60, 3200, 40),
+    "lid": (1500, 100, 0, 100, 1500, 100),
+    "not_owed": (400, 450),
+    "link_lost": (1600, 150, 0, 50, 1200, 150, 0, 50, 800, 300),
+}
+
+
+class Beeper:
+    def __init__(self, board):
+        self._board = board
+        self._queue = []
+        self._steps = None
+        self._i = 0
+        self._until = 0
+        self.played = 0
+
+    def busy(self):
+        return self._steps is not None or bool(self._queue)
+
+    def play(self, name, now_ms):
+        # Unknown names are refused by the caller (App checks PATTERNS first).
+        if len(self._queue) >= _QUEUE:
+            return
+        self._queue.append(PATTERNS[name])
+        self.played += 1
+        if self._steps is None:
+            self._next(now_ms)
+
+    def stop(self):
+        self._queue = []
+        self._steps = None
+        self._board.tone(0)
+
+    def _next(self, now_ms):
+        if not self._queue:
+            self._steps = None
+            self._board.tone(0)
+            return
+        self._steps = self._queue.pop(0)
+        self._i = 0
+        self._start_step(now_ms)
+
+    def _start_step(self, now_ms):
+        self._board.tone(self._steps[self._i])
+        self._until = now_ms + self._steps[self._i + 1]
+
+    def tick(self, now_ms):
+        if self._steps is None or ticks_diff(now_ms, self._until) < 0:
+            return
+        self._i += 2
+        if self._i < len(self._steps):
+            self._start_step(now_ms)
+        elif self._i == len(self._steps):
+            # a short silence between two queued patterns, so they are heard as two
+            self._board.tone(0)
+            self._until = now_ms + _GAP_MS
+        else:
+            self._next(now_ms)

@@ -1,0 +1,268 @@
+"""Draw the wiring diagrams from hardware/pins.toml with schemdraw's SVG backend.
+
+The diagrams are derived, never edited: every pin of pins.toml is drawn with its GPIO number and its
+physical header pin, wired by a named net tag to the part it drives, so a change to the pin map shows
+up in the picture (and a test fails until the SVGs are redrawn).
+
+    python3 hardware/draw_wiring.py           # rewrite hardware/wiring.svg and hardware/wiring-pi.svg
+    python3 hardware/draw_wiring.py --check   # exit 1 if either is stale
+
+The SVG backend writes text as <text> elements (searchable, no font rendering) and the output depends
+only on the pin map, so the files are byte-for-byte reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import schemdraw
+import schemdraw.elements as elm
+
+HERE = Path(__file__).resolve().parent
+OUTPUTS = {"pico": HERE / "wiring.svg", "pi": HERE / "wiring-pi.svg"}
+HEADER = (
+    f"<!-- Drawn from hardware/pins.toml by hardware/draw_wiring.py with schemdraw {schemdraw.__version__}:"
+    " do not edit by hand. -->\n"
+)
+
+
+def _load_gen_pins():
+    """gen_pins.py is a sibling script, not a package: load it by path so this works from anywhere."""
+    spec = importlib.util.spec_from_file_location("unox_hw_gen_pins", HERE / "gen_pins.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+gen_pins = _load_gen_pins()
+
+# The role of each pins.toml key: which part it goes to and the net name drawn on the wire.
+ROLES = {
+    "motor_in1": "H-bridge AIN1",
+    "motor_in2": "H-bridge AIN2",
+    "beam": "IR receiver OUT",
+    "button": "front button",
+    "lid": "lid switch",
+    "buzzer": "piezo buzzer",
+    "battery_adc": "pack divider",
+    "led": "on-board LED",
+}
+TAG_W = 2.2
+PITCH = 1.0
+NOTES = {
+    "pico": [
+        "Common ground: pack -, H-bridge GND, beam GND and Pico GND (pin 38) are one net.",
+        "The Pico is powered over USB from the Pi; the motor only ever from the pack, never from 3V3.",
+        "DRV8833: tie nSLEEP to 3V3. TB6612FNG: VCC, STBY and PWMA to 3V3 (and VM >= 4.5 V).",
+        "Beam, button and lid use the Pico's internal pull-ups; all three read low when active.",
+    ],
+    "pi": [
+        "Common ground: pack -, H-bridge GND, beam GND and Pi GND (pin 6) are one net.",
+        "The motor only ever from the pack, never from the Pi's 3V3 or 5V.",
+        "DRV8833: tie nSLEEP to 3V3. TB6612FNG: VCC, STBY and PWMA to 3V3 (and VM >= 4.5 V).",
+        "No ADC on the Pi: the pack is not measured (add an MCP3008 on SPI0, BCM 8-11, to measure it).",
+    ],
+}
+
+
+def pin_label(build: str, pin: int) -> tuple[str, str]:
+    """(GPIO name, physical header pin) as printed next to a pin."""
+    if build == "pico":
+        physical = gen_pins.PICO_PHYSICAL.get(pin)
+        return f"GP{pin}", str(physical) if physical is not None else "on-board"
+    return f"GPIO{pin}", str(gen_pins.PI_PHYSICAL[pin])
+
+
+def out_tag(d: schemdraw.Drawing, at, net: str, direction: str = "right", length: float = 1.2) -> None:
+    """A wire from `at` ending in a net tag; tags with the same name are the same wire."""
+    d.add(getattr(elm.Line().at(at), direction)(length))
+    d.add(getattr(elm.Tag(width=TAG_W), direction)().label(net, fontsize=11))
+
+
+def _controller(d: schemdraw.Drawing, build: str, pins: dict) -> elm.Ic:
+    """The Pico or the Pi header: every pin of pins.toml with its GPIO and physical pin number."""
+    ic_pins = []
+    for key, pin in reversed(list(pins.items())):  # Ic stacks the first pin at the bottom
+        name, physical = pin_label(build, pin)
+        ic_pins.append(elm.IcPin(name=name, pin=physical, side="right", anchorname=key))
+    power = gen_pins.PICO_POWER if build == "pico" else gen_pins.PI_POWER
+    ground = gen_pins.PICO_GROUND[-1] if build == "pico" else gen_pins.PI_GROUND[0]
+    supply = "3V3(OUT)" if build == "pico" else "3V3"
+    ic_pins.append(elm.IcPin(name="GND", pin=str(ground), side="left", anchorname="GND"))
+    ic_pins.append(elm.IcPin(name=supply, pin=str(power[supply]), side="left", anchorname="V3"))
+    title = "Raspberry Pi Pico (USB to the Pi)" if build == "pico" else "Raspberry Pi 40-pin header"
+    ic = elm.Ic(pins=ic_pins, pinspacing=PITCH, edgepadW=2.6, leadlen=0.8).right()
+    ic.label(title, "top", ofst=0.3)
+    d.add(ic)
+    for key, pin in pins.items():
+        if build == "pico" and pin == gen_pins.PICO_LED:
+            x, y = getattr(ic, key)
+            d.add(elm.Label().at((x + 1.6, y)).label(f"{key}: on-board, no wire", halign="left"))
+        else:
+            out_tag(d, getattr(ic, key), key)
+    out_tag(d, ic.V3, "3V3", "left", 0.6)
+    d.add(elm.Line().at(ic.GND).left(0.6))
+    d.add(elm.Line().down(0.5))
+    d.add(elm.Ground())
+    return ic
+
+
+def _hbridge(d: schemdraw.Drawing, x: float, y: float) -> None:
+    """Channel A of a DRV8833 / TB6612FNG driving the launcher's own motor from the pack."""
+    hb = elm.Ic(
+        pins=[
+            elm.IcPin(name="AIN2", side="left", anchorname="AIN2"),
+            elm.IcPin(name="AIN1", side="left", anchorname="AIN1"),
+            elm.IcPin(name="AOUT2", side="right", anchorname="AOUT2"),
+            elm.IcPin(name="AOUT1", side="right", anchorname="AOUT1"),
+            elm.IcPin(name="VM", side="top", anchorname="VM"),
+            elm.IcPin(name="GND", side="bottom", anchorname="GND"),
+        ],
+        size=(5, 4),
+        leadlen=0.6,
+    ).right().anchor("AIN1").at((x, y)).label("DRV8833 or\nTB6612FNG\n(channel A)", "center")
+    d.add(hb)
+    out_tag(d, hb.AIN1, "motor_in1", "left")
+    out_tag(d, hb.AIN2, "motor_in2", "left")
+    d.add(elm.Line().at(hb.AOUT1).right(1.0))
+    motor = d.add(elm.Motor().down().toy(hb.AOUT2).label("launcher motor", "bottom", ofst=0.3))
+    d.add(elm.Line().at(motor.end).tox(hb.AOUT2))
+    d.add(elm.Line().at(hb.VM).up(0.5))
+    out_tag(d, d.here, "VPACK", "right", 0.6)
+    d.add(elm.Line().at(hb.GND).down(0.3))
+    d.add(elm.Ground())
+
+
+def _pack(d: schemdraw.Drawing, x: float, y: float, battery: dict | None) -> None:
+    """The 3 x C pack for the motor; on the Pico build also the divider into the ADC."""
+    d.add(elm.Ground().at((x, y)))
+    cell = d.add(elm.Battery().up().at((x, y)).reverse().label(f"+ 3 x C\n{battery_v(battery)}", "bottom"))
+    top = (x, cell.end[1] + 0.6)
+    d.add(elm.Line().at(cell.end).toy(top[1]))
+    out_tag(d, top, "VPACK", "left", 0.8)
+    if battery is None:
+        return
+    d.add(elm.Dot().at(top))
+    d.add(elm.Line().at(top).right(4.0))
+    rtop = d.add(elm.Resistor().down().label(f"R top {ohms(battery['r_top_ohm'])}", "bottom"))
+    d.add(elm.Dot().at(rtop.end))
+    d.add(elm.Resistor().down().at(rtop.end).label(f"R bottom {ohms(battery['r_bottom_ohm'])}", "bottom"))
+    d.add(elm.Ground())
+    out_tag(d, rtop.end, "battery_adc", "right", 1.0)
+    d.add(elm.Label().at((x - 1.0, y - 4.2)).label(divider_text(battery), halign="left", fontsize=10))
+
+
+def _to_ground(d: schemdraw.Drawing, x: float, y: float, net: str, part, label: str) -> None:
+    """One row: net tag -> part -> ground (button, lid switch, buzzer, IR emitter)."""
+    out_tag(d, (x, y), net, "left", 0.5)
+    d.add(part.right().at((x, y)).label(label, "top"))
+    d.add(elm.Line().right(0.5))
+    d.add(elm.Line().down(0.4))
+    d.add(elm.Ground())
+
+
+def _beam(d: schemdraw.Drawing, x: float, y: float) -> None:
+    """The IR break-beam receiver: open-collector OUT, low while a card blocks the beam."""
+    rx = elm.Ic(
+        pins=[
+            elm.IcPin(name="GND", side="left", anchorname="GND"),
+            elm.IcPin(name="VCC", side="left", anchorname="VCC"),
+            elm.IcPin(name="OUT", side="left", anchorname="OUT"),
+        ],
+        pinspacing=PITCH,
+        edgepadW=1.2,
+        leadlen=0.6,
+    ).right().anchor("OUT").at((x, y)).label("IR break-beam receiver", "top", ofst=0.2)
+    d.add(rx)
+    out_tag(d, rx.OUT, "beam", "left")
+    out_tag(d, rx.VCC, "3V3", "left")
+    d.add(elm.Line().at(rx.GND).left(0.4))
+    d.add(elm.Ground())
+
+
+def _peripherals(d: schemdraw.Drawing, x: float, y: float) -> None:
+    _beam(d, x, y)
+    _to_ground(d, x, y - 4.5, "3V3", elm.LED(), "IR emitter, facing it")
+    _to_ground(d, x, y - 7.5, "button", elm.Button(), "front button")
+    _to_ground(d, x, y - 10.5, "lid", elm.Switch(), "lid switch (closed = lid shut)")
+    _to_ground(d, x, y - 13.5, "buzzer", elm.Crystal(), "passive piezo buzzer")
+
+
+def battery_v(battery: dict | None) -> str:
+    mv = battery["nominal_mv"] if battery else 4500
+    return f"{mv / 1000:g} V"
+
+
+def ohms(value: int) -> str:
+    return f"{value // 1000}k" if value % 1000 == 0 else f"{value} ohm"
+
+
+def divider_text(battery: dict) -> str:
+    nominal, low = battery["nominal_mv"], battery["low_mv"]
+    at_nominal = gen_pins.adc_mv(battery, nominal) / 1000
+    at_low = gen_pins.adc_mv(battery, low) / 1000
+    return f"ADC sees {at_nominal:.2f} V at {nominal / 1000:g} V, {at_low:.2f} V at low ({low / 1000:g} V)"
+
+
+def _notes(d: schemdraw.Drawing, build: str, x: float, y: float) -> None:
+    for i, line in enumerate(NOTES[build]):
+        d.add(elm.Label().at((x, y - 0.6 * i)).label(line, halign="left", fontsize=11))
+
+
+def draw(build: str, data: dict) -> str:
+    """The SVG text of one build's wiring diagram."""
+    schemdraw.svgconfig.text = "text"
+    pins = data[build]
+    # No `with` block: inside one schemdraw auto-adds every element it creates, and d.add would add twice.
+    d = schemdraw.Drawing(canvas="svg", show=False)
+    d.config(fontsize=12)
+    ic = _controller(d, build, pins)
+    top_x, top_y = getattr(ic, next(iter(pins)))
+    _hbridge(d, top_x + 9.0, top_y - 1.0)
+    _pack(d, top_x + 10.0, top_y - 11.0, data["battery"] if build == "pico" else None)
+    _peripherals(d, top_x + 25.0, top_y)
+    _notes(d, build, ic.GND[0] - 2.0, top_y - 17.0)
+    return normalise(d.get_imagedata("svg").decode("utf-8"))
+
+
+_NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def _round(match: re.Match) -> str:
+    text = f"{float(match.group()):.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def normalise(svg: str) -> str:
+    """Round coordinates to 0.01 pt so the last bits of sin/cos on another platform change nothing."""
+    return HEADER + _NUMBER.sub(_round, svg) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only report stale diagrams; exit 1 if any")
+    args = parser.parse_args(argv)
+    data = gen_pins.load()
+    stale = []
+    for build, path in OUTPUTS.items():
+        svg = draw(build, data)
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == svg:
+            continue
+        stale.append(path)
+        if not args.check:
+            path.write_text(svg, encoding="utf-8")
+            print(f"wrote {path.name}")
+    if args.check:
+        for path in stale:
+            print(f"stale: {path.name}; run python3 hardware/draw_wiring.py", file=sys.stderr)
+        return 1 if stale else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

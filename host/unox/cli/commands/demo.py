@@ -1,0 +1,60 @@
+"""`unox demo`: bots play a whole game on the simulated launcher, in the table UI or as a plain transcript."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from unox.cli.errors import CommandError
+
+EXAMPLE = """examples:
+  unox demo                      four bots, the table UI, a game to 200 points
+  unox demo --plain --seed 7     the same game every time, one event per line
+  unox demo --players 6 --bot random --pace 0"""
+
+BOTS = ("heuristic", "random")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="watch bots play a whole game with the simulated launcher (no hardware needed)",
+        description="Seat bots at a table with the simulated launcher and play a whole game.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--players", type=int, default=4, help="how many bots, 2 to 10 (default 4)")
+    parser.add_argument("--seed", type=int, help="the same seed plays the same game (default: random)")
+    parser.add_argument("--plain", action="store_true", help="print a transcript instead of the table UI")
+    parser.add_argument("--bot", choices=BOTS, default="heuristic", help="bot strategy (default heuristic)")
+    parser.add_argument("--target", type=int, default=200, help="score that ends the game (default 200)")
+    parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
+    parser.add_argument("--profile", default="measured", help="eject profile (default measured)")
+    parser.add_argument("--pace", type=float, default=0.15, help="seconds between moves in the UI (0 = fast)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from unox.ui.demo import DemoError, open_demo
+
+    if not 2 <= args.players <= 10:
+        raise CommandError(f"--players {args.players}: a table seats 2 to 10 bots")
+    if args.pace < 0:
+        raise CommandError("--pace must be 0 or more seconds")
+    try:
+        session, driver = open_demo(
+            players=args.players, seed=args.seed, bot=args.bot, target=args.target,
+            scoring=args.scoring, profile=args.profile,
+        )
+    except DemoError as exc:
+        raise CommandError(str(exc)) from exc
+    try:
+        if args.plain or not sys.stdout.isatty():
+            from unox.ui.plain import run_demo_plain
+
+            return run_demo_plain(session, driver.step, sys.stdout)
+        from unox.ui.app import run_app
+
+        return run_app(session, autoplay=driver.step, pace=args.pace)
+    finally:
+        session.table.close()

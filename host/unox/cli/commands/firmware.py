@@ -1,0 +1,117 @@
+"""`unox firmware flash|version`: put the MicroPython firmware on the Pico with mpremote; ask its version."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from unox.cli.errors import CommandError
+from unox.launcher import LauncherError
+from unox.launcher.options import add_launcher_argument, open_checked
+
+FIRMWARE_DIR = Path(__file__).resolve().parents[4] / "firmware"
+PICO_USB_VID = 0x2E8A  # Raspberry Pi: every Pico running MicroPython enumerates with this vendor id
+MKDIRS = "import os\nfor d in ('/lib', '/lib/unoxfw'):\n try: os.mkdir(d)\n except OSError: pass"
+EXAMPLE = """examples:
+  $ unox firmware flash --port /dev/ttyACM0
+  $ unox firmware version --launcher serial:/dev/ttyACM0"""
+
+Runner = Callable[[Sequence[str]], int]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "firmware",
+        help="flash the launcher firmware onto a Pico (mpremote) or show the version it runs",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    flash = sub.add_parser("flash", help="copy firmware/unoxfw and main.py to the Pico with mpremote")
+    flash.add_argument("--port", help="serial port of the Pico (default: the one Pico found on USB)")
+    flash.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
+    flash.set_defaults(func=run_flash)
+    version = sub.add_parser("version", help="the firmware version the launcher reports in its HELLO")
+    add_launcher_argument(version)
+    version.set_defaults(func=run_version)
+
+
+def flash_commands(port: str, firmware_dir: Path = FIRMWARE_DIR) -> list[list[str]]:
+    """The mpremote runs that install the firmware: make /lib/unoxfw, copy the package, then main.py."""
+    sources = sorted(str(p) for p in (firmware_dir / "unoxfw").glob("*.py"))
+    if not sources or not (firmware_dir / "main.py").exists():
+        raise CommandError(f"no firmware in {firmware_dir}: run this from a full unox checkout")
+    base = [sys.executable, "-m", "mpremote", "connect", port]
+    return [
+        [*base, "exec", MKDIRS],
+        [*base, "fs", "cp", *sources, ":/lib/unoxfw/"],
+        [*base, "fs", "cp", str(firmware_dir / "main.py"), ":/main.py", "+", "reset"],
+    ]
+
+
+def find_pico() -> str:
+    from serial.tools import list_ports
+
+    picos = [p.device for p in list_ports.comports() if p.vid == PICO_USB_VID]
+    if len(picos) == 1:
+        return picos[0]
+    if not picos:
+        raise CommandError("no Raspberry Pi Pico found on USB: plug it in, or give its port with --port")
+    raise CommandError(f"several Picos found ({', '.join(picos)}): choose one with --port")
+
+
+def check_port(port: str) -> str:
+    from serial.tools import list_ports
+
+    known = [p.device for p in list_ports.comports()]
+    if port not in known and not Path(port).exists():
+        listing = ", ".join(known) or "none"
+        raise CommandError(f"port {port} not found (ports now: {listing}); plug the Pico in or fix --port")
+    return port
+
+
+def _subprocess_runner(command: Sequence[str]) -> int:
+    return subprocess.run(list(command)).returncode
+
+
+def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: bool = False) -> list[list[str]]:
+    """Runs (or only lists) the flash commands; a failing step stops the flash with advice."""
+    port = check_port(port) if port else find_pico()
+    commands = flash_commands(port)
+    for command in commands:
+        if dry_run:
+            print(shlex.join(command))
+            continue
+        code = runner(command)
+        if code != 0:
+            raise CommandError(
+                f"mpremote failed (exit {code}) on {port} at `{' '.join(command[3:6])} ...`: unplug and replug "
+                "the Pico, close other programs using the port, and flash again"
+            )
+    return commands
+
+
+def run_flash(args: argparse.Namespace) -> int:
+    flash(args.port, dry_run=args.dry_run)
+    if not args.dry_run:
+        print("firmware flashed; check it with: unox firmware version --launcher serial:" + (args.port or "PORT"))
+    return 0
+
+
+def run_version(args: argparse.Namespace) -> int:
+    try:
+        launcher = open_checked(args.launcher)
+    except LauncherError as exc:
+        raise CommandError(str(exc)) from exc
+    try:
+        status = launcher.status()
+    finally:
+        launcher.close()
+    if status.firmware is None:
+        raise CommandError(f"{args.launcher} runs no firmware (direct GPIO or script); use serial:PORT")
+    print(f"unoxfw {status.firmware} on {args.launcher}")
+    return 0

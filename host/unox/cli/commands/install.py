@@ -1,0 +1,86 @@
+"""`unox install service|udev`: print (or with --write, install) the Pi's systemd unit and udev rule.
+
+The file text goes to stdout, so `unox install udev > 99-unox.rules` works; what to run next goes to
+stderr, as comments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from unox import install
+from unox.cli.errors import CommandError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "install",
+        help="print or write the Raspberry Pi's systemd unit and udev rule",
+        description="Start unox at boot (service) and give the Pico a stable name (udev).",
+    )
+    sub = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
+    service = sub.add_parser(
+        "service",
+        help=f"systemd unit that runs `unox press` or `unox play` at boot (/{install.SERVICE_PATH})",
+        epilog="example: sudo ~/unox-venv/bin/unox install service --mode press --write",
+    )
+    service.add_argument("--mode", choices=install.MODES, default="press", help="what runs at boot")
+    service.add_argument("--launcher", default=install.DEFAULT_LAUNCHER, help="default: %(default)s")
+    service.add_argument("--user", help="user the service runs as (default: the one who ran sudo)")
+    service.add_argument("--players", help="for --mode play: the seats, e.g. Ann,Bob,Cy")
+    service.add_argument("--config", help="config file for unox (default: ~/.config/unox/config.toml)")
+    service.add_argument("--unox", help="absolute path of the unox command (default: this installation's)")
+    _add_write_options(service)
+    service.set_defaults(func=run_service)
+
+    udev = sub.add_parser(
+        "udev",
+        help=f"udev rule naming the Pico /dev/{install.DEVICE_NAME} (/{install.UDEV_PATH})",
+        epilog="example: sudo ~/unox-venv/bin/unox install udev --write",
+    )
+    udev.add_argument("--serial", help="match only the Pico with this USB serial number (for several Picos)")
+    _add_write_options(udev)
+    udev.set_defaults(func=run_udev)
+
+
+def _add_write_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--write", action="store_true", help="write the file instead of printing it")
+    parser.add_argument("--root", default="/", help="install under this directory instead of / (default: /)")
+    parser.add_argument("--force", action="store_true", help="replace a different file (kept as .bak)")
+
+
+def run_service(args: argparse.Namespace) -> int:
+    try:
+        user = install.check_user(args.user or install.default_user())
+        text = install.service_unit(
+            args.mode, args.launcher, user=user, unox=args.unox, players=args.players, config=args.config
+        )
+        return _emit(args, text, install.SERVICE_PATH, install.service_next_steps(install.SERVICE_PATH, user))
+    except install.InstallError as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def run_udev(args: argparse.Namespace) -> int:
+    try:
+        text = install.udev_rule(args.serial)
+        return _emit(args, text, install.UDEV_PATH, install.udev_next_steps())
+    except install.InstallError as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def _emit(args: argparse.Namespace, text: str, relative: Path, steps: list[str]) -> int:
+    if not args.write:
+        sys.stdout.write(text)
+        print(f"# to install: add --write (as root), or save this as /{relative}; then run:", file=sys.stderr)
+        for step in steps:
+            print(f"#   {step}", file=sys.stderr)
+        return 0
+    path = install.target(args.root, relative)
+    state = install.write_file(path, text, force=args.force)
+    print(f"{state} {path}")
+    print("next, run:")
+    for step in steps:
+        print(f"  {step}")
+    return 0

@@ -1,0 +1,89 @@
+"""The one launcher interface the table, the CLI and the tests program against.
+
+Three drivers (serial, gpio, sim) and a scripted stand-in implement it, so the table never knows which
+hardware it has. The host owns how many cards a press fires; the launcher owns the motor and the counting.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+FAULTS = ("jam", "empty", "stuck", "lid", "battery", "link")
+BEEP_PATTERNS = ("press", "firing", "empty", "jam", "stuck", "battery", "lid", "not_owed", "link_lost")
+
+
+class LauncherError(Exception):
+    """The launcher cannot be reached or used; the message says what to check."""
+
+
+@dataclass
+class FireResult:
+    """One fire: what was asked, what the beam counted, and the fault that stopped it early (if any)."""
+
+    requested: int
+    fired: int
+    fault: str | None
+    # Added to the contract: measurements of this run (motor_ms, beam_ms, gap_ms, duty), used by calibrate.
+    details: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"requested": self.requested, "fired": self.fired, "fault": self.fault}
+
+
+@dataclass
+class LauncherStatus:
+    """What the launcher last reported; `faults` lists the faults it currently has."""
+
+    connected: bool
+    firmware: str | None
+    cards_counted: int
+    battery_mv: int | None
+    lid_open: bool
+    faults: list[str] = field(default_factory=list)
+    # Added to the contract: None when the driver cannot tell.
+    beam_blocked: bool | None = None
+    low_battery: bool = False
+
+
+def check_count(n: int) -> int:
+    """A fire count is a small non-negative int; anything else is a caller bug worth a clear message."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 99:
+        raise ValueError(f"fire count must be an integer from 0 to 99, got {n!r}")
+    return n
+
+
+def check_pattern(pattern: str) -> str:
+    if pattern not in BEEP_PATTERNS:
+        raise ValueError(f"unknown beep pattern {pattern!r}; use one of: {', '.join(BEEP_PATTERNS)}")
+    return pattern
+
+
+class Launcher(ABC):
+    """Press events in, `fire(n)` out; every driver counts cards with its beam, never by assumption."""
+
+    @abstractmethod
+    def fire(self, n: int) -> FireResult:
+        """Fire exactly `n` cards, or fewer with the fault that stopped it."""
+
+    @abstractmethod
+    def beep(self, pattern: str) -> None:
+        """Play one of BEEP_PATTERNS on the launcher's buzzer."""
+
+    @abstractmethod
+    def status(self) -> LauncherStatus:
+        """The latest known state; never blocks for long."""
+
+    @abstractmethod
+    def wait_press(self, timeout: float | None = None) -> bool:
+        """True once per button press taken by the launcher; False when `timeout` seconds pass first."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the port or pins; the launcher is unusable afterwards."""
+
+    def __enter__(self) -> Launcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,134 @@
+"""Direct-GPIO driver: the Pi itself drives the H-bridge and reads beam, button and lid with gpiozero.
+
+It runs the firmware's own `Feeder` (counting, jam, empty, stuck, on-time cap) and `Beeper` over a
+gpiozero board, on an injectable clock, so tests use MockFactory pins and virtual time.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from unoxfw.feeder import Feeder
+from unoxfw.settings import Settings
+from unoxfw.signals import Beeper
+
+from unox.launcher.base import FireResult, Launcher, LauncherError, LauncherStatus, check_count, check_pattern
+from unox.launcher.clock import Clock, RealClock
+from unox.launcher.gpio_board import GpioBoard, make_factory
+from unox.launcher.gpio_pins import PINS
+
+TICK_S = 0.002
+
+
+class GpioLauncher(Launcher):
+    """Motor, beam, button, lid and buzzer on the Pi's own pins."""
+
+    def __init__(
+        self,
+        *,
+        factory: str | object = "lgpio",
+        pins: dict[str, int] | None = None,
+        config: dict | None = None,
+        clock: Clock | None = None,
+    ):
+        self.pin_factory = make_factory(factory) if isinstance(factory, str) else factory
+        self.clock = clock or RealClock()
+        try:
+            self.settings = Settings((config or {}).get("firmware"))
+        except ValueError as exc:
+            raise LauncherError(f"bad [firmware] config: {exc}") from exc
+        self.board = GpioBoard(self.pin_factory, {**PINS, **(pins or {})}, self._ms)
+        self._lock = threading.Lock()  # presses and the buzzer; never held across a sleep
+        self.feeder = Feeder(self.board, self.settings)
+        self.beeper = Beeper(self.board)
+        self._presses = 0
+        self._last_active = self._ms()
+        self.cards_counted = 0
+        self.faults: list[str] = []
+        self.board.watch_button(self._pressed)
+
+    def _ms(self) -> int:
+        return int(round(self.clock.now() * 1000))
+
+    def _pressed(self) -> None:
+        now = self._ms()
+        sleep_ms = self.settings.get("sleep_ms")
+        asleep = sleep_ms and now - self._last_active >= sleep_ms
+        self._last_active = now
+        if asleep:
+            return  # L3: the first press after a long idle only wakes the launcher, no beep
+        with self._lock:
+            self._presses += 1
+            self.beeper.play("press", now)  # L1: a taken press beeps at once
+
+    def fire(self, n: int) -> FireResult:
+        check_count(n)
+        start = self._ms()
+        self._last_active = start
+        if n and not self.board.lid_open():
+            self._play("firing")  # L2
+        self.board.edges.clear()
+        result = self.feeder.start(n, start)
+        while result is None:
+            self._tick()
+            self.clock.sleep(TICK_S)
+            result = self.feeder.tick(self._ms())
+        fired, requested, fault, detail = result
+        self.cards_counted += fired
+        self.faults = [fault] if fault else []
+        if fault:
+            self._play(fault)
+        return FireResult(requested, fired, fault, self._details(start, detail))
+
+    def _details(self, start: int, detail: str) -> dict:
+        """Timings for calibrate: motor start to the first card, and how long that card held the beam."""
+        details: dict = {"duty": self.settings.get("duty")}
+        if detail != "-":
+            details["detail"] = detail
+        entries = [t for t, entering in self.board.edges if entering]
+        exits = [t for t, entering in self.board.edges if not entering]
+        if entries:
+            details["feed_ms"] = entries[0] - start
+        if entries and exits and exits[0] >= entries[0]:
+            details["block_ms"] = exits[0] - entries[0]
+        return details
+
+    def _play(self, pattern: str) -> None:
+        with self._lock:
+            self.beeper.play(pattern, self._ms())
+
+    def _tick(self) -> None:
+        with self._lock:
+            self.beeper.tick(self._ms())
+
+    def beep(self, pattern: str) -> None:
+        self._play(check_pattern(pattern))
+        while self.beeper.busy():
+            self.clock.sleep(TICK_S)
+            self._tick()
+
+    def status(self) -> LauncherStatus:
+        lid = self.board.lid_open()
+        faults = list(self.faults)
+        if lid and "lid" not in faults:
+            faults.append("lid")
+        return LauncherStatus(
+            True, None, self.cards_counted, None, lid, faults, beam_blocked=self.board.beam_blocked()
+        )
+
+    def wait_press(self, timeout: float | None = None) -> bool:
+        deadline = None if timeout is None else self.clock.now() + timeout
+        while True:
+            self._tick()
+            with self._lock:
+                if self._presses:
+                    self._presses -= 1
+                    return True
+            if deadline is not None and self.clock.now() >= deadline:
+                return False
+            self.clock.sleep(0.005)
+
+    def close(self) -> None:
+        self.board.motor(0)
+        self.board.tone(0)
+        self.board.close()

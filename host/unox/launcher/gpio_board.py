@@ -1,0 +1,108 @@
+"""The firmware's hardware layer (`unoxfw.board.Board`'s methods) over gpiozero devices.
+
+With it the direct-GPIO driver runs the firmware's own `Feeder` and `Beeper` step machines, so counting,
+jam, empty, stuck and the on-time cap follow exactly the same rules as on the Pico.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from unox.launcher.base import LauncherError
+
+FACTORIES = {
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "lgpio"),
+    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "RPi.GPIO"),
+    "mock": ("gpiozero.pins.mock", "MockFactory", None),
+}
+
+
+def make_factory(name: str):
+    """A gpiozero pin factory by name; a missing backend is a clear error, not an ImportError."""
+    if name not in FACTORIES:
+        raise LauncherError(f"unknown pin factory {name!r}; use one of: {', '.join(FACTORIES)}")
+    module_name, cls_name, package = FACTORIES[name]
+    try:
+        module = importlib.import_module(module_name)
+        if name == "mock":
+            return module.MockFactory(pin_class=module.MockPWMPin)
+        return getattr(module, cls_name)()
+    except (ImportError, RuntimeError, OSError) as exc:
+        raise LauncherError(
+            f"pin factory {name} is not usable here ({exc}); install it with `pip install unox[gpio]` "
+            f"({package}), use lgpio on a Pi 5, or pick another with --launcher gpio:?factory=..."
+        ) from exc
+
+
+class GpioBoard:
+    """Motor, beam, button, lid and buzzer as gpiozero devices; edge callbacks only count."""
+
+    def __init__(self, pin_factory, pins: dict[str, int], now_ms=None):
+        from gpiozero import Button, DigitalInputDevice, Motor, PWMOutputDevice
+
+        self._devices: list = []
+        self._beam_edges = 0
+        self._now_ms = now_ms or (lambda: 0)
+        self.edges: list[tuple[int, bool]] = []  # (ms, entering) of beam edges, read by calibrate
+        pf = pin_factory
+        try:
+            self._motor = self._own(Motor(pins["motor_in1"], pins["motor_in2"], pwm=True, pin_factory=pf))
+            self._beam = self._own(DigitalInputDevice(pins["beam"], pull_up=True, pin_factory=pf))
+            self._button = self._own(Button(pins["button"], pull_up=True, pin_factory=pf))
+            self._lid = self._own(DigitalInputDevice(pins["lid"], pull_up=True, pin_factory=pf))
+            self._buzzer = self._own(PWMOutputDevice(pins["buzzer"], frequency=2000, pin_factory=pf))
+        except Exception as exc:  # gpiozero raises many kinds (GPIOPinInUse, PinInvalidPin, ...)
+            self.close()
+            raise LauncherError(f"cannot set up the launcher pins {pins}: {exc}") from exc
+        self._beam.when_activated = self._on_beam
+        self._beam.when_deactivated = lambda: self.edges.append((self._now_ms(), False))
+        self.on_press = None  # set by the driver; called on each button press edge
+
+    def _own(self, device):
+        self._devices.append(device)
+        return device
+
+    def _on_beam(self) -> None:
+        self._beam_edges += 1  # a card entering the beam, as the firmware's IRQ counts it
+        self.edges.append((self._now_ms(), True))
+
+    def watch_button(self, callback) -> None:
+        self._button.when_pressed = callback
+
+    def motor(self, value: float) -> None:
+        if value > 0:
+            self._motor.forward(min(value, 1.0))
+        elif value < 0:
+            self._motor.backward(min(-value, 1.0))
+        else:
+            self._motor.stop()
+
+    def motor_value(self) -> float:
+        return float(self._motor.value)
+
+    def beam_count(self) -> int:
+        return self._beam_edges
+
+    def beam_blocked(self) -> bool:
+        return bool(self._beam.is_active)  # pulled up; low while a card blocks it
+
+    def button_down(self) -> bool:
+        return bool(self._button.is_pressed)
+
+    def lid_open(self) -> bool:
+        return not self._lid.is_active  # the switch pulls low while the lid is shut
+
+    def tone(self, freq_hz: int) -> None:
+        if freq_hz:
+            self._buzzer.frequency = freq_hz
+            self._buzzer.value = 0.5
+        else:
+            self._buzzer.value = 0
+
+    def battery_mv(self) -> None:
+        return None  # a Pi has no ADC; the direct build cannot measure the pack
+
+    def close(self) -> None:
+        for device in reversed(self._devices):
+            device.close()
+        self._devices.clear()

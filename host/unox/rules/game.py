@@ -1,0 +1,417 @@
+"""One table's game: the phases as a `transitions` machine (built once), the calls of the table protocol,
+and the shared turn logic. Card effects come from the ruleset (`extreme.py`); cards are tracked physically or
+dealt (`tracking.py`). Every call checks everything first and raises `RuleError` before changing anything.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from transitions import Machine
+
+from unox.rules.cards import CARDS, Card, CardError, color_name, parse_card, parse_color
+from unox.rules.errors import RuleError
+from unox.rules.extreme import EXTREME, ExtremeRules
+from unox.rules.machine import PROTOCOL_PHASE, machine_config
+from unox.rules.plays import Play, legal_plays, resolve_play
+from unox.rules.scoring import SCORINGS, settle
+from unox.rules.setup import choose_dealer
+from unox.rules.table_calls import TableCalls
+from unox.rules.tracking import HAND_SIZE, DealtCards, PhysicalCards
+from unox.rules.turns import TurnOrder
+
+MODES = ("physical", "dealt")
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+
+class Game(TableCalls):
+    """The game at one table, over several hands until someone has won."""
+
+    phase: str  # set by the machine: deal, flip, turn, pressing, hand_over, game_over
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        mode: str = "physical",
+        scoring: str = "g1",
+        target: int = 500,
+        rng: random.Random | None = None,
+        ruleset: ExtremeRules = EXTREME,
+    ):
+        _check_setup(players, mode, scoring, target)
+        self.players: tuple[str, ...] = tuple(players)
+        self.mode, self.scoring, self.target = mode, scoring, target
+        self.rules = ruleset
+        self.rng = rng if rng is not None else random.Random()
+        deck = [CARDS[c] for c in ruleset.deck]
+        self.cards: DealtCards | PhysicalCards = (
+            DealtCards(deck, self.rng) if mode == "dealt" else PhysicalCards(len(deck))
+        )
+        self.order = TurnOrder(self.players, swap=self.cards.swap)
+        self.scores: dict[str, int] = {p: 0 for p in self.players}
+        self.dropped: list[str] = []  # G3: out of the game
+        self.winner: str | None = None
+        self.dealer: str | None = None
+        self.hand_number = 0
+        self.last_hand: dict[str, Any] | None = None
+        self._reset_hand()
+        Machine(model=self, model_attribute="phase", **machine_config())
+
+    def _reset_hand(self) -> None:
+        self.top: Card | None = None
+        self.color: str | None = None
+        self.went_out: str | None = None
+        self.last_play: dict[str, Any] | None = None
+        self._undo: tuple | None = None
+        self._catchable: str | None = None  # U2: may be caught right now
+        self._safe: str | None = None  # called UNO inside their window
+        self._precalled: str | None = None  # called UNO before playing their second-to-last card
+
+    # --- look-ups that raise the protocol's errors -------------------------------------------------------
+
+    def seat_of(self, player: str) -> int:
+        """The seat index of an active player."""
+        seat = self.order.index.get(player)
+        if seat is None:
+            if player in self.dropped:
+                raise RuleError("player_out", f"{player} is out of the game (G3): name a player still in it")
+            seated = ", ".join(self.order.players)
+            raise RuleError("unknown_player", f"{player!r} is not at this table: use one of {seated}")
+        return seat
+
+    def _need(self, *phases: str) -> None:
+        if self.phase not in phases:
+            wanted = " or ".join(PROTOCOL_PHASE[p] for p in phases)
+            now = PROTOCOL_PHASE[self.phase]
+            raise RuleError("wrong_phase", f"that is not possible in phase {now}: it needs {wanted}")
+
+    # --- deal and first card -----------------------------------------------------------------------------
+
+    def deal(self, dealer: str | None = None, stack: Sequence[str] | None = None) -> None:
+        """S2: a new hand of 7 cards each. Dealt mode may give a stacked deck (see `DealtCards.start`)."""
+        self._need("deal")
+        dealer = self._choose_dealer(dealer)
+        seat = self.seat_of(dealer)
+        cards = self._check_stack(stack)
+        order = self.order
+        order.reset()
+        seated = [order.players[(seat + i) % order.seats] for i in range(1, order.seats + 1)]
+        self.cards.start(seated, cards)
+        self._reset_hand()
+        self.dealer = dealer
+        self.hand_number += 1
+        self.cards_dealt()
+
+    def _choose_dealer(self, dealer: str | None) -> str:
+        if dealer is not None:
+            return dealer
+        if self.dealer is None:
+            if self.mode == "dealt":
+                return choose_dealer(self.order.players, self.rng)
+            raise RuleError("missing_dealer", "name the dealer for the first hand (S1: highest draw deals)")
+        everyone = self.players
+        start = everyone.index(self.dealer)
+        for step in range(1, len(everyone) + 1):
+            candidate = everyone[(start + step) % len(everyone)]
+            if candidate in self.order.index:
+                return candidate
+        raise AssertionError("no active player")  # pragma: no cover - G3 always keeps two
+
+    def _check_stack(self, stack: Sequence[str] | None) -> list[Card] | None:
+        if stack is None:
+            return None
+        if not self.cards.dealt:
+            raise RuleError("bad_deck", "a stacked deck needs dealt mode: in physical mode just deal")
+        try:
+            cards = [parse_card(code) for code in stack]
+        except CardError as exc:
+            raise RuleError("bad_deck", f"stacked deck: {exc}") from exc
+        if sorted(c.code for c in cards) != sorted(self.rules.deck):
+            raise RuleError("bad_deck", f"a stacked deck must hold exactly the {len(self.rules.deck)} cards")
+        return cards
+
+    def flip(self, card: str | None = None, color: str | None = None) -> None:
+        """S2/S4: turn up the first discard and apply its effect. Dealt mode: None turns up the next card."""
+        self._need("flip")
+        turned = self._check_flip(card, color)
+        letter = turned.color
+        if turned.color is None:
+            letter = parse_color(color)  # checked above
+        self.cards.turn_up(turned if card is not None else None)
+        dealer_seat = self.order.index[self.dealer]
+        if not self.rules.first_card(self.order, dealer_seat, turned):
+            self.cards.put_back_first(turned)  # S4 Trade Hands: under the stack, flip again
+            return
+        self.top, self.color = turned, letter
+        self.last_play = {"player": None, "card": turned.code, "color": color_name(letter)}
+        if self.order.owed:
+            self.presses_owed()
+        else:
+            self.first_card_up()
+
+    def _check_flip(self, card: str | None, color: str | None) -> Card:
+        if card is None:
+            if not self.cards.dealt:
+                raise RuleError("bad_card", "name the card turned up, e.g. {'card': 'G7'}")
+            if not self.cards.stack:
+                raise RuleError("not_in_launcher", "the launcher is empty: deal again")
+            turned = self.cards.stack[-1]
+        else:
+            try:
+                turned = parse_card(card)
+            except CardError as exc:
+                raise RuleError("bad_card", str(exc)) from exc
+            if self.cards.dealt and turned not in self.cards.stack:
+                raise RuleError("not_in_launcher", f"{turned.code} is not in the launcher: turn up another")
+        if turned.color is None:
+            if color is None:
+                raise RuleError(
+                    "missing_color",
+                    f"{turned.code} is wild: flip it with the colour the player on the dealer's left names",
+                )
+            _color_or_error(color)
+        elif color is not None and (card is not None or not self.cards.dealt):
+            if _color_or_error(color) != turned.color:
+                raise RuleError("unexpected_color", f"{turned.code} is not wild: flip it without a colour")
+        return turned
+
+    # --- plays and presses -------------------------------------------------------------------------------
+
+    def play(
+        self,
+        player: str,
+        card: str | Card,
+        color: str | None = None,
+        target: str | None = None,
+        count: int | None = None,
+    ) -> None:
+        """T1, A1-A8: the player whose turn it is plays a card (plus colour, target or count).
+
+        `card` may also be a `Play` from `legal_plays`."""
+        if type(card) is Play:
+            card, color, target, count = card
+        self._check_player_may_play(player)
+        seat = self.order.index[player]
+        r = resolve_play(self, player, card, color, target, count)
+        order = self.order
+        self._catchable = self._safe = None
+        self._undo = (player, self.top, self.color, order.direction, r.target)
+        moved = self.cards.discard(player, r.card, r.count)
+        self._undo += (moved,)
+        self.top, self.color = r.card, r.color
+        order.must_match = False
+        self.rules.apply(order, seat, r.card, r.target)
+        self._after_play(player, r, moved)
+
+    def _check_player_may_play(self, player: str) -> None:
+        phase = self.phase
+        if phase != "turn":
+            if phase == "pressing":
+                self.seat_of(player)
+                if self.order.owes(player):
+                    raise RuleError("owes_presses", f"{player} owes presses: press the launcher first")
+                raise RuleError("not_your_turn", f"{self.order.presser()} must press the launcher first")
+            self._need("turn")
+        self.seat_of(player)
+        if player != self.order.turn_player:
+            raise RuleError("not_your_turn", f"it is {self.order.turn_player}'s turn: wait for yours")
+
+    def _after_play(self, player: str, r: Any, moved: int) -> None:
+        left = self.cards.hand_size(player)
+        if left == 1 and r.card.kind != "trade":
+            if self._precalled == player:
+                self._safe = player
+            else:
+                self._catchable = player
+        self._precalled = None
+        self.last_play = {
+            "player": player,
+            "card": r.card.code,
+            "color": color_name(r.color),
+            "target": self.order.players[r.target] if r.target is not None else None,
+            "count": moved - 1,
+        }
+        if left == 0:
+            self.went_out = player
+            if not self.order.owed:
+                self._end_hand()
+                return
+        if self.order.owed:
+            self.presses_owed()
+
+    def press(self, player: str, fired: int) -> None:
+        """T2/T3 (the turn player's one press), or one owed press. `fired` cards go to the presser (T4)."""
+        self._need("turn", "pressing")
+        self.seat_of(player)
+        self._check_fired(fired)
+        owed = self.order.owed
+        if owed:
+            if owed[0][0] != player:
+                if self.order.owes(player):
+                    raise RuleError("press_out_of_order", f"{owed[0][0]} presses before {player}: wait")
+                raise RuleError("not_owed", f"{player} owes no press: {owed[0][0]} presses now")
+        elif player != self.order.turn_player:
+            raise RuleError("not_owed", f"{player} owes no press and it is {self.order.turn_player}'s turn")
+        elif self.order.must_match and self.cards.dealt and legal_plays(self, player):
+            raise RuleError("must_play", f"{player} holds a card that matches the first Discard All (S4): "
+                            "play it")
+        self._catchable = self._safe = None
+        self._undo = None
+        self.cards.fire(player, fired)
+        if owed:
+            self._owed_press(owed, fired)
+        else:
+            order = self.order
+            order.turn = order.seat_after(order.turn)
+            order.must_match = False
+            self._precalled = None
+        if self.cards.dealt and self.cards.launcher == 0 and self.cards.pile > 1:
+            self.cards.reload()  # R2 DECISION: an empty launcher is reloaded at once
+
+    def _check_fired(self, fired: int) -> None:
+        if not isinstance(fired, int) or isinstance(fired, bool) or fired < 0:
+            raise RuleError("bad_fired", f"fired is how many cards came out (0 or more), not {fired!r}")
+        if self.cards.dealt and fired > self.cards.launcher:
+            raise RuleError(
+                "bad_fired", f"the launcher holds only {self.cards.launcher} cards: fire at most that many"
+            )
+
+    def _owed_press(self, owed: list[list], fired: int) -> None:
+        entry = owed[0]
+        if entry[1] is None:
+            if fired or (self.cards.dealt and self.cards.launcher == 0 and self.cards.pile <= 1):
+                owed.pop(0)  # A8 fired; or dealt mode with no card left anywhere to fire
+        else:
+            entry[1] -= 1
+            if entry[1] == 0:
+                owed.pop(0)
+        if not owed:
+            if self.went_out is not None:
+                self._end_hand()
+            else:
+                self.presses_done()
+
+    # --- end of a hand -----------------------------------------------------------------------------------
+
+    def _end_hand(self) -> None:
+        self.hand_ended()  # trigger: turn/pressing -> hand_over
+        if self.cards.dealt:
+            self._settle({p: self.cards.hand_points(p) or 0 for p in self.order.players})
+
+    def score(self, points: Mapping[str, int]) -> None:
+        """Physical mode: the points left in each hand after a hand ended (G1-G3)."""
+        self._need("hand_over")
+        if self.cards.dealt:
+            raise RuleError("wrong_phase", "dealt mode scores each hand itself")
+        self._settle(self._check_points(points))
+
+    def _check_points(self, points: Mapping[str, int]) -> dict[str, int]:
+        active = self.order.players
+        if not isinstance(points, Mapping) or set(points) != set(active):
+            raise RuleError("bad_points", f"give the points left in every hand: {', '.join(active)}")
+        for player, pts in points.items():
+            if not isinstance(pts, int) or isinstance(pts, bool) or pts < 0:
+                raise RuleError("bad_points", f"{player}'s points must be a whole number >= 0, not {pts!r}")
+        if points[self.went_out]:
+            raise RuleError("bad_points", f"{self.went_out} went out and holds no cards: give them 0")
+        return dict(points)
+
+    def _settle(self, points: dict[str, int]) -> None:
+        active = list(self.order.players)
+        result = settle(self.scoring, self.target, self.scores, active, self.went_out, points)
+        self.last_hand = {"hand": self.hand_number, "went_out": self.went_out, "points": points,
+                          "gained": result.gained}
+        if result.dropped and result.winner is None:
+            self.dropped.extend(result.dropped)
+            self.order.set_players([p for p in active if p not in result.dropped])
+        if result.winner is not None:
+            self.winner = result.winner
+            self.game_won()
+        else:
+            self.next_hand()
+
+    # --- read side ---------------------------------------------------------------------------------------
+
+    def presser(self) -> str | None:
+        """Who a launcher button press belongs to now: the first owed press, else the turn player."""
+        if self.phase in ("turn", "pressing"):
+            return self.order.presser()
+        return None
+
+    @property
+    def launcher_cards(self) -> int:
+        return self.cards.launcher
+
+    def legal_plays(self, player: str) -> list[Play]:
+        """Dealt mode: every legal play for `player` now; pressing (T2/T3) is always possible besides."""
+        self._need_dealt()
+        self.seat_of(player)
+        return legal_plays(self, player)
+
+    def hand(self, player: str) -> list[Card]:
+        """Dealt mode: the cards `player` holds (a copy)."""
+        self._need_dealt()
+        self.seat_of(player)
+        return list(self.cards.hands.get(player, ()))
+
+    def _need_dealt(self) -> None:
+        if not self.cards.dealt:
+            raise RuleError("wrong_phase", "physical mode: the host cannot see the hands; use dealt mode")
+
+    def state(self) -> dict[str, Any]:
+        """The JSON-able state `S` of the table protocol."""
+        active = self.phase in ("turn", "pressing")
+        order = self.order
+        return {
+            "phase": PROTOCOL_PHASE[self.phase],
+            "step": self.phase,
+            "turn": order.presser() if active else None,
+            "plays_next": order.turn_player if active else None,
+            "direction": order.direction_name(),
+            "top": self.top.code if self.top else None,
+            "color": color_name(self.color),
+            "hands": {p: self.cards.hand_size(p) for p in order.players} if self.hand_number else {},
+            "owed": order.owed_state(),
+            "uno": [self._catchable] if self._catchable else [],
+            "scores": dict(self.scores),
+            "winner": self.winner,
+            "launcher": {"cards": self.cards.launcher},
+            "discard": self.cards.pile,
+            "players": list(order.players),
+            "dropped": list(self.dropped),
+            "dealer": self.dealer,
+            "hand": self.hand_number,
+            "went_out": self.went_out,
+            "last_play": self.last_play,
+            "last_hand": self.last_hand,
+            "mode": self.mode,
+            "scoring": self.scoring,
+            "target": self.target,
+            "must_match": order.must_match,
+        }
+
+
+def _color_or_error(color: str) -> str:
+    try:
+        return parse_color(color)
+    except CardError as exc:
+        raise RuleError("bad_color", str(exc)) from exc
+
+
+def _check_setup(players: Sequence[str], mode: str, scoring: str, target: int) -> None:
+    names = list(players) if not isinstance(players, str) else []
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS or len(set(names)) != len(names):
+        raise RuleError("bad_setup", f"seat {MIN_PLAYERS} to {MAX_PLAYERS} players with different names")
+    if not all(isinstance(p, str) and p.strip() for p in names):
+        raise RuleError("bad_setup", "every player needs a non-empty name")
+    if mode not in MODES:
+        raise RuleError("bad_setup", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if scoring not in SCORINGS:
+        raise RuleError("bad_setup", f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        raise RuleError("bad_setup", f"target must be a whole number of points >= 1, not {target!r}")
+    if HAND_SIZE * len(names) + 1 > 112:  # pragma: no cover - MAX_PLAYERS keeps this true
+        raise RuleError("bad_setup", "too many players for one deck")

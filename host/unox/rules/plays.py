@@ -1,0 +1,151 @@
+"""A play: checking one before anything changes, and listing the legal ones (dealt mode).
+
+`Play` is a NamedTuple in the order of `Game.play`'s arguments, so `game.play(player, *play)` plays it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from unox.rules.cards import CARDS, COLOR_NAMES, COLORS, Card, CardError, parse_card, parse_color
+from unox.rules.errors import RuleError
+
+if TYPE_CHECKING:
+    from unox.rules.game import Game
+
+_WILD_COLORS = tuple(COLOR_NAMES[c] for c in COLORS)
+
+
+class Play(NamedTuple):
+    """One legal way to play a card: `color` for wilds, `target` for Trade Hands, `count` for Discard All."""
+
+    card: str
+    color: str | None = None
+    target: str | None = None
+    count: int | None = None
+
+
+class Resolved(NamedTuple):
+    card: Card
+    color: str  # the colour in force after the play (a letter)
+    target: int | None  # seat index of the Trade Hands partner
+    count: int  # Discard All: other cards of that colour that went down
+
+
+def resolve_play(
+    game: Game, player: str, code: str | Card, color: str | None, target: str | None, count: int | None
+) -> Resolved:
+    """Checks a play by the player whose turn it is; raises RuleError and changes nothing when refused."""
+    try:
+        card = parse_card(code)
+    except CardError as exc:
+        raise RuleError("bad_card", str(exc)) from exc
+    cards = game.cards
+    if cards.dealt and not cards.holds(player, card):
+        raise RuleError("not_in_hand", f"{player} does not hold {card.code}: play a card from your hand")
+    top = game.top
+    assert top is not None and game.color is not None
+    if not game.rules.playable(card, top, game.color):
+        raise RuleError(
+            "illegal_card",
+            f"{card.code} cannot go on {top.code} with {COLOR_NAMES[game.color]} in force: play a card of "
+            f"that colour, the same number or symbol, or a wild, or press the launcher",
+        )
+    size = cards.hand_size(player)
+    refusal = game.rules.refusal(card, size)
+    if refusal is not None:
+        raise RuleError(*refusal)
+    return Resolved(
+        card,
+        _resolve_color(card, color),
+        _resolve_target(game, player, card, target),
+        _resolve_count(game, player, card, count, size),
+    )
+
+
+def _resolve_color(card: Card, color: str | None) -> str:
+    if card.color is None:
+        if color is None:
+            raise RuleError("missing_color", f"{card.code} is wild: name the colour (red/yellow/green/blue)")
+        try:
+            return parse_color(color)
+        except CardError as exc:
+            raise RuleError("bad_color", str(exc)) from exc
+    if color is not None:
+        try:
+            same = parse_color(color) == card.color
+        except CardError as exc:
+            raise RuleError("bad_color", str(exc)) from exc
+        if not same:
+            raise RuleError("unexpected_color", f"{card.code} is not wild: play it without naming a colour")
+    return card.color
+
+
+def _resolve_target(game: Game, player: str, card: Card, target: str | None) -> int | None:
+    if card.kind != "trade":
+        if target is not None:
+            raise RuleError("bad_target", f"only Trade Hands takes a target: play {card.code} without one")
+        return None
+    if target is None:
+        raise RuleError("missing_target", f"{card.code} is Trade Hands: name the player to swap hands with")
+    seat = game.seat_of(target)
+    if target == player:
+        raise RuleError("bad_target", "you cannot trade hands with yourself: name another player")
+    return seat
+
+
+def _resolve_count(game: Game, player: str, card: Card, count: int | None, size: int) -> int:
+    if card.kind != "discard_all":
+        if count not in (None, 0):
+            raise RuleError("bad_count", f"only Discard All takes a count: play {card.code} without one")
+        return 0
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
+        raise RuleError("bad_count", "count is how many other cards of that colour went down: a number >= 0")
+    if game.cards.dealt:
+        held = game.cards.color_count(player, card.color) - 1
+        if count is not None and count != held:
+            raise RuleError("bad_count", f"{player} holds {held} other {COLOR_NAMES[card.color]} cards (A4): "
+                            f"all of them go down, so give count {held} or leave it out")
+        return held
+    count = count or 0
+    if count > size - 1:
+        raise RuleError("bad_count", f"{player} holds only {size} cards: the count of other "
+                        f"{COLOR_NAMES[card.color]} cards can be at most {size - 1}")
+    return count
+
+
+def _plays_by_code() -> dict[str, tuple[Play, ...]]:
+    """Every card's plays that need no target or count, built once: legal_plays allocates nothing for them."""
+    table: dict[str, tuple[Play, ...]] = {}
+    for code, card in CARDS.items():
+        table[code] = tuple(Play(code, c) for c in _WILD_COLORS) if card.color is None else (Play(code),)
+    return table
+
+
+_PLAYS = _plays_by_code()
+_SPECIAL = frozenset({"trade", "discard_all"})
+
+
+def legal_plays(game: Game, player: str) -> list[Play]:
+    """Dealt mode: every distinct legal play for `player` now (empty unless it is their turn to play)."""
+    if game.phase != "turn" or game.order.turn_player != player:
+        return []
+    hand = game.cards.hands[player]
+    top, color, rules = game.top, game.color, game.rules
+    face = top.face
+    plays: list[Play] = []
+    seen: set[Card] = set()
+    size = len(hand)
+    for card in hand:
+        if card in seen or not (card.color is None or card.color == color or card.face == face):
+            continue
+        seen.add(card)
+        if card.kind not in _SPECIAL:
+            plays += _PLAYS[card.code]
+        elif rules.refusal(card, size) is not None:
+            continue
+        elif card.kind == "trade":
+            plays.extend(Play(card.code, None, p) for p in game.order.players if p != player)
+        else:
+            plays.append(Play(card.code, None, None, sum(1 for c in hand if c.color == card.color) - 1))
+    return plays

@@ -1,0 +1,250 @@
+"""A table being played: the runtime, its launcher and the people (or bots) around it, for any front end.
+
+The textual UI, the plain `--plain` loop and the tests all drive a `Session`: they hand it typed lines or
+launcher presses and read back `state`, `prompt()` and the event lines. It owns what the table runtime
+does not: choosing the dealer (S1) and rotating it, noticing launcher faults until they clear, advising a
+reload before the launcher runs dry, and refusing to undo what cannot be undone (cards already fired).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from unox.rules.cards import parse_card
+from unox.rules.setup import draw_value, pick_dealer
+from unox.ui.commands import Command, InputError, parse_line
+from unox.ui.events import describe
+from unox.ui.prompt import FAULT_HELP, Context, Prompt, prompt_for
+
+LOW_WATER = 13  # the most cards one firing gives: below this, a press may find the launcher dry
+UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal")
+SIM_PRESS_TIMEOUT = 2.0  # virtual seconds for a simulated press to reach the host
+HOPPER_CAPACITY = 112
+
+
+def next_seat(players: Sequence[str], player: str, active: Sequence[str] | None = None) -> str:
+    """The first seat to the left (clockwise) still in the game (G3): the next dealer."""
+    active = players if active is None else active
+    start = list(players).index(player)
+    for step in range(1, len(players) + 1):
+        candidate = players[(start + step) % len(players)]
+        if candidate in active:
+            return candidate
+    return player
+
+
+def sim_device(launcher: Any) -> Any:
+    """The virtual device behind a `sim` launcher (its port's device), or None for real hardware."""
+    return getattr(getattr(launcher, "port", None), "device", None)
+
+
+class Session:
+    """One table: requests in, state and event lines out; the launcher polled, never waited on for long."""
+
+    def __init__(self, table: Any, *, launcher: Any = None, sim: bool = False, low_water: int = LOW_WATER):
+        self.table = table
+        self.launcher = launcher
+        self.low_water = low_water
+        self.state: dict = table.handle({"cmd": "state"})["state"]
+        self.players: list[str] = list(getattr(table, "players", None) or self.state["players"])
+        self.ctx = Context(sim=sim)
+        self.log: list[str] = []
+        self.listeners: list[Callable[[str], None]] = []
+        self.called: set[str] = set()  # players who called UNO and still hold one card
+        self.status: Any = None  # the launcher's last LauncherStatus
+        self._refresh()
+
+    # --- reading -------------------------------------------------------------------------------------
+    def prompt(self) -> Prompt:
+        return prompt_for(self.state, self.ctx)
+
+    def entries(self) -> list[dict]:
+        """The accepted requests so far (the journal's rows, when there is one)."""
+        return list(self.table.entries)
+
+    def emit(self, *lines: str) -> None:
+        for line in lines:
+            self.log.append(line)
+            for listener in self.listeners:
+                listener(line)
+
+    # --- typed lines ---------------------------------------------------------------------------------
+    def submit(self, line: str) -> dict | None:
+        """Run one typed line; InputError (nothing changed) when the line or the move is refused."""
+        command = parse_line(line, self.players, self.state.get("turn"))
+        return self.execute(command)
+
+    def execute(self, command: Command) -> dict | None:
+        if command.verb == "press":
+            return self.press()
+        if command.verb == "undo":
+            return self.undo()
+        if command.verb == "draw":
+            self.draw(command.request["player"], command.request["card"])
+            return None
+        if command.verb in ("help", "quit"):
+            return None
+        request = dict(command.request)
+        if request["cmd"] == "deal" and "dealer" not in request:
+            if self.ctx.dealer is None:
+                raise InputError("choose the dealer first: draw NAME CARD for each player (S1), or deal NAME")
+            request["dealer"] = self.ctx.dealer
+        return self.request(request)
+
+    def request(self, request: dict) -> dict:
+        """One table-protocol request; a refusal raises InputError with the rules' own message."""
+        before = self.state
+        reply = self.table.handle(request)
+        self.state = reply["state"]
+        if not reply.get("ok"):
+            raise InputError(reply["error"]["message"])
+        if request["cmd"] == "deal":
+            self.ctx.dealer = request["dealer"]
+            self.ctx.draws, self.ctx.drawing = {}, []
+        if request["cmd"] == "uno":
+            self.called.add(request["player"])
+        if request["cmd"] == "reload" and self.ctx.fault == "empty":
+            self.ctx.fault = None
+        self.emit(*describe(request, before, self.state))
+        self._refresh(before)
+        return reply
+
+    # --- S1 ------------------------------------------------------------------------------------------
+    def draw(self, player: str, card: str) -> None:
+        """S1: record one player's drawn card; once all have drawn, the highest number deals."""
+        if self.state.get("phase") != "deal" or self.ctx.dealer is not None:
+            raise InputError("the dealer is already chosen; type deal once the cards are dealt")
+        drawing = self.ctx.drawing or self.players
+        if player not in drawing:
+            raise InputError(f"only {', '.join(drawing)} draw now (a tie for the highest card)")
+        self.ctx.draws[player] = card
+        self.emit(f"{player} draws {card} for the deal (S1: counts {draw_value(parse_card(card))}).")
+        if any(p not in self.ctx.draws for p in drawing):
+            return
+        result = pick_dealer(self.ctx.draws)
+        dealer, tied = result.dealer, list(result.redraw)
+        self.ctx.draws = {}
+        if dealer:
+            self.ctx.dealer, self.ctx.drawing = dealer, []
+            self.emit(f"{dealer} has the highest card and deals.")
+            return
+        self.ctx.drawing = tied
+        self.emit(f"Tie between {', '.join(tied)}: they draw again.")
+
+    # --- the launcher --------------------------------------------------------------------------------
+    def press(self) -> dict | None:
+        """A simulated press on the sim launcher's button; real launchers are pressed by hand."""
+        if not self.ctx.sim or not hasattr(self.launcher, "press_button"):
+            raise InputError("press the button on the launcher itself; only the sim launcher is pressed here")
+        self.launcher.press_button()
+        replies = self.poll(SIM_PRESS_TIMEOUT)
+        if not replies:
+            self.emit("No beep: the launcher was asleep and only woke up (L3); press again.")
+            return None
+        return replies[-1]
+
+    def poll(self, timeout: float = 0.0) -> list[dict]:
+        """Take every press the launcher reports (waiting up to `timeout` for the first), then its faults."""
+        replies: list[dict] = []
+        if self.launcher is None:
+            return replies
+        wait = timeout
+        while self.launcher.wait_press(timeout=wait):
+            replies.append(self.button())
+            wait = 0.0
+        self._check_status()
+        return replies
+
+    def button(self) -> dict:
+        """A press the launcher took: the runtime attributes it, fires, and books the beam's count."""
+        before = self.state
+        reply = self.table.button()
+        self.state = reply["state"]
+        fault = (reply.get("launcher") or {}).get("fault")
+        if not reply.get("ok") and fault is None:
+            self.emit(f"Press refused, not-now beep: {reply['error']['message']}")
+            return reply
+        if reply.get("ok"):
+            self.emit(*describe(self.table.entries[-1], before, self.state))
+        if fault is not None:
+            self.ctx.fault = fault
+            self.emit(f"Launcher fault ({fault}): {FAULT_HELP.get(fault, 'check the launcher')}.")
+        elif self.ctx.fault in ("jam", "stuck"):
+            self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
+            self.ctx.fault = None
+        self._refresh(before)
+        return reply
+
+    def fix_launcher(self) -> None:
+        """Sim only: do what the fault's help says (open and shut the lid, take a stuck card out)."""
+        device = sim_device(self.launcher)
+        if device is None:
+            raise InputError("fix the launcher by hand as the screen says; only the sim one is fixed here")
+        device.open_lid()
+        device.close_lid()
+        taken = device.take_stuck()
+        self.emit("Lid opened and shut, path cleared" + (f", {taken} stuck card(s) taken." if taken else "."))
+        self._check_status()
+        still = self.status.faults if self.status else []
+        if self.ctx.fault in ("jam", "stuck") and self.ctx.fault not in still:
+            self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
+            self.ctx.fault = None
+
+    def sync_hopper(self) -> None:
+        """Sim only: people load the launcher when the table says so (deal, reload): top the hopper up."""
+        device = sim_device(self.launcher)
+        want = (self.state.get("launcher") or {}).get("cards", 0)
+        if device is not None and want > device.model.hopper:
+            device.load_cards(min(want, HOPPER_CAPACITY) - device.model.hopper)
+
+    def _check_status(self) -> None:
+        if self.launcher is None:
+            return
+        self.status = self.launcher.status()
+        faults = [f for f in self.status.faults if f in ("lid", "battery", "link")]
+        if faults and self.ctx.fault != faults[0]:
+            self.ctx.fault = faults[0]
+            self.emit(f"Launcher fault ({faults[0]}): {FAULT_HELP.get(faults[0], 'check the launcher')}.")
+        elif not faults and self.ctx.fault in ("lid", "battery", "link"):
+            self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
+            self.ctx.fault = None
+
+    # --- undo ----------------------------------------------------------------------------------------
+    def undo(self) -> dict:
+        """Take back the last announcement, exactly, through the journal; fired cards cannot go back."""
+        entries = self.entries()
+        if not entries:
+            raise InputError("there is nothing to undo yet")
+        last = entries[-1]
+        if last.get("cmd") not in UNDOABLE:
+            raise InputError(
+                "the last event was a launcher press: its cards are already out and cannot go back; "
+                "for a wrong card use penalty NAME wrong_card"
+            )
+        before = self.state
+        reply = self.table.undo()
+        self.state = reply["state"]
+        if not reply.get("ok"):
+            raise InputError(reply["error"]["message"])
+        what = describe(last, self.state, before)[0]
+        self.emit(f"Undone: {what}")
+        self._refresh(before)
+        return reply
+
+    # --- bookkeeping ---------------------------------------------------------------------------------
+    def _refresh(self, before: dict | None = None) -> None:
+        state = self.state
+        self.sync_hopper()
+        launcher_cards = (state.get("launcher") or {}).get("cards", 0)
+        discard = state.get("discard", 112 - sum((state.get("hands") or {}).values()) - launcher_cards)
+        low = launcher_cards <= self.low_water and discard > 1
+        self.ctx.reload_due = state.get("phase") == "turn" and low
+        self.called = {p for p in self.called if (state.get("hands") or {}).get(p) == 1}
+        last = state.get("dealer")
+        if state.get("phase") == "deal" and last is not None:
+            self.ctx.dealer = next_seat(self.players, last, state.get("players"))
+            if before is not None and before.get("phase") != "deal":
+                self.emit(f"Next hand: {self.ctx.dealer} deals.")
+        elif last is not None:
+            self.ctx.dealer = last

@@ -1,0 +1,167 @@
+"""Table protocol v1 requests: parse one line, check its shape, name the seats it mentions.
+
+Only the shape is checked here (JSON, fields, types, seated players); values and whether the move is
+legal are the rules engine's call (its codes are more precise: `bad_fired`, `bad_penalty`, ...).
+A request that passes comes back normalised: `cmd` plus its known fields, with optional fields that
+were null left out, so the journal stores one spelling of each request.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+PLAYER, TEXT, COUNT, POINTS = "player", "text", "count", "points"
+
+
+@dataclass(frozen=True)
+class Field:
+    kind: str
+    required: bool = True
+    hint: str = ""
+
+
+# cmd -> field -> Field. Order matters only for the docs and the messages.
+REQUESTS: dict[str, dict[str, Field]] = {
+    "deal": {"dealer": Field(PLAYER, hint='the dealer\'s name, e.g. "dealer":"Ann"')},
+    "flip": {
+        "card": Field(TEXT, hint='the card turned up, e.g. "card":"G7"'),
+        "color": Field(TEXT, False, 'for a wild: "color":"red"'),
+    },
+    "play": {
+        "player": Field(PLAYER, hint='who plays, e.g. "player":"Bob"'),
+        "card": Field(TEXT, hint='the card played, e.g. "card":"R5"'),
+        "color": Field(TEXT, False, 'for a wild: "color":"red"'),
+        "target": Field(PLAYER, False, 'for Trade Hands: "target":"Cy"'),
+        "count": Field(COUNT, False, 'for Discard All: "count":2 (other cards of that colour)'),
+    },
+    "press": {
+        "player": Field(PLAYER, hint='who pressed, e.g. "player":"Bob"'),
+        "fired": Field(COUNT, hint='the cards that came out, e.g. "fired":3'),
+    },
+    "uno": {"player": Field(PLAYER, hint='who calls UNO, e.g. "player":"Bob"')},
+    "catch": {
+        "player": Field(PLAYER, hint='who is caught, e.g. "player":"Bob"'),
+        "by": Field(PLAYER, hint='who caught them, e.g. "by":"Cy"'),
+    },
+    "penalty": {
+        "player": Field(PLAYER, hint='who is penalised, e.g. "player":"Bob"'),
+        "kind": Field(TEXT, hint='"kind":"advice" or "kind":"wrong_card"'),
+    },
+    "reload": {},
+    "score": {"points": Field(POINTS, hint='points left in each hand, e.g. "points":{"Ann":0,"Bob":23}')},
+    "state": {},
+    "undo": {},
+}
+
+
+# Codes the table itself gives (the rest come from the engine's RuleError, `unox.rules.errors.ERROR_CODES`).
+PROTOCOL_CODES: dict[str, str] = {
+    "bad_json": "the line is not JSON (or not UTF-8)",
+    "bad_request": "not a JSON object, no cmd, a missing, unknown or wrongly typed field",
+    "unknown_cmd": "a cmd that protocol v1 does not have",
+    "unknown_player": "a name that is not seated at this table",
+    "nothing_to_undo": "undo with no accepted request left",
+    "no_launcher": "a launcher press on a table run with --launcher script",
+    "launcher_fault": "the launcher fired nothing because of a fault; the press did not count",
+    "internal_error": "unox failed on the request (a bug); nothing was applied",
+}
+
+
+class ProtocolError(Exception):
+    """A request refused before it reaches the rules: `.code` for programs, `.message` for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_line(line: str) -> dict[str, Any]:
+    """One line of input -> a request object, or ProtocolError `bad_json` / `bad_request`."""
+    try:
+        request = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ProtocolError(
+            "bad_json",
+            f"that line is not JSON ({exc}); send one JSON object per line, e.g. {{\"cmd\":\"state\"}}",
+        ) from exc
+    if not isinstance(request, dict):
+        raise ProtocolError(
+            "bad_request", f'a request is a JSON object, not {type(request).__name__}; e.g. {{"cmd":"state"}}'
+        )
+    return request
+
+
+def check_request(
+    request: Any, players: Sequence[str], *, fired_optional: bool = False
+) -> dict[str, Any]:
+    """The normalised request, or ProtocolError `bad_request` / `unknown_cmd` / `unknown_player`.
+
+    `fired_optional`: a launcher is attached, so a press may leave `fired` (and `player`) out and
+    let the host fire for real.
+    """
+    if not isinstance(request, dict):
+        raise ProtocolError("bad_request", 'a request is a JSON object, e.g. {"cmd":"state"}')
+    cmd = request.get("cmd")
+    if not isinstance(cmd, str):
+        raise ProtocolError(
+            "bad_request", f'every request needs "cmd", one of: {", ".join(REQUESTS)}; e.g. {{"cmd":"state"}}'
+        )
+    if cmd not in REQUESTS:
+        raise ProtocolError("unknown_cmd", f'"cmd":"{cmd}" is unknown; use one of: {", ".join(REQUESTS)}')
+    fields = REQUESTS[cmd]
+    unknown = sorted(set(request) - set(fields) - {"cmd"})
+    if unknown:
+        known = ", ".join(fields) or "no other field"
+        raise ProtocolError("bad_request", f"{cmd} has no field {', '.join(unknown)}; it takes: {known}")
+    clean: dict[str, Any] = {"cmd": cmd}
+    for name, spec in fields.items():
+        value = request.get(name)
+        required = spec.required and not (fired_optional and cmd == "press")
+        if value is None:
+            if required:
+                raise ProtocolError("bad_request", f"{cmd} needs {name}: {spec.hint}")
+            continue
+        clean[name] = _checked(cmd, name, spec, value, players)
+    return clean
+
+
+def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str]) -> Any:
+    if spec.kind in (PLAYER, TEXT):
+        if not isinstance(value, str) or not value:
+            raise ProtocolError("bad_request", f"{cmd}: {name} must be a non-empty string: {spec.hint}")
+        if spec.kind == PLAYER:
+            check_player(value, players)
+        return value
+    if spec.kind == COUNT:
+        if not _is_int(value):
+            raise ProtocolError("bad_request", f"{cmd}: {name} must be a whole number: {spec.hint}")
+        return value
+    return _checked_points(value, players, spec.hint)
+
+
+def _checked_points(value: Any, players: Sequence[str], hint: str) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_request", f"score: points must be an object: {hint}")
+    for player, points in value.items():
+        check_player(player, players)
+        if not _is_int(points):
+            raise ProtocolError(
+                "bad_request", f"score: {player}'s points must be a whole number, not {points!r}"
+            )
+    return dict(value)
+
+
+def _is_int(value: Any) -> bool:
+    """Whole numbers only; their range (negative fired, impossible counts) is the rules' call."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_player(name: str, players: Sequence[str]) -> None:
+    if name not in players:
+        raise ProtocolError(
+            "unknown_player", f"{name!r} is not seated at this table; the players are {', '.join(players)}"
+        )

@@ -1,0 +1,93 @@
+"""A table's settings: everything needed to rebuild its game from scratch, checked once against bounds.
+
+They are stored in the journal, so `unox table --resume FILE` needs nothing but the file.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+from typing import Any
+
+SCORINGS = ("g1", "g2", "g3")
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+MAX_NAME = 40
+MAX_TARGET = 100_000
+
+
+class SettingsError(ValueError):
+    """A setting out of bounds; the message says which values are allowed."""
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """The seats (clockwise), the scoring variant and target, and the eject profile and seed."""
+
+    players: tuple[str, ...]
+    scoring: str = "g1"
+    target: int = 500
+    profile: str = "measured"
+    seed: int | None = None
+    launcher: str = "script"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        check_players(self.players)
+        if self.scoring not in SCORINGS:
+            raise SettingsError(f"scoring {self.scoring!r} is unknown; use one of {', '.join(SCORINGS)}")
+        if not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET:
+            raise SettingsError(
+                f"target {self.target!r} is out of range; give a whole number from 1 to {MAX_TARGET}"
+            )
+        if self.seed is not None and not _is_int(self.seed):
+            raise SettingsError(f"seed {self.seed!r} is not a whole number; give one such as --seed 7")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["players"] = list(self.players)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
+        known = {"players", "scoring", "target", "profile", "seed", "launcher"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise SettingsError(f"unknown table settings {unknown}; this unox knows {sorted(known)}")
+        return cls(**data)
+
+    def build_game(self) -> Any:
+        """A fresh physical-mode game for these seats; the same settings always build the same game."""
+        from unox.rules.game import Game
+
+        rng = random.Random(self.seed) if self.seed is not None else None
+        return Game(list(self.players), mode="physical", scoring=self.scoring, target=self.target, rng=rng)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_players(players: tuple[str, ...]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise SettingsError(
+            f"{len(players)} player(s) given; a table seats {MIN_PLAYERS} to {MAX_PLAYERS}, "
+            "e.g. --players Ann,Bob,Cy"
+        )
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or name != name.strip() or len(name) > MAX_NAME:
+            raise SettingsError(
+                f"player name {name!r} is not usable; give names of 1 to {MAX_NAME} characters "
+                "without leading or trailing spaces"
+            )
+    seen = set()
+    for name in players:
+        if name.casefold() in seen:
+            raise SettingsError(f"player {name!r} is seated twice; give every player a different name")
+        seen.add(name.casefold())
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """`"Ann,Bob,Cy"` -> seats clockwise in that order."""
+    players = tuple(part.strip() for part in text.split(","))
+    check_players(players)
+    return players

@@ -1,0 +1,73 @@
+"""Plain text front ends: `unox play --plain` (typed lines in, events out) and `unox demo --plain`.
+
+Every event is one line, flushed at once, so a transcript can be read by a person, compared between two
+runs, or followed by a test that feeds the table from a script.
+"""
+
+from __future__ import annotations
+
+import select
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, TextIO
+
+from unox.session import Session
+from unox.ui.app import HELP
+from unox.ui.commands import InputError
+from unox.ui.views import render_state
+
+
+def _printer(out: TextIO) -> Callable[[str], None]:
+    def write(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    return write
+
+
+def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
+    """Run typed lines until they end, `quit`, or the game is over; each line is answered by `next: ...`."""
+    write = _printer(out)
+    session.listeners.append(write)
+    write(render_state(session.state, session.ctx, session.status))
+    write("next: " + session.prompt().line())
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            session.poll(0.0)
+        elif line.lower() in ("quit", "q"):
+            break
+        elif line.lower() == "state":
+            write(render_state(session.state, session.ctx, session.status))
+        elif line.lower() == "help":
+            write(HELP)
+        else:
+            try:
+                session.submit(line)
+            except InputError as exc:
+                write(f"not taken: {exc}")
+        write("next: " + session.prompt().line())
+        if session.state.get("phase") == "game_over":
+            break
+    return 0
+
+
+def polled_lines(stream: IO[str], session: Session, interval: float = 0.05) -> Iterator[str]:
+    """Lines from a terminal or pipe, with the launcher polled while nobody types (real launchers)."""
+    while True:
+        ready, _, _ = select.select([stream], [], [], interval)
+        if not ready:
+            if session.poll(0.0):
+                yield ""
+            continue
+        line = stream.readline()
+        if not line:
+            return
+        yield line
+
+
+def run_demo_plain(session: Session, step: Callable[[], bool], out: TextIO) -> int:
+    """The bots play until the game is over; the transcript is the session's event lines."""
+    session.listeners.append(_printer(out))
+    while step():
+        pass
+    return 0

@@ -1,0 +1,97 @@
+"""The prompt line: what the table expects next and who must do it, derived from the state alone.
+
+Someone who has never read the docs reads this line and knows what to do, so it names the person, the
+action and the key or words to type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from unox.rules.cards import COLOR_NAMES
+
+FAULT_HELP = {
+    "jam": "the launcher jammed: open the lid, pull out the stuck card, close the lid, then press again",
+    "empty": "the launcher is empty (L4): take the top card off the discard pile, shuffle the rest into "
+    "the launcher, then reload (r)",
+    "stuck": "a card is sticking out of the launcher (T4): it belongs to the player who pressed; take it",
+    "lid": "the launcher's lid is open: close it to go on",
+    "battery": "the launcher's battery is low (L5): put in 3 fresh C cells (4.5 V)",
+    "link": "the link to the launcher is lost: check its USB cable; unox reconnects by itself",
+}
+
+
+@dataclass
+class Context:
+    """What the session knows beyond S: the launcher fault, the S1 draw, reload advice, the driver."""
+
+    fault: str | None = None
+    dealer: str | None = None
+    draws: dict[str, str] = field(default_factory=dict)
+    drawing: list[str] = field(default_factory=list)
+    reload_due: bool = False
+    sim: bool = False
+    bots: bool = False
+
+
+@dataclass
+class Prompt:
+    """`who` must do `text`; `who` is None when the whole table is asked."""
+
+    who: str | None
+    text: str
+
+    def line(self) -> str:
+        return f"{self.who}: {self.text}" if self.who else self.text
+
+
+def press_hint(ctx: Context) -> str:
+    return "press the launcher button (b simulates it)" if ctx.sim else "press the launcher button"
+
+
+def prompt_for(state: dict, ctx: Context) -> Prompt:
+    """The single most urgent thing the table waits for."""
+    if ctx.fault:
+        return Prompt(None, "LAUNCHER: " + FAULT_HELP.get(ctx.fault, f"{ctx.fault}: check the launcher"))
+    phase = state.get("phase")
+    if phase == "game_over":
+        return Prompt(None, f"game over: {state.get('winner')} wins. q quits.")
+    if phase == "deal":
+        return _deal_prompt(state, ctx)
+    if phase == "flip":
+        return Prompt(ctx.dealer, "turn up the first card and type it: flip G7 (flip W red for a wild)")
+    if phase == "hand_over":
+        return Prompt(None, "hand over: count the points left in each hand and type score Ann=0 Bob=23 ...")
+    prompt = _turn_prompt(state, ctx)
+    if ctx.reload_due:
+        prompt.text += (". Launcher nearly empty: take the top card off the discard pile, shuffle the rest "
+                        "into the launcher, then reload (r)")
+    return prompt
+
+
+def _deal_prompt(state: dict, ctx: Context) -> Prompt:
+    if ctx.dealer:
+        return Prompt(ctx.dealer, "deal 7 cards to each player, put the rest in the launcher, then type deal")
+    drawing = ctx.drawing or list(state.get("players") or state.get("hands") or ())
+    waiting = ", ".join(p for p in drawing if p not in ctx.draws)
+    if ctx.drawing:
+        return Prompt(None, f"S1: a tie for the highest card: {waiting} draw again (draw NAME CARD)")
+    return Prompt(None, f"S1: each player takes a card; the highest number deals. Type draw NAME CARD "
+                  f"(still to draw: {waiting}), or deal NAME to choose the dealer")
+
+
+def _turn_prompt(state: dict, ctx: Context) -> Prompt:
+    owed = state.get("owed") or []
+    if owed:
+        first = owed[0]
+        if first.get("until_fire"):
+            return Prompt(first["player"], f"{press_hint(ctx)} until cards come out (Wild Hit-Fire)")
+        n = first.get("presses", 1)
+        return Prompt(first["player"], f"{press_hint(ctx)}: {n} press{'es' if n != 1 else ''} owed")
+    turn = state.get("turn")
+    color = COLOR_NAMES.get(state.get("color") or "", state.get("color"))
+    text = f"play a card on {state.get('top')} ({color}) by typing it, e.g. R5, or {press_hint(ctx)}"
+    catchable = state.get("uno") or []
+    if catchable:
+        text += f". {', '.join(catchable)} may call UNO (u) or be caught (c) until the next player begins"
+    return Prompt(turn, text)

@@ -1,0 +1,85 @@
+"""The table drawn as text: the same words for the textual panels and the plain `state` printout.
+
+Each function reads the state dict `S` of the table protocol (plus the session's context and the launcher's
+last status) and returns lines; nothing here knows about the terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unox.rules.cards import COLOR_NAMES
+from unox.ui.prompt import Context
+
+ARROWS = {"left": "clockwise (to the left)", "right": "anticlockwise (to the right)"}
+
+
+def owed_by(state: dict) -> dict[str, str]:
+    """What each player owes the launcher right now, in words."""
+    out: dict[str, str] = {}
+    for entry in state.get("owed") or []:
+        if entry.get("until_fire"):
+            out[entry["player"]] = "presses until it fires"
+        else:
+            n = entry.get("presses", 0)
+            out[entry["player"]] = f"owes {n} press{'es' if n != 1 else ''}"
+    return out
+
+
+def player_rows(state: dict, called: set[str] | None = None) -> list[tuple[str, str, str, str, str]]:
+    """(marker, name, cards, score, uno/owed) per seat, in seat order."""
+    rows = []
+    owed = owed_by(state)
+    catchable = set(state.get("uno") or [])
+    for name, cards in (state.get("hands") or {}).items():
+        marker = ">" if name == state.get("turn") and state.get("phase") == "turn" else " "
+        if name in catchable:
+            uno = "UNO? (catchable)"
+        elif called and name in called and cards == 1:
+            uno = "UNO called"
+        else:
+            uno = ""
+        extra = "; ".join(x for x in (uno, owed.get(name, "")) if x)
+        rows.append((marker, name, str(cards), str((state.get("scores") or {}).get(name, 0)), extra))
+    return rows
+
+
+def table_lines(state: dict) -> list[str]:
+    """Phase, turn, direction, top card and colour, what is owed."""
+    color = state.get("color")
+    lines = [
+        f"Phase:     {state.get('phase')}",
+        f"Turn:      {state.get('turn') or '-'}",
+        f"Direction: {ARROWS.get(state.get('direction') or '', state.get('direction') or '-')}",
+        f"Top card:  {state.get('top') or '-'}",
+        f"Colour:    {COLOR_NAMES.get(color or '', color or '-')}",
+    ]
+    owed = owed_by(state)
+    lines.append("Owed:      " + ("; ".join(f"{p} {w}" for p, w in owed.items()) if owed else "nothing"))
+    if state.get("winner"):
+        lines.append(f"Winner:    {state['winner']}")
+    return lines
+
+
+def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:
+    """Cards inside (the host's estimate), the battery, the faults and what to do about them."""
+    cards = (state.get("launcher") or {}).get("cards")
+    lines = [f"Cards inside: {cards if cards is not None else '?'} (estimated)"]
+    if status is not None:
+        battery = f"{status.battery_mv / 1000:.2f} V" if status.battery_mv else "unknown"
+        lines.append(f"Battery: {battery}   Link: {'up' if status.connected else 'DOWN'}")
+        lines.append(f"Cards counted by the beam: {status.cards_counted}")
+    lines.append(f"Fault: {ctx.fault.upper()}" if ctx.fault else "Fault: none")
+    if ctx.reload_due:
+        lines.append("Reload soon (R1): press r after refilling")
+    return lines
+
+
+def render_state(state: dict, ctx: Context, status: Any = None) -> str:
+    """The whole table as plain text, for `state` in the plain loop."""
+    out = [f"{'':1} {'player':<12} {'cards':>5} {'score':>5}  notes"]
+    for marker, name, cards, score, extra in player_rows(state):
+        out.append(f"{marker:1} {name:<12} {cards:>5} {score:>5}  {extra}")
+    out += table_lines(state)
+    out += launcher_lines(state, ctx, status)
+    return "\n".join(out)

@@ -1,0 +1,263 @@
+"""The virtual launcher: fake `machine`, launcher physics and the REAL firmware, on virtual time.
+
+`VirtualDevice(seed=1, cards=83, jam=0.01)` builds a `VirtualBoard`, a `LauncherModel` and boots the
+firmware exactly as `firmware/main.py` does (`unoxfw.runner.start`, then `runner.step` every loop, the
+watchdog started after the same 2 s grace). `advance(ms)` moves virtual time: 1 ms steps while anything
+moves or is about to, `idle_step` ms steps otherwise, never past a scheduled event. Nothing sleeps.
+
+The host side is `host_write()` / `host_read()` (the `sim://` port uses them). Faults: the physics'
+per-card rates, the cable's per-frame rates, and the people around it: `press_button()`, `open_lid()`,
+`set_battery()`, `take_stuck()`, `unplug()`, `power_cycle()`, `freeze()` (a hung firmware loop).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from unoxsim.clock import VirtualClock
+from unoxsim.machine import PWRON_RESET, MachineReset, VirtualBoard
+from unoxsim.physics import FaultRates, LauncherModel
+from unoxsim.usb import UsbCable
+
+WDT_GRACE_MS = 2000  # as firmware/main.py: no watchdog for 2 s after boot (room for mpremote's Ctrl-C)
+WDT_TIMEOUT_MS = 5000  # as firmware/main.py
+BOUNCE_MS = 1  # contact chatter: one edge per ms
+
+
+class _BoardIO:
+    """What the firmware gets as `io`: the board's end of the USB cable."""
+
+    def __init__(self, cable: UsbCable) -> None:
+        self._cable = cable
+
+    def read(self) -> bytes:
+        return self._cable.board_read()
+
+    def write(self, data: bytes) -> None:
+        self._cable.board_write(data)
+
+
+class VirtualDevice:
+    """One simulated launcher running the real firmware. All randomness comes from `seed`."""
+
+    def __init__(self, *, seed: int = 0, cards: int = 83, jam: float = 0.0, double: float = 0.0,
+                 stuck: float = 0.0, unjam: float = 0.5, battery_mv: float = 4500.0, drain: float = 0.0625,
+                 lid: str = "shut", bounce: int = 2, drop: float = 0.0, corrupt: float = 0.0,
+                 dup: float = 0.0, idle_step: int = 5, config: dict[str, int] | None = None) -> None:
+        if lid not in ("open", "shut"):
+            raise ValueError(f"lid={lid!r}: use 'open' or 'shut'")
+        if not 0 <= bounce <= 10:
+            raise ValueError(f"bounce={bounce}: chatter edges per press must be 0..10")
+        if not 1 <= idle_step <= 100:
+            raise ValueError(f"idle_step={idle_step}: use 1..100 ms")
+        self.seed, self.bounce, self.idle_step, self.config = seed, bounce, idle_step, config
+        self.clock = VirtualClock()
+        self.model = LauncherModel(cards=cards, seed=seed, faults=FaultRates(jam, double, stuck, unjam))
+        if not 0 < battery_mv <= 7000:
+            raise ValueError(f"battery_mv={battery_mv}: a 3 x C pack reads 0..7000 mV")
+        self.model.battery.set_open_mv(battery_mv)
+        self.model.battery.drain_mv_per_as = drain
+        self.model.lid_open = lid == "open"
+        self.cable = UsbCable(seed, drop=drop, corrupt=corrupt, dup=dup)
+        self.board = VirtualBoard(self.clock, seed=seed)
+        self._pins, self._divider = self._pin_map()
+        self.board.set_adc_source(self._pins["battery_adc"] - 26,
+                                  lambda: self.model.battery.terminal_mv * self._divider)
+        self._events: list[tuple[int, int, Callable[[], None]]] = []
+        self._order = itertools.count()
+        self.frozen = False
+        self.boots = 0
+        self._boot(PWRON_RESET)
+
+    # -- boot -------------------------------------------------------------------------------------
+    @staticmethod
+    def _pin_map() -> tuple[dict[str, int], float]:
+        from unoxfw.pins import BATTERY, PINS
+
+        return dict(PINS), BATTERY["r_bottom_ohm"] / (BATTERY["r_top_ohm"] + BATTERY["r_bottom_ohm"])
+
+    def _boot(self, cause: int) -> None:
+        from unoxfw import runner
+
+        if self.boots:
+            self.board.hardware_reset(cause)
+            self.cable.reset()
+            self._events = [e for e in self._events if getattr(e[2], "physical", False)]
+        self.boots += 1
+        self.frozen = False
+        self._apply_sensors()
+        self._fw: tuple[Any, Any] = runner.start(self.board.machine, _BoardIO(self.cable), self.clock.now_ms(),
+                                                 self.config)
+        self.schedule(WDT_GRACE_MS, lambda: self.firmware_board.wdt_start(WDT_TIMEOUT_MS))
+
+    @property
+    def firmware_board(self) -> Any:
+        return self._fw[0]
+
+    @property
+    def app(self) -> Any:
+        return self._fw[1]
+
+    # -- time ---------------------------------------------------------------------------------------
+    def now_ms(self) -> int:
+        return self.clock.now_ms()
+
+    def schedule(self, delay_ms: int, action: Callable[[], None], *, physical: bool = False) -> None:
+        """Run `action` at now + delay_ms. Physical events (a finger on the button) survive a reboot."""
+        action.physical = physical  # type: ignore[attr-defined]
+        heapq.heappush(self._events, (self.clock.now_ms() + delay_ms, next(self._order), action))
+
+    def advance(self, ms: int) -> None:
+        """Run the launcher for `ms` virtual milliseconds."""
+        end = self.clock.now_ms() + ms
+        while True:
+            self._guarded(self._run_due_events)
+            now = self.clock.now_ms()
+            if now >= end:
+                return
+            self._step(self._step_size(end - now))
+
+    def advance_until(self, ms: int, done: Callable[[], bool]) -> bool:
+        """Run for up to `ms` virtual ms, stopping after the first step at which `done()` holds."""
+        end = self.clock.now_ms() + ms
+        while True:
+            self._guarded(self._run_due_events)
+            if done():
+                return True
+            now = self.clock.now_ms()
+            if now >= end:
+                return False
+            self._step(self._step_size(end - now))
+
+    def _step_size(self, left: int) -> int:
+        if self._busy():
+            return 1
+        step = min(left, self.idle_step)
+        deadlines = [self.board.next_deadline()] + ([self._events[0][0]] if self._events else [])
+        for deadline in deadlines:
+            if deadline is not None:
+                step = min(step, max(1, deadline - self.clock.now_ms()))
+        return step
+
+    def _busy(self) -> bool:
+        pins = self._pins
+        wires = self.board.wires
+        return (self.model.moving() or wires[pins["motor_in1"]].drive() > 0
+                or wires[pins["motor_in2"]].drive() > 0 or self.cable.to_board.pending() > 0)
+
+    def _step(self, dt: int) -> None:
+        wires, pins = self.board.wires, self._pins
+        in1, in2 = wires[pins["motor_in1"]].drive(), wires[pins["motor_in2"]].drive()
+        self.clock.advance(dt)
+        self.model.step(dt, in1, in2)
+        self._guarded(self._tick)
+
+    def _tick(self) -> None:
+        self._apply_sensors()
+        self.board.run_timers()
+        if not self.frozen:
+            from unoxfw import runner
+
+            runner.step(self._fw[0], self._fw[1], self.clock.now_ms())
+        self.board.check_watchdog()
+
+    def _run_due_events(self) -> None:
+        while self._events and self._events[0][0] <= self.clock.now_ms():
+            heapq.heappop(self._events)[2]()
+
+    def _guarded(self, work: Callable[[], None]) -> None:
+        try:
+            work()
+        except MachineReset as reset:
+            self._boot(reset.cause)
+
+    def _apply_sensors(self) -> None:
+        board, pins, model = self.board, self._pins, self.model
+        board.wire(pins["beam"]).set_external(0 if model.beam_blocked() else None)
+        board.wire(pins["button"]).set_external(0 if model.button_down else None)
+        board.wire(pins["lid"]).set_external(None if model.lid_open else 0)
+
+    # -- people and cables -----------------------------------------------------------------------------
+    def press_button(self, hold_ms: int = 120) -> None:
+        """A finger on the front button for `hold_ms`, with `bounce` chatter edges on press and release."""
+        if hold_ms < 2 * self.bounce + 2:
+            raise ValueError(f"hold_ms={hold_ms}: too short for {self.bounce} bounce edges")
+        for i in range(2 * self.bounce + 1):
+            self.schedule(i * BOUNCE_MS, self._button_setter(i % 2 == 0), physical=True)
+        for i in range(2 * self.bounce + 1):
+            self.schedule(hold_ms + i * BOUNCE_MS, self._button_setter(i % 2 == 1), physical=True)
+
+    def _button_setter(self, down: bool) -> Callable[[], None]:
+        def act() -> None:
+            self.model.button_down = down
+            self._apply_sensors()
+
+        return act
+
+    def open_lid(self) -> None:
+        self.model.lid_open = True
+        self._guarded(self._apply_sensors)
+
+    def close_lid(self) -> None:
+        """Closing the lid after opening it: jammed cards were straightened back onto the stack."""
+        if self.model.lid_open:
+            self.model.clear_jam()
+        self.model.lid_open = False
+        self._guarded(self._apply_sensors)
+
+    def set_battery(self, mv: float) -> None:
+        if not 0 < mv <= 7000:
+            raise ValueError(f"battery {mv} mV: a 3 x C pack reads 0..7000 mV")
+        self.model.battery.set_open_mv(mv)
+
+    def load_cards(self, n: int) -> None:
+        self.model.load(n)
+
+    def take_stuck(self) -> int:
+        taken = self.model.take_stuck()
+        self._guarded(self._apply_sensors)
+        return taken
+
+    def unplug(self, *, vanish: bool = False) -> None:
+        """Pull the USB cable: no bytes either way. `vanish=True`: the host's port disappears too."""
+        self.cable.unplug(vanish=vanish)
+
+    def plug(self) -> None:
+        self.cable.plug()
+
+    def power_cycle(self) -> None:
+        """Batteries out and in: the firmware reboots; the cards stay where they are."""
+        self._boot(PWRON_RESET)
+
+    def freeze(self) -> None:
+        """The firmware's main loop hangs (stops ticking and feeding the watchdog) until the next reset."""
+        self.frozen = True
+
+    # -- the host's end of the cable ---------------------------------------------------------------------
+    def host_write(self, data: bytes) -> None:
+        self.cable.host_write(bytes(data))
+
+    def host_read(self, size: int = -1) -> bytes:
+        return self.cable.host_read(size)
+
+    def host_pending(self) -> int:
+        return self.cable.to_host.pending()
+
+    # -- what tests look at ----------------------------------------------------------------------------
+    def wire(self, name: str) -> Any:
+        """The pad behind a pin name of hardware/pins.toml (history, level, drive)."""
+        return self.board.wire(self._pins[name])
+
+    @property
+    def cards_out(self) -> int:
+        """Cards that really left the launcher (ground truth, not the beam's count)."""
+        return self.model.ejected
+
+    def beeps(self, since_ms: int = 0) -> int:
+        """Buzzer starts since `since_ms`."""
+        history = self.wire("buzzer").history
+        return sum(1 for (t, v), (_, prev) in zip(history[1:], history, strict=False)
+                   if t >= since_ms and v > 0 and prev == 0)

@@ -1,0 +1,262 @@
+"""Presses, beeps, sleep, standalone play, link loss and the host commands (RULES L1, L3, L5)."""
+
+import pytest
+
+from unoxfw import __version__
+from unoxfw.link import PROTOCOL
+from unoxfw.pins import BATTERY, PINS
+from unoxfw.profile import WEIGHTS
+from unoxfw.settings import LIMITS
+from unoxfw.signals import PATTERNS
+
+
+def adc_for_mv(mv: int) -> int:
+    ratio = (BATTERY["r_top_ohm"] + BATTERY["r_bottom_ohm"]) / BATTERY["r_bottom_ohm"]
+    return int(mv / ratio / BATTERY["adc_ref_mv"] * 65535)
+
+
+def test_L1_press_beeps_once_at_once_without_waiting_for_the_host(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.host_silent = True  # the host hears nothing and answers nothing
+    pressed = rig.now
+    rig.press()
+    rig.run(5)
+    assert rig.board.tone_hz() > 0  # sounding within one tick
+    rig.run(400)
+    assert rig.beeps(since=pressed) == 1
+    assert rig.max_motor_ms == 0  # one beep and no cards: counted, nothing fired
+
+
+def test_L1_press_with_a_host_sends_button_and_fires_nothing_by_itself(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.press()
+    rig.run(500)
+    assert [f[2] for f in rig.frames("BUTTON")] == [("1",)]
+    assert rig.fired == 0
+
+
+def test_bouncing_button_is_one_press(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    button = rig.pin("button")
+    for _ in range(4):
+        button.drive(0)
+        button.drive(1)
+        rig.run(5)
+    rig.run(300)
+    assert len(rig.frames("BUTTON")) == 1
+
+
+def test_press_while_firing_is_not_taken(make_rig):
+    rig = make_rig(cards=20, feed_ms=300)
+    rig.connect()
+    rig.fire(5)
+    rig.run(400)
+    rig.press()
+    rig.run(3000)
+    assert rig.frames("BUTTON") == []
+
+
+def test_L3_first_press_after_sleep_only_wakes_no_beep_no_button(make_rig):
+    idle = 10000
+    rig = make_rig(cards=20, config={"sleep_ms": idle})
+    rig.connect()
+    rig.run(idle + 100)
+    assert rig.app.mode() == "asleep"
+    woke = rig.now
+    rig.press()
+    rig.run(500)
+    assert rig.beeps(since=woke) == 0
+    assert rig.frames("BUTTON") == []
+    second = rig.now
+    rig.press()
+    rig.run(500)
+    assert rig.beeps(since=second) == 1
+    assert len(rig.frames("BUTTON")) == 1
+
+
+def test_L3_never_sleeps_when_sleep_is_off(make_rig):
+    rig = make_rig(cards=20, config={"sleep_ms": 0})
+    rig.run(LIMITS["sleep_ms"][0] + 1000, dt=50)
+    assert rig.app.mode() == "alone"
+
+
+def test_L5_low_battery_gives_its_pattern_and_a_battery_frame(make_rig, fake_machine):
+    rig = make_rig(cards=20)
+    rig.connect()
+    low = LIMITS["low_mv"][0]
+    fake_machine.set_adc(PINS["battery_adc"], adc_for_mv(low - 200))
+    start = rig.now
+    rig.run(2500)
+    frames = [f[2] for f in rig.frames("BATTERY")]
+    assert frames[-1][1] == "low" and int(frames[-1][0]) < low
+    chirps = len([x for x in PATTERNS["battery"][0::2] if x])
+    assert rig.beeps(since=start) == chirps
+
+
+def test_L5_battery_sagging_during_a_fire_is_signalled_after_it(make_rig, fake_machine):
+    rig = make_rig(cards=20, feed_ms=300)
+    rig.connect()
+    rig.fire(3)
+    rig.run(200)
+    fake_machine.set_adc(PINS["battery_adc"], adc_for_mv(LIMITS["low_mv"][0] - 300))
+    rig.run(3000)
+    assert any(f[2][1] == "low" for f in rig.frames("BATTERY"))
+
+
+def test_standalone_with_no_host_a_press_fires_the_built_in_profile(make_rig):
+    rig = make_rig(cards=200, seed=5)
+    counts = []
+    for _ in range(60):
+        before = rig.fired
+        rig.press()
+        rig.run(3000)
+        counts.append(rig.fired - before)
+    assert rig.io.out == b"" or b"BUTTON" not in rig.io.out
+    assert rig.app.presses_taken == 60
+    assert max(counts) <= len(WEIGHTS) - 1
+    assert 0 in counts and any(c > 0 for c in counts)  # like the original: often nothing, sometimes more
+    assert rig.app.counted == rig.fired  # every card the profile fired was counted by the beam
+
+
+def test_standalone_is_repeatable_for_a_seed(make_rig):
+    def session(seed):
+        rig = make_rig(cards=200, seed=seed)
+        for _ in range(20):
+            rig.press()
+            rig.run(2500)
+        return rig.fired
+
+    assert session(3) == session(3)
+
+
+def test_link_lost_beeps_and_presses_fire_standalone_until_the_host_returns(make_rig):
+    rig = make_rig(cards=200, seed=2)
+    rig.connect()
+    rig.host_silent = True
+    quiet = rig.now
+    rig.run(LIMITS["link_ms"][0] + 1000)
+    assert rig.app.link_lost
+    tones = len([x for x in PATTERNS["link_lost"][0::2] if x])
+    assert rig.beeps(since=quiet) == tones
+    for _ in range(15):
+        rig.press()
+        rig.run(2500)
+    assert rig.fired > 0  # the game goes on alone
+    rig.host_silent = False
+    rig.run(1000)
+    assert not rig.app.link_lost
+    assert rig.frames("BUTTON") == []  # presses while alone were fired locally, not sent
+
+
+def test_not_owed_beep_from_the_host_plays_its_pattern(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    start = rig.now
+    rig.host.send("BEEP", ("not_owed",), rig.now)
+    rig.run(1000)
+    freqs = {hz for _, hz in rig.tones if hz and _ > start}
+    assert freqs == {PATTERNS["not_owed"][0]}
+
+
+def test_unknown_beep_is_refused_with_the_known_names(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    start = rig.now
+    rig.host.send("BEEP", ("fanfare",), rig.now)
+    rig.run(500)
+    [(what, reason, hint)] = [f[2] for f in rig.frames("ERR")]
+    assert (what, reason) == ("BEEP", "unknown_pattern")
+    assert set(hint.split(",")) == set(PATTERNS)
+    assert rig.beeps(since=start) == 0
+
+
+def test_every_signal_pattern_is_distinct():
+    shapes = [tuple(p) for p in PATTERNS.values()]
+    assert len(set(shapes)) == len(shapes)
+    assert set(PATTERNS) >= {"press", "firing", "empty", "jam", "stuck", "battery", "lid", "not_owed",
+                             "link_lost"}
+
+
+def test_config_sets_a_value_and_refuses_out_of_range_leaving_it(make_rig, fake_machine):
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.host.send("CONFIG", ("duty", "50"), rig.now)
+    rig.host.send("CONFIG", ("duty", "500"), rig.now)
+    rig.host.send("CONFIG", ("colour", "5"), rig.now)
+    rig.run(300)
+    lo, hi = LIMITS["duty"][1:]
+    assert [f[2] for f in rig.frames("CONFIG")] == [("duty", "50")]
+    errors = [f[2] for f in rig.frames("ERR")]
+    assert errors[0] == ("CONFIG", "out_of_range", "%d..%d" % (lo, hi))
+    assert errors[1][:2] == ("CONFIG", "unknown_key") and "duty" in errors[1][2].split(",")
+    assert rig.app.settings.get("duty") == 50
+    rig.fire(1)
+    rig.run(60)
+    assert rig.motor() == pytest.approx(0.5)
+
+
+def test_config_with_a_key_only_reads_it(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.host.send("CONFIG", ("card_ms",), rig.now)
+    rig.run(200)
+    assert [f[2] for f in rig.frames("CONFIG")] == [("card_ms", str(LIMITS["card_ms"][0]))]
+
+
+def test_status_reports_mode_lid_battery_and_counts(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.fire(2)
+    rig.run(3000)
+    rig.host.send("STATUS", (), rig.now)
+    rig.run(100)
+    status = dict(a.split("=", 1) for a in rig.frames("STATUS")[0][2])
+    assert status["mode"] == "host" and status["lid"] == "shut"
+    assert status["counted"] == "2" and status["version"] == __version__
+    assert int(status["mv"]) == rig.board.battery_mv()
+
+
+def test_hello_answer_names_protocol_and_version_and_sends_lid_and_battery(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    [hello] = rig.frames("HELLO")
+    assert hello[2][:2] == (str(PROTOCOL), __version__)
+    assert rig.kinds()[:4].count("LID") == 1 and "BATTERY" in rig.kinds()
+
+
+def test_a_restarted_host_gets_a_fresh_session_and_fires(make_rig):
+    from unoxfw.link import Endpoint
+
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.fire(1)
+    rig.run(2000)
+    rig.host = Endpoint(rig._host_write, epoch=0x5151)  # new process, seq from 1, new epoch
+    rig.received = []
+    rig.connect()
+    rig.fire(2)
+    rig.run(3000)
+    assert rig.fired == 3
+    assert [f[2][:3] for f in rig.frames("FIRED")] == [("2", "2", "-")]
+
+
+def test_heartbeat_names_both_epochs_so_the_host_sees_a_firmware_restart(make_rig):
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.run(1100)
+    beat = rig.frames("HEARTBEAT")[-1][2]
+    assert beat[0] == rig.host.peer_epoch and beat[1] == "%04X" % rig.host.epoch
+
+
+def test_watchdog_is_fed_by_the_main_loop_never_by_host_traffic(make_rig, fake_machine):
+    rig = make_rig(cards=20)
+    rig.connect()
+    rig.board.wdt_start(5000)
+    wdt = fake_machine.wdts[-1]
+    rig.run(1000, feed=False)  # host heartbeats keep coming, the loop step does not feed
+    assert wdt.feeds == 0
+    rig.run(100)
+    assert wdt.feeds == 100 // 5

@@ -1,0 +1,90 @@
+"""Fuzz: random and mutated bytes into the frame parser, the endpoint and the whole firmware App.
+
+No exception may escape, and the motor never runs unless a valid FIRE (checked here with an independent
+CRC, binascii.crc_hqx) reached the firmware.
+"""
+
+import binascii
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from unoxfw.link import Decoder, Endpoint, encode
+from unoxfw.settings import LIMITS
+from unoxfw.signals import PATTERNS
+
+LINE = re.compile(rb"^([0-9A-F]{2}) FIRE ([^ ]+) ([0-9A-F]{4})$")
+
+
+def has_valid_fire(stream: bytes) -> bool:
+    for line in stream.split(b"\n")[:-1]:
+        m = LINE.match(line.rstrip(b"\r"))
+        if m and binascii.crc_hqx(line[:-5], 0xFFFF) == int(m.group(3), 16):
+            if m.group(2).isdigit() and 0 < int(m.group(2)) <= 40:
+                return True
+    return False
+
+
+TOKEN = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=10)
+SEQ = st.integers(1, 255)
+
+
+@st.composite
+def harmless_frame(draw):
+    kind = draw(st.sampled_from(["STATUS", "BEEP", "CONFIG", "HEARTBEAT", "ABORT", "NOPE", "ACK", "HELLO"]))
+    if kind == "BEEP":
+        args = [draw(st.sampled_from(sorted(PATTERNS)) | TOKEN)]
+    elif kind == "CONFIG":
+        args = draw(st.lists(st.sampled_from(sorted(LIMITS)) | TOKEN, max_size=3))
+    else:
+        args = draw(st.lists(TOKEN, max_size=3))
+    return encode(draw(SEQ), kind, args)
+
+
+@st.composite
+def mutated_fire(draw):
+    frame = bytearray(encode(draw(SEQ), "FIRE", (draw(st.integers(1, 40)),)))
+    i = draw(st.integers(0, len(frame) - 2))
+    frame[i] = draw(st.integers(0, 255).filter(lambda b: b != frame[i]))
+    return bytes(frame)
+
+
+CHUNK = harmless_frame() | mutated_fire() | st.binary(max_size=40)
+
+
+@given(st.binary(max_size=3000))
+def test_decoder_never_raises_and_accounts_for_every_line(data):
+    decoder = Decoder()
+    frames = decoder.feed(data)
+    assert decoder.frames == len(frames)
+    assert decoder.frames + decoder.errors <= data.count(b"\n")
+
+
+@given(st.lists(CHUNK, max_size=30))
+def test_endpoint_never_raises_on_mutated_traffic(chunks):
+    out = []
+    endpoint = Endpoint(out.append, epoch=3)
+    for now, chunk in enumerate(chunks):
+        endpoint.receive(chunk, now * 10)
+        endpoint.poll(now * 10)
+    assert all(frame.endswith(b"\n") and 3 not in frame for frame in out)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.booleans(), st.lists(CHUNK, max_size=25))
+def test_app_survives_garbage_and_never_runs_the_motor_without_a_valid_fire(make_rig, hello, chunks):
+    rig = make_rig(cards=20)
+    stream = b""
+    if hello:
+        rig.connect()
+        stream = encode(1, "HELLO", ("1", "fuzz", "1234"))
+    for chunk in chunks:
+        rig.io.inbox += chunk
+        stream += chunk
+        rig.run(20)
+    rig.run(300)
+    if not has_valid_fire(stream):
+        assert rig.max_motor_ms == 0
+        assert rig.fired == 0
+    assert rig.app.feeder.busy() or rig.motor() == 0

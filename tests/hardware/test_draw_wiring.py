@@ -1,0 +1,90 @@
+"""The wiring diagrams are drawn from pins.toml: every pin shows with its numbers, and stale SVGs fail."""
+
+import copy
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+SVG_TEXT = "{http://www.w3.org/2000/svg}text"
+LABEL = {"pico": "GP{}", "pi": "GPIO{}"}
+
+
+def texts(svg: str) -> list[str]:
+    """Every piece of text in the drawing, as a reader sees it."""
+    return ["".join(node.itertext()) for node in ET.fromstring(svg.split("-->", 1)[-1]).iter(SVG_TEXT)]
+
+
+def recorded_version(svg: str) -> str:
+    return re.search(r"with schemdraw (\S+):", svg).group(1)
+
+
+@pytest.mark.parametrize("build", ["pico", "pi"])
+def test_checked_in_wiring_svg_is_not_stale(draw_wiring, build):
+    import schemdraw
+
+    path = draw_wiring.OUTPUTS[build]
+    current = path.read_text(encoding="utf-8")
+    fresh = draw_wiring.draw(build, draw_wiring.gen_pins.load())
+    hint = f"{path.name} is stale: run python3 hardware/draw_wiring.py"
+    if recorded_version(current) == schemdraw.__version__:
+        assert current == fresh, hint
+    else:  # another schemdraw lays out differently; what the drawing says must still be the same
+        assert Counter(texts(current)) == Counter(texts(fresh)), hint
+
+
+@pytest.mark.parametrize("build", ["pico", "pi"])
+def test_drawing_is_byte_for_byte_repeatable(draw_wiring, build):
+    data = draw_wiring.gen_pins.load()
+    assert draw_wiring.draw(build, data) == draw_wiring.draw(build, data)
+
+
+@pytest.mark.parametrize("build", ["pico", "pi"])
+def test_every_pin_of_pins_toml_is_drawn_with_its_numbers(draw_wiring, gen_pins, pin_map, build):
+    words = texts(draw_wiring.OUTPUTS[build].read_text(encoding="utf-8"))
+    counts = Counter(words)
+    physical = gen_pins.PICO_PHYSICAL if build == "pico" else gen_pins.PI_PHYSICAL
+    drawn_gpio = {word for word in words if re.fullmatch(LABEL[build].format(r"\d+"), word)}
+    assert drawn_gpio == {LABEL[build].format(pin) for pin in pin_map[build].values()}
+    for key, pin in pin_map[build].items():
+        if pin in physical:
+            assert str(physical[pin]) in counts, f"header pin of {key} missing"
+            assert counts[key] == 2, f"{key}: one net tag at the controller and one at its part"
+        else:
+            assert any(word.startswith(f"{key}:") for word in words)
+
+
+def test_pico_drawing_shows_the_divider_from_pins_toml(draw_wiring, pin_map):
+    battery = pin_map["battery"]
+    words = texts(draw_wiring.OUTPUTS["pico"].read_text(encoding="utf-8"))
+    assert f"R top {battery['r_top_ohm'] // 1000}k" in words
+    assert f"R bottom {battery['r_bottom_ohm'] // 1000}k" in words
+    ratio = battery["r_bottom_ohm"] / (battery["r_top_ohm"] + battery["r_bottom_ohm"])
+    expected = f"{battery['nominal_mv'] * ratio / 1000:.2f} V"
+    assert any(expected in word and "ADC sees" in word for word in words)
+
+
+def test_pi_drawing_says_the_battery_is_not_measured(draw_wiring):
+    words = texts(draw_wiring.OUTPUTS["pi"].read_text(encoding="utf-8"))
+    assert "battery_adc" not in words
+    assert any("No ADC on the Pi" in word and "MCP3008" in word for word in words)
+
+
+def test_a_moved_pin_moves_in_the_drawing(draw_wiring, pin_map):
+    moved = copy.deepcopy(pin_map)
+    moved["pico"]["beam"] = 19
+    words = Counter(texts(draw_wiring.draw("pico", moved)))
+    assert words["GP19"] == 1 and words["GP16"] == 0
+    assert words["25"] == 1  # GP19 is header pin 25
+    assert words["21"] == 0  # GP16's header pin is gone
+
+
+def test_check_mode_reports_a_stale_diagram_then_redraws_it(draw_wiring, tmp_path, monkeypatch, capsys):
+    outputs = {"pico": tmp_path / "wiring.svg", "pi": tmp_path / "wiring-pi.svg"}
+    monkeypatch.setattr(draw_wiring, "OUTPUTS", outputs)
+    outputs["pico"].write_text("<svg/>", encoding="utf-8")
+    assert draw_wiring.main(["--check"]) == 1
+    assert "wiring.svg" in capsys.readouterr().err
+    assert draw_wiring.main([]) == 0
+    assert draw_wiring.main(["--check"]) == 0

@@ -1,0 +1,129 @@
+"""`unox install service`: a systemd unit that starts unox press/play at boot, checked by reading it back."""
+
+import os
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from unox import install
+
+
+def parse_unit(text: str) -> dict[str, list[tuple[str, str]]]:
+    """Sections of a unit file as (key, value) lists: systemd allows a key more than once."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    current = None
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), [])
+            continue
+        key, sep, value = line.partition("=")
+        assert sep and current is not None, f"stray line in unit: {line!r}"
+        current.append((key, value))
+    return sections
+
+
+def values(unit: dict, section: str, key: str) -> list[str]:
+    return [value for name, value in unit[section] if name == key]
+
+
+def exec_words(unit: dict) -> list[str]:
+    (line,) = values(unit, "Service", "ExecStart")
+    return [word.replace("%%", "%").replace("$$", "$") for word in shlex.split(line)]
+
+
+@pytest.mark.parametrize("mode", ["press", "play"])
+def test_unit_starts_the_chosen_mode_with_this_installations_unox(mode):
+    unit = parse_unit(install.service_unit(mode, user="pi"))
+    words = exec_words(unit)
+    unox = Path(words[0])
+    assert unox.is_absolute() and unox.name == "unox" and os.access(unox, os.X_OK)
+    assert words[1] == mode
+    assert words[words.index("--launcher") + 1] == install.DEFAULT_LAUNCHER
+
+
+def test_unit_restarts_on_failure_runs_as_the_user_with_device_groups_and_starts_at_boot():
+    unit = parse_unit(install.service_unit("press", user="pi", unox="/home/pi/unox/bin/unox"))
+    assert values(unit, "Service", "User") == ["pi"]
+    assert set(values(unit, "Service", "SupplementaryGroups")[0].split()) == {"dialout", "gpio"}
+    assert values(unit, "Service", "Restart") == ["on-failure"]
+    assert values(unit, "Install", "WantedBy") == ["multi-user.target"]
+
+
+def test_serial_launcher_waits_for_the_udev_device_unit():
+    unit = parse_unit(install.service_unit("press", user="pi", unox="/usr/bin/unox"))
+    expected = r"dev-unox\x2dlauncher.device"  # `systemd-escape --path --suffix=device /dev/unox-launcher`
+    assert expected in values(unit, "Unit", "After")
+    assert expected in values(unit, "Unit", "Wants")
+    assert "/dev/" + install.DEVICE_NAME == install.DEFAULT_LAUNCHER.partition(":")[2]
+
+
+@pytest.mark.skipif(shutil.which("systemd-escape") is None, reason="systemd-escape not installed")
+@pytest.mark.parametrize("path", ["/dev/unox-launcher", "/dev/ttyACM0", "/dev/serial/by-id/usb-Pico.x-if00"])
+def test_device_unit_names_match_systemd_escape(path):
+    result = subprocess.run(["systemd-escape", "--path", path], capture_output=True, text=True, check=True)
+    assert install.device_unit(f"serial:{path}") == result.stdout.strip() + ".device"
+
+
+def test_gpio_launcher_has_no_device_dependency():
+    unit = parse_unit(install.service_unit("press", "gpio:?factory=lgpio", user="pi", unox="/usr/bin/unox"))
+    assert values(unit, "Unit", "After") == [] and values(unit, "Unit", "Wants") == []
+    assert exec_words(unit)[2:] == ["--launcher", "gpio:?factory=lgpio"]
+
+
+def test_play_mode_takes_the_console_and_passes_the_players():
+    unit = parse_unit(install.service_unit("play", user="pi", unox="/usr/bin/unox", players="Ann,Bob,Cy"))
+    words = exec_words(unit)
+    assert words[words.index("--players") + 1] == "Ann,Bob,Cy"
+    assert values(unit, "Service", "TTYPath") == ["/dev/tty1"]
+    assert values(unit, "Service", "StandardInput") == ["tty"]
+    assert "getty@tty1.service" in values(unit, "Unit", "Conflicts")
+
+
+def test_awkward_paths_survive_systemd_quoting():
+    odd = "/opt/my venv/100%/$HOME/unox"
+    unit = parse_unit(install.service_unit("press", user="pi", unox=odd, config="/home/pi/my config.toml"))
+    words = exec_words(unit)
+    assert words[0] == odd
+    assert words[words.index("--config") + 1] == "/home/pi/my config.toml"
+
+
+def test_default_user_is_the_one_who_ran_sudo(monkeypatch):
+    monkeypatch.setenv("SUDO_USER", "alice")
+    unit = parse_unit(install.service_unit("press", unox="/usr/bin/unox"))
+    assert values(unit, "Service", "User") == ["alice"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"mode": "dance"}, "use --mode press or --mode play"),
+        ({"user": "pi\nExecStartPre=/bin/rm -rf /"}, "not a valid Linux user name"),
+        ({"user": "root"}, "should not run as root"),
+        ({"launcher": "usb"}, "is not one of sim, script, serial:PORT, gpio"),
+        ({"launcher": "serial:ttyACM0"}, "needs an absolute port"),
+        ({"launcher": "gpio\n[Service]"}, "is not one of"),
+        ({"unox": "bin/unox"}, "must be absolute"),
+        ({"unox": "/usr/bin/unox\nUser=root"}, "control character"),
+        ({"players": "Ann,Bob"}, "only applies to --mode play"),
+    ],
+)
+def test_bad_values_never_reach_the_unit(kwargs, needle):
+    arguments = {"mode": "press", "launcher": install.DEFAULT_LAUNCHER, "user": "pi", "unox": "/usr/bin/unox"}
+    arguments.update(kwargs)
+    mode, launcher = arguments.pop("mode"), arguments.pop("launcher")
+    with pytest.raises(install.InstallError, match=needle):
+        install.service_unit(mode, launcher, **arguments)
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+@pytest.mark.parametrize("mode", ["press", "play"])
+def test_systemd_accepts_the_unit(tmp_path, mode):
+    path = tmp_path / "unox.service"
+    path.write_text(install.service_unit(mode, user="nobody", players="A,B" if mode == "play" else None))
+    command = ["systemd-analyze", "verify", str(path)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr

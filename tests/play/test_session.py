@@ -1,0 +1,112 @@
+"""The session between a front end and the table runtime, on the scripted launcher (exact outcomes)."""
+
+import pytest
+
+from unox.launcher.script import ScriptLauncher
+from unox.session import Session
+from unox.table.runtime import Table
+from unox.table.settings import TableSettings
+from unox.ui.commands import InputError
+
+PLAYERS = ("Ann", "Bob", "Cy")
+IN_LAUNCHER = 112 - 7 * len(PLAYERS) - 1  # S2 / issue 2 §4
+
+
+def make_session(*outcomes, players=PLAYERS, cards=200):
+    launcher = ScriptLauncher(outcomes, cards=cards)
+    table = Table.create(TableSettings(players=players, seed=1), launcher=launcher)
+    session = Session(table, launcher=launcher, sim=True)
+    return session, launcher
+
+
+def dealt(*outcomes, first="G7"):
+    session, launcher = make_session(*outcomes)
+    session.submit("deal Cy")
+    session.submit(f"flip {first}")
+    return session, launcher
+
+
+def test_S1_draws_choose_the_dealer_and_a_tie_redraws_only_the_tied():
+    session, _ = make_session()
+    for player, card in (("Ann", "G3"), ("Bob", "R8"), ("Cy", "B8")):
+        session.draw(player, card)
+    assert session.ctx.dealer is None and session.ctx.drawing == ["Bob", "Cy"]
+    with pytest.raises(InputError, match="only Bob, Cy"):
+        session.draw("Ann", "G9")
+    session.draw("Bob", "RS")  # an action card counts 0 (S1)
+    session.draw("Cy", "Y1")
+    assert session.ctx.dealer == "Cy"
+    assert session.prompt().who == "Cy"
+    session.submit("deal")
+    assert session.state["dealer"] == "Cy" and session.state["phase"] == "flip"
+
+
+def test_S3_after_the_first_card_the_player_left_of_the_dealer_is_asked_to_play():
+    session, _ = dealt()
+    assert session.prompt().who == "Ann"  # Cy dealt; Ann sits to Cy's left
+    assert session.state["launcher"]["cards"] == IN_LAUNCHER
+
+
+def test_A1_first_card_hit2_press_goes_to_the_owed_player_and_fires_the_beam_count():
+    session, launcher = dealt(3, 0, first="RH")
+    assert session.prompt().who == "Ann" and "2 presses owed" in session.prompt().text
+    session.submit("press")
+    assert session.state["hands"]["Ann"] == 7 + 3
+    assert session.state["launcher"]["cards"] == IN_LAUNCHER - 3
+    session.submit("press")
+    assert session.state["hands"]["Ann"] == 10 and session.state["owed"] == []
+    assert session.prompt().who == "Bob"  # S4: Ann pressed twice and is skipped
+    assert len(launcher.fires) == 2
+
+
+def test_a_press_nobody_owes_beeps_not_owed_and_fires_nothing():
+    session, launcher = make_session()  # before the deal nobody may press
+    fires_before = len(launcher.fires)
+    session.submit("press")
+    assert launcher.beeps[-1] == "not_owed"
+    assert len(launcher.fires) == fires_before
+    assert session.log[-1].startswith("Press refused, not-now beep")
+
+
+def test_a_jam_is_shown_with_what_to_do_and_clears_with_the_next_good_press():
+    session, launcher = dealt("jam", 2)
+    before = dict(session.state["hands"])
+    session.submit("press")
+    assert session.ctx.fault == "jam"
+    assert session.prompt().text.startswith("LAUNCHER: the launcher jammed")
+    assert session.state["hands"] == before  # a jam that fired nothing did not count
+    session.submit("press")
+    assert session.ctx.fault is None
+    assert session.state["hands"]["Ann"] == before["Ann"] + 2
+
+
+def test_undo_takes_back_an_announcement_exactly_but_never_a_press():
+    session, _ = dealt(4)
+    start = session.state
+    session.submit("G5")
+    session.submit("undo")
+    assert session.state == start
+    session.submit("press")
+    with pytest.raises(InputError, match="cannot go back"):
+        session.submit("undo")
+
+
+def test_an_illegal_play_is_refused_and_changes_nothing():
+    session, _ = dealt()
+    start = session.state
+    with pytest.raises(InputError):
+        session.submit("Bob G5")  # not Bob's turn
+    assert session.state == start
+
+
+def test_R1_reload_is_advised_before_the_launcher_runs_dry_and_cleared_by_reload():
+    session, _ = dealt(IN_LAUNCHER - 10, 0)
+    session.submit("press")  # Ann takes nearly all the launcher holds
+    assert session.state["launcher"]["cards"] == 10
+    assert session.ctx.reload_due is False  # the discard pile is only the top card: nothing to reload
+    session.submit("Bob G2")
+    session.submit("Cy G3")
+    assert session.ctx.reload_due and "reload (r)" in session.prompt().text
+    session.submit("reload")
+    assert session.state["launcher"]["cards"] == 10 + 2  # every discard but the top goes back (R1)
+    assert session.ctx.reload_due is False  # only the top card is left on the pile

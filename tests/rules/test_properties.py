@@ -1,0 +1,107 @@
+"""Properties over many random dealt-mode games: cards are conserved, refusals change nothing, hands end."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from unox.rules.errors import RuleError
+from unox.rules.extreme import extreme_deck
+from unox.rules.game import Game
+
+DECK = sorted(extreme_deck())
+
+
+def _every_card(game):
+    cards = game.cards
+    return sorted([c.code for h in cards.hands.values() for c in h] + [c.code for c in cards.stack]
+                  + [c.code for c in cards.piled])
+
+
+def _step(game, rng):
+    """One random legal action, as a random bot would take it."""
+    if game.phase == "deal":
+        game.deal()
+    elif game.phase == "flip":
+        game.flip(color=rng.choice("RYGB"))
+    else:
+        player = game.presser()
+        plays = game.legal_plays(player) if game.phase == "turn" else []
+        if plays and (rng.random() < 0.85 or game.order.must_match):
+            game.play(player, rng.choice(plays))
+        else:
+            game.press(player, rng.choice([0, 0, 1, 2, 5]) if game.launcher_cards >= 5 else 0)
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 10))
+def test_dealt_cards_are_conserved_and_hand_sizes_agree(seed, players):
+    rng = random.Random(seed)
+    game = Game([f"P{i}" for i in range(players)], mode="dealt", rng=random.Random(seed), target=150)
+    for _ in range(400):
+        if game.phase == "game_over":
+            break
+        _step(game, rng)
+        if game.phase not in ("deal",):
+            assert _every_card(game) == DECK
+            s = game.state()
+            assert sum(s["hands"].values()) + s["launcher"]["cards"] + s["discard"] == 112
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 10))
+def test_random_legal_play_always_ends_the_game(seed, players):
+    rng = random.Random(seed)
+    game = Game([f"P{i}" for i in range(players)], mode="dealt", rng=random.Random(seed),
+                scoring=rng.choice(["g1", "g2", "g3"]), target=200)
+    for _ in range(200_000):
+        if game.phase == "game_over":
+            break
+        _step(game, rng)
+    assert game.phase == "game_over" and game.winner in game.players
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10**6), junk=st.sampled_from(["G0", "Zed", "W", "RT", -1, "GD"]))
+def test_any_refused_call_leaves_the_state_unchanged(seed, junk):
+    rng = random.Random(seed)
+    game = Game(["A", "B", "C"], mode="dealt", rng=random.Random(seed))
+    for _ in range(rng.randrange(5, 60)):
+        if game.phase == "game_over":
+            return
+        _step(game, rng)
+    if game.phase not in ("turn", "pressing"):
+        return
+    before = (game.state(), _every_card(game), [list(h) for h in game.cards.hands.values()])
+    wrong = next(p for p in game.order.players if p != game.presser())
+    attempts = [lambda: game.play(wrong, junk), lambda: game.press(wrong, 0), lambda: game.press("Zed", 1),
+                lambda: game.play(game.presser(), junk), lambda: game.catch(wrong, by=wrong)]
+    for attempt in attempts:
+        try:
+            attempt()
+        except RuleError:
+            after = (game.state(), _every_card(game), [list(h) for h in game.cards.hands.values()])
+            assert after == before
+        else:
+            return  # a legal call happened to be made; the next example covers more
+
+
+@settings(max_examples=30)
+@given(st.lists(st.tuples(st.sampled_from(["press", "hit", "wa"]), st.integers(0, 4)), max_size=30))
+def test_physical_launcher_estimate_follows_fired_cards(events):
+    """Launcher = 112 - 7n - 1 - every card fired (nothing reloaded here)."""
+    game = Game(["A", "B", "C"])
+    game.deal("A")
+    game.flip("G7")
+    fired_total = 0
+    for kind, fired in events:
+        if game.phase == "hand_over":
+            break
+        if kind == "hit" and game.phase == "turn":
+            game.play(game.presser(), "GH")
+        elif kind == "wa" and game.phase == "turn":
+            game.play(game.presser(), "WA", color="green")
+        else:
+            game.press(game.presser(), fired)
+            fired_total += fired
+    assert game.state()["launcher"]["cards"] == max(0, 112 - 7 * 3 - 1 - fired_total)

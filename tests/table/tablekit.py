@@ -1,0 +1,79 @@
+"""Helpers for the table tests: build a table, send requests, and check refusals change nothing."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from unox.table.journal import Journal
+from unox.table.jsonl import answer
+from unox.table.runtime import Table
+from unox.table.settings import TableSettings
+
+PLAYERS = ("Ann", "Bob", "Cy")
+DECK = 112
+HAND = 7
+
+
+def new_table(players=PLAYERS, *, launcher=None, journal: Journal | None = None, **settings: Any) -> Table:
+    return Table.create(TableSettings(players=tuple(players), **settings), launcher=launcher, journal=journal)
+
+
+def send(table: Table, **request: Any) -> dict:
+    """One request through the same path as a JSON line, so the reply must survive JSON encoding."""
+    reply = answer(table, json.dumps(request))
+    assert json.loads(json.dumps(reply)) == reply
+    return reply
+
+
+def accept(table: Table, **request: Any) -> dict:
+    reply = send(table, **request)
+    assert reply["ok"], reply
+    return reply["state"]
+
+
+def refuse(table: Table, code: str, request: Any = None, *, line: str | None = None, **fields: Any) -> dict:
+    """Send a request that must be refused with `code`; the state and the journal must not change."""
+    before = copy.deepcopy(table.state())
+    journal_before = table.journal.entries() if table.journal is not None else None
+    accepted_before = list(table.entries)
+    if line is None:
+        line = json.dumps(request if request is not None else fields)
+    reply = answer(table, line)
+    assert reply["ok"] is False, reply
+    assert reply["error"]["code"] == code, reply
+    assert reply["error"]["message"].strip(), "a refusal says what to do instead"
+    assert reply["state"] == before
+    assert table.state() == before
+    assert table.entries == accepted_before
+    if journal_before is not None:
+        assert table.journal.entries() == journal_before
+    return reply
+
+
+def started(table: Table, *, dealer: str = "Ann", card: str = "G7") -> dict:
+    """Deal and turn up a plain number card: the player left of the dealer is to play."""
+    accept(table, cmd="deal", dealer=dealer)
+    return accept(table, cmd="flip", card=card)
+
+
+def left_of(player: str, players=PLAYERS) -> str:
+    return players[(players.index(player) + 1) % len(players)]
+
+
+class FixedProfile:
+    """An eject profile that fires the counts it is given (capped like a real one); records each call."""
+
+    def __init__(self, *counts: int):
+        self.counts = list(counts)
+        self.calls: list[tuple[int, bool]] = []
+        self.resets = 0
+
+    def next_count(self, available: int, *, must_fire: bool = False) -> int:
+        self.calls.append((available, must_fire))
+        count = self.counts.pop(0) if self.counts else 0
+        return min(count, available)
+
+    def reset(self) -> None:
+        self.resets += 1

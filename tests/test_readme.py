@@ -1,0 +1,35 @@
+"""The README opens with the two set-up commands, and CI runs the second one verbatim."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    head = text.split("\n## ", 1)[0]
+    return [block.strip() for block in re.findall(r"```sh\n(.*?)```", head, re.S)]
+
+
+def test_readme_opens_with_exactly_two_commands():
+    commands = readme_commands()
+    assert len(commands) == 2
+    assert all("\n" not in command for command in commands)
+    assert commands[0].endswith("unox demo")
+    assert commands[1].endswith("pytest")
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert readme_commands()[1] in ci_lines
+
+
+def test_every_documented_subcommand_exists():
+    from unox.cli.main import build_parser
+
+    parser = build_parser()
+    choices = next(a for a in parser._actions if a.dest == "command").choices
+    text = (ROOT / "README.md").read_text()
+    for used in set(re.findall(r"`unox ([a-z-]+)", text)) - {"COMMAND"}:
+        assert used in choices, f"README mentions `unox {used}` but there is no such command"

@@ -1,0 +1,32 @@
+"""Driving the table app through textual's pilot, as a person at the keyboard would."""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+
+KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon"}
+
+
+def keys(text: str) -> list[str]:
+    return [KEY_NAMES.get(ch, ch) for ch in text]
+
+
+async def type_line(pilot: Pilot, text: str) -> None:
+    """Open the command line (:), type `text` key by key, and press Enter."""
+    await pilot.press("colon")
+    await pilot.press(*keys(text))
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+@pytest.fixture
+def typer():
+    """`await typer(pilot, "Bob R5")` types one command line."""
+    return type_line
+
+
+@pytest.fixture
+def keyer():
+    """`keyer("Ann G3")` -> the key names that type that text."""
+    return keys
