@@ -14,7 +14,6 @@ import sys
 import time
 
 import machine
-
 from unoxfw.runner import start, step
 
 _GRACE_MS = 2000
@@ -43,23 +42,26 @@ class UsbIO:
         self._out.write(data)
 
 
-def main():
-    board, app = start(machine, UsbIO(), time.ticks_ms())
-    began = time.ticks_ms()
+def run(machine, clock, io, grace_ms=_GRACE_MS):
+    # clock: the `time` module (ticks_ms, ticks_diff, sleep_ms); tests pass a virtual one.
+    board, app = start(machine, io, clock.ticks_ms())
+    began = clock.ticks_ms()
     watching = False
     try:
         while True:
-            now = time.ticks_ms()
-            if not watching and time.ticks_diff(now, began) > _GRACE_MS:
+            now = clock.ticks_ms()
+            if not watching and clock.ticks_diff(now, began) > grace_ms:
                 board.wdt_start(_WDT_MS)
                 watching = True
             step(board, app, now)
-            time.sleep_ms(1)
+            clock.sleep_ms(1)
     except KeyboardInterrupt:
         board.motor(0)
         board.tone(0)
         if watching:
             machine.mem32[_WDT_CTRL] &= ~_WDT_ENABLE
+    return board, app
 
 
-main()
+if __name__ == "__main__":
+    run(machine, time, UsbIO())

@@ -40,7 +40,8 @@ def _load_gen_pins():
 
 gen_pins = _load_gen_pins()
 
-# The role of each pins.toml key: which part it goes to and the net name drawn on the wire.
+# The part each pins.toml key is drawn going to. A key added to pins.toml but not here still gets its
+# pin and net tag, plus a note saying it is not drawn yet.
 ROLES = {
     "motor_in1": "H-bridge AIN1",
     "motor_in2": "H-bridge AIN2",
@@ -208,8 +209,12 @@ def divider_text(battery: dict) -> str:
     return f"ADC sees {at_nominal:.2f} V at {nominal / 1000:g} V, {at_low:.2f} V at low ({low / 1000:g} V)"
 
 
-def _notes(d: schemdraw.Drawing, build: str, x: float, y: float) -> None:
-    for i, line in enumerate(NOTES[build]):
+def _notes(d: schemdraw.Drawing, build: str, pins: dict, x: float, y: float) -> None:
+    lines = list(NOTES[build])
+    for key, pin in pins.items():
+        if key not in ROLES:
+            lines.append(f"{key} ({pin_label(build, pin)[0]}): not drawn yet; see the comment in pins.toml.")
+    for i, line in enumerate(lines):
         d.add(elm.Label().at((x, y - 0.6 * i)).label(line, halign="left", fontsize=11))
 
 
@@ -225,7 +230,7 @@ def draw(build: str, data: dict) -> str:
     _hbridge(d, top_x + 9.0, top_y - 1.0)
     _pack(d, top_x + 10.0, top_y - 11.0, data["battery"] if build == "pico" else None)
     _peripherals(d, top_x + 25.0, top_y)
-    _notes(d, build, ic.GND[0] - 2.0, top_y - 17.0)
+    _notes(d, build, pins, ic.GND[0] - 2.0, top_y - 17.0)
     return normalise(d.get_imagedata("svg").decode("utf-8"))
 
 

@@ -1,11 +1,12 @@
 # A fake `machine` module for the firmware tests, written in the subset both MicroPython and CPython
 # run. The Node runner writes it to /lib/machine.py of the WebAssembly MicroPython; the CPython tests
 # load it by path. It has only what the firmware may use: Pin (IRQs on edges), PWM, ADC, WDT, mem32.
-# Test hooks: pin(id), pwm(id), set_adc(id, raw), reset_all(), wdts.
+# Test hooks: pin(id), pwm(id), set_adc(id, raw), preset(id, level), reset_all(), wdts.
 
 _pins = {}
 _pwms = {}
 _adc = {}
+_preset = {}
 wdts = []
 mem32 = {}
 
@@ -22,7 +23,7 @@ class Pin:
         self.id = id
         self.mode = mode
         self.pull = pull
-        self._value = 1 if pull == Pin.PULL_UP else 0
+        self._value = _preset.get(id, 1 if pull == Pin.PULL_UP else 0)
         self._handler = None
         self._trigger = 0
         _pins[id] = self
@@ -104,7 +105,13 @@ def set_adc(id, raw):
     _adc[id] = raw
 
 
+def preset(id, v):
+    # the level a pin reads when it is created (e.g. the lid switch already shut at boot)
+    _preset[id] = v
+
+
 def reset_all():
+    _preset.clear()
     _pins.clear()
     _pwms.clear()
     _adc.clear()

@@ -26,7 +26,8 @@ class FakeIO:
 
 
 class Rig:
-    def __init__(self, machine, cards=20, config=None, seed=1, wedge=None, stick=None, feed_ms=150, pass_ms=40):
+    def __init__(self, machine, cards=20, config=None, seed=1, wedge=None, stick=None, feed_ms=150,
+                 pass_ms=40):
         # machine: the fake module (tests/machine.py), passed in so CPython never needs a global `machine`
         machine.reset_all()
         self.machine = machine

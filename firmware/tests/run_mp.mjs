@@ -7,7 +7,9 @@
 // --fw     the unoxfw package to load (default: firmware/unoxfw), written to /lib/unoxfw/
 // --tests  folder with machine.py, rig.py and test_*.py (default: firmware/tests), written to /lib/
 // --only   run only these test modules (repeatable)
-// --exec   instead of the tests, run this Python file after the same set-up (used by bench/firmware_mem.py)
+// --exec   instead of the tests, run this Python file after the same set-up (used by bench/firmware_mem.py).
+//          Lines "# ---- step ----" split it into separate runPython calls sharing globals: the WebAssembly
+//          port's gc.collect() only frees garbage fully between calls, so measure heap at a step start.
 //
 // The last line is "mp-unittest: N passed, F failed" (or the --exec script's own output).
 
@@ -45,6 +47,13 @@ const mp = await loadMicroPython({
 mp.FS.mkdir("/lib");
 mp.FS.mkdir("/lib/unoxfw");
 for (const f of pyFiles(fwDir)) mp.FS.writeFile(`/lib/unoxfw/${f}`, readFileSync(join(fwDir, f)));
+// main.py beside the package goes to /main.py, where test_main.py reads it (on a Pico it is /main.py too)
+const mainPy = join(dirname(fwDir), "main.py");
+try {
+  mp.FS.writeFile("/main.py", readFileSync(mainPy));
+} catch (err) {
+  console.error(`run_mp: no main.py beside ${fwDir}`);
+}
 const testFiles = pyFiles(testsDir);
 for (const f of testFiles) mp.FS.writeFile(`/lib/${f}`, readFileSync(join(testsDir, f)));
 
@@ -65,7 +74,9 @@ if _bad or not _total:
 `;
 
 try {
-  if (execFile) mp.runPython(readFileSync(execFile, "utf8"));
+  if (execFile) {
+    for (const part of readFileSync(execFile, "utf8").split(/^# ---- step ----$/m)) mp.runPython(part);
+  }
   else mp.runPython(driver);
 } catch (err) {
   console.error(String(err));

@@ -28,7 +28,7 @@ class TestApp(unittest.TestCase):
         rig.run(2000)
         self.assertEqual(rig.fired, 2)
         self.assertEqual(len(rig.frames("FIRED")), 1)
-        self.assertEqual(rig.frames("FIRED")[0][2][3], "%02X" % seq)
+        self.assertEqual(rig.frames("FIRED")[0][2][3], f"{seq:02X}")
 
     def test_empty_hopper_reports_empty(self):
         rig = Rig(machine, cards=0)
@@ -56,6 +56,63 @@ class TestApp(unittest.TestCase):
         self.assertEqual(wdt.feeds, 0)
         rig.run(100)
         self.assertEqual(wdt.feeds, 20)
+
+    def test_jam_after_retry_and_stuck(self):
+        rig = Rig(machine, cards=10, wedge=(2, 5))
+        rig.connect()
+        rig.fire(3)
+        rig.run(6000)
+        self.assertEqual(rig.frames("FIRED")[0][2][2], "jam")
+        rig = Rig(machine, cards=10, stick=2)
+        rig.connect()
+        rig.fire(2)
+        rig.run(6000)
+        self.assertEqual(rig.frames("FIRED")[0][2][2], "stuck")
+        self.assertEqual(rig.motor(), 0)
+
+    def test_press_beeps_and_standalone_fires(self):
+        rig = Rig(machine, cards=100, seed=4)
+        for _ in range(20):
+            rig.press()
+            rig.run(2500)
+        self.assertEqual(rig.app.presses_taken, 20)
+        self.assertTrue(rig.beeps() >= 20)
+        self.assertEqual(rig.app.counted, rig.fired)
+
+    def test_sleep_then_waking_press_is_silent(self):
+        rig = Rig(machine, cards=10, config={"sleep_ms": 10000})
+        rig.run(10500)
+        self.assertEqual(rig.app.mode(), "asleep")
+        t = rig.now
+        rig.press()
+        rig.run(300)
+        self.assertEqual(rig.beeps(t), 0)
+        self.assertEqual(rig.app.mode(), "alone")
+
+    def test_host_silence_stops_motor(self):
+        rig = Rig(machine, cards=40, feed_ms=400)
+        rig.connect()
+        rig.fire(13)
+        rig.run(300)
+        rig.host_silent = True
+        rig.run(2000)
+        self.assertEqual(rig.motor(), 0)
+        self.assertTrue(rig.app.link_lost)
+
+
+class TestBoard(unittest.TestCase):
+    def test_motor_pins_and_battery(self):
+        from unoxfw.board import Board
+        from unoxfw.pins import BATTERY, PINS
+
+        machine.reset_all()
+        board = Board(machine, PINS, BATTERY)
+        board.motor(-0.5)
+        self.assertEqual(machine.pwm(PINS["motor_in1"]).duty_u16(), 0)
+        self.assertEqual(machine.pwm(PINS["motor_in2"]).duty_u16(), 32767)
+        machine.set_adc(PINS["battery_adc"], 65535)
+        div = (BATTERY["r_top_ohm"] + BATTERY["r_bottom_ohm"]) / BATTERY["r_bottom_ohm"]
+        self.assertEqual(board.battery_mv(), int(BATTERY["adc_ref_mv"] * div))
 
 
 if __name__ == "__main__":

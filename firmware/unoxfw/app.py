@@ -38,7 +38,10 @@ class App:
         self.settings = Settings(config)
         self._s = self.settings.values
         if seed is None:
-            seed = now_ms ^ board.battery_mv()
+            # ticks at boot are nearly constant; the ADC's low bits add noise, so restarts differ
+            seed = now_ms
+            for _ in range(4):
+                seed = (seed * 33) ^ board.battery_mv()
         self.link = Endpoint(io.write, epoch=seed * 31 + 7)
         self.beeper = Beeper(board)
         self.feeder = Feeder(board, self.settings)
@@ -126,7 +129,7 @@ class App:
         if len(args) == 1 and args[0].isdigit() and len(args[0]) <= 3:
             n = int(args[0])
         if not 0 <= n <= _MAX_FIRE:
-            self._refuse(seq, "FIRE", "bad_count", "0..%d" % _MAX_FIRE, now_ms)
+            self._refuse(seq, "FIRE", "bad_count", "0.." + str(_MAX_FIRE), now_ms)
         elif self.feeder.busy():
             self._refuse(seq, "FIRE", "busy", "wait_for_FIRED", now_ms)
         else:
@@ -148,10 +151,10 @@ class App:
         return (
             "mode=" + self.mode(),
             "lid=" + ("open" if self.lid else "shut"),
-            "mv=%d" % self.mv,
-            "low=%d" % int(self.battery_low),
-            "counted=%d" % self.counted,
-            "presses=%d" % self.presses_taken,
+            "mv=" + str(self.mv),
+            "low=" + str(int(self.battery_low)),
+            "counted=" + str(self.counted),
+            "presses=" + str(self.presses_taken),
             "fault=" + (self.last_fault or "-"),
             "version=" + __version__,
         )
@@ -194,8 +197,8 @@ class App:
             self.beeper.play(_FAULT_BEEPS[fault], now_ms)
         if self.link.session:
             if fault in _FAULT_EVENTS:
-                self.link.send(_FAULT_EVENTS[fault], ("%02X" % ref, detail), now_ms)
-            self.link.send("FIRED", (fired, n, fault or "-", "%02X" % ref), now_ms, ref)
+                self.link.send(_FAULT_EVENTS[fault], (f"{ref:02X}", detail), now_ms)
+            self.link.send("FIRED", (fired, n, fault or "-", f"{ref:02X}"), now_ms, ref)
         if n > 0 and self._min_mv < self._s["low_mv"]:
             self.beeper.play("battery", now_ms)
             if self.link.session:
@@ -283,4 +286,4 @@ class App:
             return
         self._beat = now_ms
         peer = self.link.peer_epoch or "0000"
-        self.link.send_unreliable("HEARTBEAT", ("%04X" % self.link.epoch, peer, self.mode()))
+        self.link.send_unreliable("HEARTBEAT", (f"{self.link.epoch:04X}", peer, self.mode()))

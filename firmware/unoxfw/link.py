@@ -86,16 +86,16 @@ def encode(seq, kind, args=()):
         raise ValueError("seq must be 0..255")
     if not _valid_kind(kind):
         raise ValueError("kind must be 1-12 of A-Z and _")
-    body = "%02X %s" % (seq, kind)
+    body = f"{seq:02X} {kind}"
     for arg in args:
         arg = str(arg)
         if not _valid_arg(arg):
-            raise ValueError("an argument must be printable ASCII without spaces: %r" % arg)
+            raise ValueError(f"an argument must be printable ASCII without spaces: {arg!r}")
         body += " " + arg
     raw = body.encode()
     if len(raw) + 6 > _MAX_LINE:
-        raise ValueError("frame longer than %d bytes" % _MAX_LINE)
-    return raw + (" %04X\n" % crc16(raw)).encode()
+        raise ValueError("frame longer than " + str(_MAX_LINE) + " bytes")
+    return raw + (f" {crc16(raw):04X}\n").encode()
 
 
 def _parse(line):
@@ -214,7 +214,7 @@ class Endpoint:
         self._tx = 1
         self._unacked = []
         self._replies = []
-        return self.send("HELLO", tuple(args) + ("%04X" % self.epoch,), now_ms, reply_to)
+        return self.send("HELLO", tuple(args) + (f"{self.epoch:04X}",), now_ms, reply_to)
 
     def poll(self, now_ms):
         if not self._unacked or ticks_diff(now_ms, self._unacked[0][2]) < self.retransmit_ms:
@@ -226,10 +226,10 @@ class Endpoint:
         return len(self._unacked)
 
     def _ack(self, seq):
-        self._write(encode(0, "ACK", ("%02X" % seq, self.peer_epoch)))
+        self._write(encode(0, "ACK", (f"{seq:02X}", self.peer_epoch)))
 
     def _on_ack(self, args):
-        if len(args) != 2 or not _is_hex(args[0], 2) or args[1] != "%04X" % self.epoch:
+        if len(args) != 2 or not _is_hex(args[0], 2) or args[1] != f"{self.epoch:04X}":
             return
         seq = int(args[0], 16)
         for i in range(len(self._unacked)):

@@ -27,7 +27,7 @@ class Settings:
             for key in overrides:
                 error = self.set(key, str(overrides[key]))
                 if error:
-                    raise ValueError("setting %s: %s" % (key, error))
+                    raise ValueError(f"setting {key}: {error}")
 
     def get(self, key):
         return self.values[key]
@@ -49,4 +49,4 @@ class Settings:
     def range_text(self, key):
         if key not in LIMITS:
             return ",".join(sorted(LIMITS))
-        return "%d..%d" % (LIMITS[key][1], LIMITS[key][2])
+        return str(LIMITS[key][1]) + ".." + str(LIMITS[key][2])

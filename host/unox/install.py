@@ -132,18 +132,25 @@ def service_unit(
     words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config)
     if not Path(words[0]).is_absolute():
         raise InstallError(f"the unox path {words[0]!r} must be absolute, e.g. /home/{user}/unox/bin/unox")
-    device = device_unit(launcher)
-    lines = [
-        "# Written by `unox install service`: starts unox at boot. Reinstall rather than editing by hand.",
-        "[Unit]",
-        f"Description=unox {mode}: the UNO Extreme launcher",
-    ]
+    lines = ["# Written by `unox install service`: starts unox at boot. Reinstall rather than edit it."]
+    lines += _unit_section(mode, device_unit(launcher))
+    lines += _service_section(mode, user, words)
+    lines += ["", "[Install]", "WantedBy=multi-user.target", ""]
+    return "\n".join(lines)
+
+
+def _unit_section(mode: str, device: str | None) -> list[str]:
+    lines = ["[Unit]", f"Description=unox {mode}: the UNO Extreme launcher"]
     if device:
         # Wants (not BindsTo): if the Pico is unplugged the driver waits and reconnects by itself.
         lines += [f"Wants={device}", f"After={device}"]
     if mode == "play":
         lines += ["After=getty@tty1.service", "Conflicts=getty@tty1.service"]
-    lines += [
+    return lines
+
+
+def _service_section(mode: str, user: str, words: list[str]) -> list[str]:
+    lines = [
         "",
         "[Service]",
         "Type=simple",
@@ -157,10 +164,9 @@ def service_unit(
     ]
     if mode == "play":
         # The table UI needs a terminal: take over the first console, where a screen shows it.
-        lines += ["Environment=TERM=linux", "StandardInput=tty", "StandardOutput=tty", "TTYPath=/dev/tty1",
-                  "TTYReset=yes", "TTYVHangup=yes"]
-    lines += ["", "[Install]", "WantedBy=multi-user.target", ""]
-    return "\n".join(lines)
+        lines += ["Environment=TERM=linux", "StandardInput=tty", "StandardOutput=tty", "TTYPath=/dev/tty1"]
+        lines += ["TTYReset=yes", "TTYVHangup=yes"]
+    return lines
 
 
 def udev_rule(serial_number: str | None = None) -> str:
@@ -211,28 +217,34 @@ def write_file(path: Path, text: str, *, force: bool = False) -> str:
     A different existing file is only replaced with force, and then kept as `path.bak`: nothing is lost.
     """
     try:
-        if path.exists():
-            if path.read_text(encoding="utf-8") == text:
-                return "unchanged"
-            if not force:
-                raise InstallError(f"{path} exists and differs; pass --force to replace it (kept as .bak)")
-            shutil.copy2(path, path.with_name(path.name + ".bak"))
-            state = "replaced"
-        else:
-            state = "created"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        if not path.exists():
+            _atomic_write(path, text)
+            return "created"
+        if path.read_text(encoding="utf-8") == text:
+            return "unchanged"
+        if not force:
+            raise InstallError(f"{path} exists and differs; pass --force to replace it (kept as .bak)")
+        shutil.copy2(path, path.with_name(path.name + ".bak"))
+        _atomic_write(path, text)
+        return "replaced"
     except PermissionError as exc:
-        raise InstallError(f"cannot write {path}: permission denied; run it with sudo, or drop --write and "
-                           "save the printed text yourself") from exc
+        raise InstallError(
+            f"cannot write {path}: permission denied; run it with sudo, "
+            "or drop --write and save the printed text yourself"
+        ) from exc
     except OSError as exc:
         raise InstallError(f"cannot write {path}: {exc.strerror or exc}; check the path or --root") from exc
-    return state
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """A reader (systemd, udev) sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

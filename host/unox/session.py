@@ -186,8 +186,7 @@ class Session:
         taken = device.take_stuck()
         self.emit("Lid opened and shut, path cleared" + (f", {taken} stuck card(s) taken." if taken else "."))
         self._check_status()
-        still = self.status.faults if self.status else []
-        if self.ctx.fault in ("jam", "stuck") and self.ctx.fault not in still:
+        if self.ctx.fault in ("jam", "stuck"):
             self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
             self.ctx.fault = None
 

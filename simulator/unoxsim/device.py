@@ -2,8 +2,10 @@
 
 `VirtualDevice(seed=1, cards=83, jam=0.01)` builds a `VirtualBoard`, a `LauncherModel` and boots the
 firmware exactly as `firmware/main.py` does (`unoxfw.runner.start`, then `runner.step` every loop, the
-watchdog started after the same 2 s grace). `advance(ms)` moves virtual time: 1 ms steps while anything
-moves or is about to, `idle_step` ms steps otherwise, never past a scheduled event. Nothing sleeps.
+watchdog started after the same 2 s grace). `advance(ms)` moves virtual time in steps of up to 10 ms
+while anything moves (shorter as a beam edge, a pick or a nip release nears, so every edge lands on its
+own millisecond), `idle_step` ms otherwise, 1 ms right after an input changed or bytes arrived, never
+past a scheduled event. The firmware asks for a tick every 1-10 ms. Nothing sleeps.
 
 The host side is `host_write()` / `host_read()` (the `sim://` port uses them). Faults: the physics'
 per-card rates, the cable's per-frame rates, and the people around it: `press_button()`, `open_lid()`,
@@ -25,6 +27,7 @@ from unoxsim.usb import UsbCable
 WDT_GRACE_MS = 2000  # as firmware/main.py: no watchdog for 2 s after boot (room for mpremote's Ctrl-C)
 WDT_TIMEOUT_MS = 5000  # as firmware/main.py
 BOUNCE_MS = 1  # contact chatter: one edge per ms
+BUSY_STEP_MS = 10  # longest step while the motor or a card moves; shorter when a beam edge is near
 
 
 class _BoardIO:
@@ -46,7 +49,7 @@ class VirtualDevice:
     def __init__(self, *, seed: int = 0, cards: int = 83, jam: float = 0.0, double: float = 0.0,
                  stuck: float = 0.0, unjam: float = 0.5, battery_mv: float = 4500.0, drain: float = 0.0625,
                  lid: str = "shut", bounce: int = 2, drop: float = 0.0, corrupt: float = 0.0,
-                 dup: float = 0.0, idle_step: int = 5, config: dict[str, int] | None = None) -> None:
+                 dup: float = 0.0, idle_step: int = 10, config: dict[str, int] | None = None) -> None:
         if lid not in ("open", "shut"):
             raise ValueError(f"lid={lid!r}: use 'open' or 'shut'")
         if not 0 <= bounce <= 10:
@@ -64,6 +67,9 @@ class VirtualDevice:
         self.cable = UsbCable(seed, drop=drop, corrupt=corrupt, dup=dup)
         self.board = VirtualBoard(self.clock, seed=seed)
         self._pins, self._divider = self._pin_map()
+        self._in1, self._in2, self._beam, self._button, self._lid = (
+            self.board.wire(self._pins[name]) for name in ("motor_in1", "motor_in2", "beam", "button", "lid"))
+        self._kick = False
         self.board.set_adc_source(self._pins["battery_adc"] - 26,
                                   lambda: self.model.battery.terminal_mv * self._divider)
         self._events: list[tuple[int, int, Callable[[], None]]] = []
@@ -89,8 +95,8 @@ class VirtualDevice:
         self.boots += 1
         self.frozen = False
         self._apply_sensors()
-        self._fw: tuple[Any, Any] = runner.start(self.board.machine, _BoardIO(self.cable), self.clock.now_ms(),
-                                                 self.config)
+        io = _BoardIO(self.cable)
+        self._fw: tuple[Any, Any] = runner.start(self.board.machine, io, self.clock.now_ms(), self.config)
         self.schedule(WDT_GRACE_MS, lambda: self.firmware_board.wdt_start(WDT_TIMEOUT_MS))
 
     @property
@@ -133,24 +139,25 @@ class VirtualDevice:
             self._step(self._step_size(end - now))
 
     def _step_size(self, left: int) -> int:
-        if self._busy():
-            return 1
+        if self._kick or self.cable.to_board.pending():
+            self._kick = False
+            return 1  # an input just changed or bytes wait: the firmware's next loop comes at once
         step = min(left, self.idle_step)
-        deadlines = [self.board.next_deadline()] + ([self._events[0][0]] if self._events else [])
-        for deadline in deadlines:
-            if deadline is not None:
-                step = min(step, max(1, deadline - self.clock.now_ms()))
+        if self._busy():
+            applied = self._in1.drive() - self._in2.drive()
+            step = min(step, BUSY_STEP_MS, max(1, int(min(self.model.quiet_ms(applied), BUSY_STEP_MS))))
+        deadline = self.board.next_deadline()
+        if deadline is not None:
+            step = min(step, max(1, deadline - self.clock.now_ms()))
+        if self._events:
+            step = min(step, max(1, self._events[0][0] - self.clock.now_ms()))
         return step
 
     def _busy(self) -> bool:
-        pins = self._pins
-        wires = self.board.wires
-        return (self.model.moving() or wires[pins["motor_in1"]].drive() > 0
-                or wires[pins["motor_in2"]].drive() > 0 or self.cable.to_board.pending() > 0)
+        return self.model.moving() or self._in1.drive() > 0 or self._in2.drive() > 0
 
     def _step(self, dt: int) -> None:
-        wires, pins = self.board.wires, self._pins
-        in1, in2 = wires[pins["motor_in1"]].drive(), wires[pins["motor_in2"]].drive()
+        in1, in2 = self._in1.drive(), self._in2.drive()
         self.clock.advance(dt)
         self.model.step(dt, in1, in2)
         self._guarded(self._tick)
@@ -167,6 +174,7 @@ class VirtualDevice:
     def _run_due_events(self) -> None:
         while self._events and self._events[0][0] <= self.clock.now_ms():
             heapq.heappop(self._events)[2]()
+            self._kick = True
 
     def _guarded(self, work: Callable[[], None]) -> None:
         try:
@@ -175,10 +183,10 @@ class VirtualDevice:
             self._boot(reset.cause)
 
     def _apply_sensors(self) -> None:
-        board, pins, model = self.board, self._pins, self.model
-        board.wire(pins["beam"]).set_external(0 if model.beam_blocked() else None)
-        board.wire(pins["button"]).set_external(0 if model.button_down else None)
-        board.wire(pins["lid"]).set_external(None if model.lid_open else 0)
+        model = self.model
+        self._beam.set_external(0 if model.beam_blocked() else None)
+        self._button.set_external(0 if model.button_down else None)
+        self._lid.set_external(None if model.lid_open else 0)
 
     # -- people and cables -----------------------------------------------------------------------------
     def press_button(self, hold_ms: int = 120) -> None:

@@ -79,7 +79,7 @@ class Motor:
         if self.speed == 0.0 and abs(applied) * battery.terminal_mv < self.start_mv:
             return  # stiction: too little voltage to break the motor loose
         self.speed += (target - self.speed) * (1.0 - math.exp(-dt_ms / tau))
-        if abs(self.speed) < 0.002 and abs(target) < 0.002:
+        if abs(self.speed) < 0.01 and abs(target) < 0.002:
             self.speed = 0.0
 
     def _solve_current(self, applied: float, battery: BatteryPack) -> float:

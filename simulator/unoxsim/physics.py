@@ -128,6 +128,25 @@ class LauncherModel:
         """True while anything can still change without new input (skip big idle steps then)."""
         return self.motor.speed != 0.0 or any(c.free_speed for c in self.path if not c.stuck)
 
+    def quiet_ms(self, applied: float) -> float:
+        """A lower bound on the time until the beam, a nip or a pick can next change, while the bridge
+        applies `applied` (-1..1): the device takes longer steps when nothing can happen sooner."""
+        geo = self.geometry
+        reach = max(abs(self.motor.speed), 1.2 * abs(applied) * self.battery.open_mv / self.motor.nominal_mv)
+        roller = max(reach * geo.roller_mm_per_ms, 1e-6)
+        nip_busy = any(c.free_speed is None and not c.stuck for c in self.path)
+        forward = applied > 0 or self.motor.speed > 0
+        gaps = [self._pick_slip - self._pick_travel] if forward and self.hopper and not nip_busy else []
+        for card in self.path:
+            if card.stuck or card.jammed:
+                continue
+            marks = (geo.beam_mm, geo.beam_mm + card.length, geo.beam_mm + card.length - geo.nip_to_beam_mm,
+                     card.jam_at or 0.0, 0.0)
+            gaps.extend(abs(mark - card.pos) for mark in marks)
+            if card.free_speed:
+                roller = max(roller, card.free_speed)
+        return min(gaps, default=float("inf")) / roller
+
     # -- people ---------------------------------------------------------------------------------------------
     def load(self, n: int) -> None:
         if n < 0 or self.hopper + n > HOPPER_CAPACITY:

@@ -1,7 +1,6 @@
 """The firmware step machine firing cards: exact counts, jam/empty/stuck, safety stops (RULES L2, L4, T4)."""
 
 import pytest
-
 from unoxfw.settings import LIMITS
 
 
@@ -16,7 +15,7 @@ def test_fire_n_gives_exactly_n_cards_from_a_full_hopper(make_rig, n):
     seq = rig.fire(n)
     rig.run(8000)
     assert rig.fired == n
-    assert fired_frames(rig) == [(str(n), str(n), "-", "%02X" % seq)]
+    assert fired_frames(rig) == [(str(n), str(n), "-", f"{seq:02X}")]
     assert rig.motor() == 0
     assert rig.reversals == 1  # the reverse pulse that pulls the next card back
 
@@ -37,8 +36,8 @@ def test_L4_empty_hopper_fires_nothing_and_reports_empty(make_rig):
     seq = rig.fire(2)
     rig.run(6000)
     assert rig.fired == 0
-    assert fired_frames(rig) == [("0", "2", "empty", "%02X" % seq)]
-    assert [f[2][0] for f in rig.frames("EMPTY")] == ["%02X" % seq]
+    assert fired_frames(rig) == [("0", "2", "empty", f"{seq:02X}")]
+    assert [f[2][0] for f in rig.frames("EMPTY")] == [f"{seq:02X}"]
     assert rig.reversals >= 1  # stalled, pulled back, retried once before EMPTY
     assert rig.beeps(since=start) >= 2  # L4: several beeps but no cards
 
@@ -151,7 +150,7 @@ def test_retransmitted_fire_fires_once_and_gets_the_same_fired(make_rig):
         rig.io.inbox += frame  # the host did not hear the ACK and sends the same FIRE again
         rig.run(500)
     assert rig.fired == 2
-    assert fired_frames(rig) == [("2", "2", "-", "%02X" % seq)]
+    assert fired_frames(rig) == [("2", "2", "-", f"{seq:02X}")]
     assert rig.app.link.duplicates == 3
 
 

@@ -1,7 +1,6 @@
 """Presses, beeps, sleep, standalone play, link loss and the host commands (RULES L1, L3, L5)."""
 
 import pytest
-
 from unoxfw import __version__
 from unoxfw.link import PROTOCOL
 from unoxfw.pins import BATTERY, PINS
@@ -190,7 +189,7 @@ def test_config_sets_a_value_and_refuses_out_of_range_leaving_it(make_rig, fake_
     lo, hi = LIMITS["duty"][1:]
     assert [f[2] for f in rig.frames("CONFIG")] == [("duty", "50")]
     errors = [f[2] for f in rig.frames("ERR")]
-    assert errors[0] == ("CONFIG", "out_of_range", "%d..%d" % (lo, hi))
+    assert errors[0] == ("CONFIG", "out_of_range", f"{lo}..{hi}")
     assert errors[1][:2] == ("CONFIG", "unknown_key") and "duty" in errors[1][2].split(",")
     assert rig.app.settings.get("duty") == 50
     rig.fire(1)
@@ -248,7 +247,7 @@ def test_heartbeat_names_both_epochs_so_the_host_sees_a_firmware_restart(make_ri
     rig.connect()
     rig.run(1100)
     beat = rig.frames("HEARTBEAT")[-1][2]
-    assert beat[0] == rig.host.peer_epoch and beat[1] == "%04X" % rig.host.epoch
+    assert beat[0] == rig.host.peer_epoch and beat[1] == f"{rig.host.epoch:04X}"
 
 
 def test_watchdog_is_fed_by_the_main_loop_never_by_host_traffic(make_rig, fake_machine):

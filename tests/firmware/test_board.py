@@ -1,7 +1,6 @@
 """The hardware layer over an injected machine: pins from pins.py, H-bridge mapping, IRQ counting."""
 
 import pytest
-
 from unoxfw.board import Board
 from unoxfw.pins import BATTERY, PINS
 

@@ -5,7 +5,6 @@ import binascii
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from unoxfw.link import Decoder, crc16, encode, ticks_diff
 
 TOKENS = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=8)

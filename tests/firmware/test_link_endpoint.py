@@ -93,7 +93,7 @@ def test_duplicate_fire_is_dropped_and_its_reply_is_sent_again_byte_for_byte():
     fire = to_b.take()
     [(seq, kind, args)] = b.receive(fire, 1)
     to_a.take()
-    b.send("FIRED", (3, 3, "-", "%02X" % seq), 2, reply_to=seq)
+    b.send("FIRED", (3, 3, "-", f"{seq:02X}"), 2, reply_to=seq)
     reply = to_a.take()
     assert b.receive(fire, 3) == ()
     again = to_a.take()
@@ -135,7 +135,7 @@ def test_ack_for_another_epoch_is_ignored():
     a, to_b, b, to_a = connect()
     handshake(a, to_b, b, to_a)
     seq = a.send("BEEP", ("press",), 0)
-    a.receive(encode(0, "ACK", ("%02X" % seq, "FFFF")), 1)
+    a.receive(encode(0, "ACK", (f"{seq:02X}", "FFFF")), 1)
     assert a.unacked() == 1
 
 

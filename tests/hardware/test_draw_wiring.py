@@ -51,8 +51,8 @@ def test_every_pin_of_pins_toml_is_drawn_with_its_numbers(draw_wiring, gen_pins,
         if pin in physical:
             assert str(physical[pin]) in counts, f"header pin of {key} missing"
             assert counts[key] == 2, f"{key}: one net tag at the controller and one at its part"
-        else:
-            assert any(word.startswith(f"{key}:") for word in words)
+        else:  # the Pico's on-board LED: no header pin, no wire
+            assert any(word.startswith(f"{key}: on-board") for word in words)
 
 
 def test_pico_drawing_shows_the_divider_from_pins_toml(draw_wiring, pin_map):
@@ -78,6 +78,14 @@ def test_a_moved_pin_moves_in_the_drawing(draw_wiring, pin_map):
     assert words["GP19"] == 1 and words["GP16"] == 0
     assert words["25"] == 1  # GP19 is header pin 25
     assert words["21"] == 0  # GP16's header pin is gone
+
+
+def test_a_new_pin_is_drawn_and_flagged_until_the_drawing_knows_it(draw_wiring, pin_map):
+    pin_map["pico"]["status_led"] = 2
+    words = texts(draw_wiring.draw("pico", pin_map))
+    assert "GP2" in words and "4" in words  # GP2 is header pin 4
+    assert "status_led" in words
+    assert any(word.startswith("status_led (GP2): not drawn yet") for word in words)
 
 
 def test_check_mode_reports_a_stale_diagram_then_redraws_it(draw_wiring, tmp_path, monkeypatch, capsys):

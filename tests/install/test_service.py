@@ -127,3 +127,18 @@ def test_systemd_accepts_the_unit(tmp_path, mode):
     command = ["systemd-analyze", "verify", str(path)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+def test_unox_next_to_the_venv_python_is_preferred(monkeypatch, tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "unox").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(install.sys, "executable", str(tmp_path / "bin" / "python"))
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert install.unox_command() == str(tmp_path / "bin" / "unox")
+
+
+def test_no_unox_anywhere_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(install.sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(install.InstallError, match="pass --unox PATH"):
+        install.service_unit("press", user="pi")

@@ -1,7 +1,6 @@
 """The session between a front end and the table runtime, on the scripted launcher (exact outcomes)."""
 
 import pytest
-
 from unox.launcher.script import ScriptLauncher
 from unox.session import Session
 from unox.table.runtime import Table

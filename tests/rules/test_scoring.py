@@ -117,3 +117,9 @@ def test_G_score_is_physical_only_and_after_the_hand(physical, dealt, unchanged)
     d = dealt()
     with unchanged(d, "wrong_phase"):
         d.score({})
+
+
+def test_G3_a_game_of_two_is_the_final_at_once():
+    game = Game(["Ann", "Bob"], scoring="g3", target=500)
+    _hand(game, "Ann", "Bob", {"Ann": 7, "Bob": 0})
+    assert game.state()["winner"] == "Bob"

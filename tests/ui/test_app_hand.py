@@ -4,7 +4,6 @@ import asyncio
 import os
 
 import pytest
-
 from unox.play import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp

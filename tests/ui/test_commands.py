@@ -1,7 +1,6 @@
 """The command line: every verb parses to the table request it stands for, and bad input says what to type."""
 
 import pytest
-
 from unox.ui.commands import InputError, card_codes, parse_line, suggest
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -42,7 +41,8 @@ def test_an_unknown_player_lists_the_seated_players():
 
 
 def test_U2_catch_and_P1_P2_penalties():
-    assert parse_line("catch bob by cy", PLAYERS, "Ann").request == {"cmd": "catch", "player": "Bob", "by": "Cy"}
+    caught = parse_line("catch bob by cy", PLAYERS, "Ann").request
+    assert caught == {"cmd": "catch", "player": "Bob", "by": "Cy"}
     assert parse_line("penalty Ann advice", PLAYERS, None).request["kind"] == "advice"
     assert parse_line("penalty Ann wrong", PLAYERS, None).request["kind"] == "wrong_card"
     with pytest.raises(InputError, match="wrong_card"):

@@ -70,8 +70,8 @@ def test_S3_the_next_dealer_is_the_seat_to_the_left_skipping_G3_dropouts():
 
 
 def test_panels_show_turn_owed_uno_and_scores():
-    state = turn_state(owed=[{"player": "Cy", "presses": 2}], uno=["Ann"], hands={"Ann": 1, "Bob": 5, "Cy": 9},
-                       scores={"Ann": 40, "Bob": 0, "Cy": 12})
+    state = turn_state(owed=[{"player": "Cy", "presses": 2}], uno=["Ann"],
+                       hands={"Ann": 1, "Bob": 5, "Cy": 9}, scores={"Ann": 40, "Bob": 0, "Cy": 12})
     rows = {row[1]: row for row in player_rows(state)}
     assert rows["Bob"][0] == ">" and rows["Ann"][0] == " "
     assert rows["Ann"][2:4] == ("1", "40") and "catchable" in rows["Ann"][4]

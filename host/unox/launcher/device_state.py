@@ -60,7 +60,8 @@ class DeviceState:
     def _on_fired(self, args: tuple[str, ...]) -> None:
         fired, n, fault, ref = int(args[0]), int(args[1]), args[2], args[3]
         fault = None if fault == "-" else fault
-        details = {"detail": self.fault_details.pop(ref)} if ref in self.fault_details else {}
+        detail = self.fault_details.pop(ref, "-")
+        details = {"detail": detail} if detail != "-" else {}
         self.results[ref] = FireResult(n, fired, fault, details)
         self.counted += fired
         self.last_fault = fault

@@ -24,8 +24,8 @@ READ_TIMEOUT_S = 0.002
 HEARTBEAT_S = 0.5  # well inside the firmware's silence_ms, so a running motor is never cut off
 HELLO_TIMEOUT_S = 2.0
 REPLY_TIMEOUT_S = 2.0
-SILENT_LINK_S = 5.0  # no byte from the device this long while waiting: the link is lost
-RECONNECT_S = 30.0  # how long a pulled cable may stay out before a fire is given up
+QUIET_S = 3.0  # the firmware sends a HEARTBEAT every second: this much silence means the link is down
+LINK_TIMEOUT_S = 30.0  # how long a pulled cable may stay out (silence, or no port) before giving up
 PORT_ERRORS = (serial.SerialException, OSError)
 
 
@@ -48,6 +48,7 @@ class SerialLauncher(Launcher):
         config: dict | None = None,
         clock: Clock | None = None,
         seed: int | None = None,
+        link_timeout: float = LINK_TIMEOUT_S,
     ):
         self.port = port
         self.name = name or getattr(port, "port", None) or "the launcher port"
@@ -55,8 +56,12 @@ class SerialLauncher(Launcher):
         self.state = DeviceState()
         epoch = random.Random(seed).randrange(1, 0xFFFF)
         self.link = Endpoint(self._write, epoch=epoch)
+        self.link_timeout = link_timeout
         self.broken = False
         self.connected = False
+        self._pending: str | None = None  # ref of the FIRE waiting for its FIRED
+        self._pending_n = 0
+        self._fire_lost = False
         self._last_beat = -HEARTBEAT_S
         self._heard = self._now()
         self._prepare(port)
@@ -140,13 +145,16 @@ class SerialLauncher(Launcher):
     def _rehello(self) -> None:
         """The firmware rebooted and forgot our session: start a new one, then resend what was pending."""
         self.connected = False
-        self._handshake()
         if self._pending is not None:
-            self._pending = self._send_fire(self._pending_n)
+            if self.link.unacked() == 0:
+                self._fire_lost = True  # it had the FIRE when it rebooted: how many cards came out is unknown
+        self._handshake()
+        if self._pending is not None and not self._fire_lost:
+            self._pending = self._send_fire(self._pending_n)  # it never had it: send it in the new session
 
     def _reconnect(self) -> None:
         """The port broke (cable pulled): reopen it until it comes back, keeping the link session."""
-        deadline = self._now() + RECONNECT_S
+        deadline = self._now() + self.link_timeout
         while True:
             try:
                 self.port.close()
@@ -159,9 +167,6 @@ class SerialLauncher(Launcher):
                     self.connected = False
                     raise LauncherError(f"lost the launcher on {self.name} ({exc}); {_advice(self.name)}")
                 self.clock.sleep(0.25)
-
-    _pending: str | None = None
-    _pending_n = 0
 
     def configure(self, values: dict[str, int]) -> None:
         """Sends calibrated settings as CONFIG frames, one at a time; a refusal names the key."""
@@ -185,20 +190,26 @@ class SerialLauncher(Launcher):
         check_count(n)
         if n == 0:
             return FireResult(0, 0, None)
-        self._pending, self._pending_n = self._send_fire(n), n
+        self._pending, self._pending_n, self._fire_lost = self._send_fire(n), n, False
         self._heard = self._now()
         try:
             while self._pending not in self.state.results:
-                if self._now() - self._heard > SILENT_LINK_S and not self.broken:
-                    return self._link_lost(n)
-                self.pump()
+                if self._fire_lost:
+                    return self._link_lost(n, "reboot")
+                if self._now() - self._heard > self.link_timeout:
+                    return self._link_lost(n, "silent")
+                try:
+                    self.pump()
+                except LauncherError:
+                    return self._link_lost(n, "unplugged")
             return self.state.results.pop(self._pending)
         finally:
             self._pending = None
 
-    def _link_lost(self, n: int) -> FireResult:
+    def _link_lost(self, n: int, why: str) -> FireResult:
+        """No FIRED will come: the count is unknown, so report nothing fired and the link fault."""
         self.state.last_fault = "link"
-        return FireResult(n, 0, "link")
+        return FireResult(n, 0, "link", {"detail": why})
 
     def beep(self, pattern: str) -> None:
         self.link.send("BEEP", (check_pattern(pattern),), self._ms())
@@ -210,8 +221,10 @@ class SerialLauncher(Launcher):
             s.status = {}
             self.link.send("STATUS", (), self._ms())
             self._wait(lambda: bool(s.status), REPLY_TIMEOUT_S)
-        alive = self.connected and not self.broken and self._now() - self._heard <= SILENT_LINK_S
-        faults = s.faults() if alive else [*s.faults(), "link"]
+        alive = self.connected and not self.broken and self._now() - self._heard <= QUIET_S
+        faults = s.faults()
+        if not alive and "link" not in faults:
+            faults.append("link")
         return LauncherStatus(alive, s.firmware, s.counted, s.battery_mv, s.lid_open, faults,
                               low_battery=s.battery_low)
 

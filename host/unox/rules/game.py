@@ -14,7 +14,7 @@ from transitions import Machine
 from unox.rules.cards import CARDS, Card, CardError, color_name, parse_card, parse_color
 from unox.rules.errors import RuleError
 from unox.rules.extreme import EXTREME, ExtremeRules
-from unox.rules.machine import PROTOCOL_PHASE, machine_config
+from unox.rules.machine import machine_config
 from unox.rules.plays import Play, legal_plays, resolve_play
 from unox.rules.scoring import SCORINGS, settle
 from unox.rules.setup import choose_dealer
@@ -29,7 +29,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 10
 class Game(TableCalls):
     """The game at one table, over several hands until someone has won."""
 
-    phase: str  # set by the machine: deal, flip, turn, pressing, hand_over, game_over
+    stage: str  # the machine's state: deal, flip, turn, hand_over, game_over
 
     def __init__(
         self,
@@ -58,13 +58,13 @@ class Game(TableCalls):
         self.hand_number = 0
         self.last_hand: dict[str, Any] | None = None
         self._reset_hand()
-        Machine(model=self, model_attribute="phase", **machine_config())
+        self.machine = Machine(model=self, model_attribute="stage", **machine_config())
 
     def _reset_hand(self) -> None:
         self.top: Card | None = None
         self.color: str | None = None
         self.went_out: str | None = None
-        self.last_play: dict[str, Any] | None = None
+        self._last: tuple | None = None  # (player, card, colour, target seat, count), see `last_play`
         self._undo: tuple | None = None
         self._catchable: str | None = None  # U2: may be caught right now
         self._safe: str | None = None  # called UNO inside their window
@@ -82,11 +82,16 @@ class Game(TableCalls):
             raise RuleError("unknown_player", f"{player!r} is not at this table: use one of {seated}")
         return seat
 
-    def _need(self, *phases: str) -> None:
-        if self.phase not in phases:
-            wanted = " or ".join(PROTOCOL_PHASE[p] for p in phases)
-            now = PROTOCOL_PHASE[self.phase]
-            raise RuleError("wrong_phase", f"that is not possible in phase {now}: it needs {wanted}")
+    @property
+    def phase(self) -> str:
+        """The machine's stage, except `pressing` while presses are owed during a turn."""
+        stage = self.stage
+        return "pressing" if stage == "turn" and self.order.owed else stage
+
+    def _need(self, *stages: str) -> None:
+        if self.stage not in stages:
+            wanted = " or ".join(stages)
+            raise RuleError("wrong_phase", f"that is not possible in phase {self.stage}: it needs {wanted}")
 
     # --- deal and first card -----------------------------------------------------------------------------
 
@@ -146,11 +151,8 @@ class Game(TableCalls):
             self.cards.put_back_first(turned)  # S4 Trade Hands: under the stack, flip again
             return
         self.top, self.color = turned, letter
-        self.last_play = {"player": None, "card": turned.code, "color": color_name(letter)}
-        if self.order.owed:
-            self.presses_owed()
-        else:
-            self.first_card_up()
+        self._last = (None, turned, letter, None, 0)
+        self.first_card_up()
 
     def _check_flip(self, card: str | None, color: str | None) -> Card:
         if card is None:
@@ -193,83 +195,98 @@ class Game(TableCalls):
         `card` may also be a `Play` from `legal_plays`."""
         if type(card) is Play:
             card, color, target, count = card
-        self._check_player_may_play(player)
-        seat = self.order.index[player]
-        r = resolve_play(self, player, card, color, target, count)
         order = self.order
+        if self.stage != "turn" or order.owed or player != order.players[order.turn]:
+            self._refuse_play(player)
+        card, letter, partner, count = resolve_play(self, player, card, color, target, count)
         self._catchable = self._safe = None
-        self._undo = (player, self.top, self.color, order.direction, r.target)
-        moved = self.cards.discard(player, r.card, r.count)
-        self._undo += (moved,)
-        self.top, self.color = r.card, r.color
+        undo = (player, self.top, self.color, order.direction, partner)
+        moved = self.cards.discard(player, card, count)
+        self._undo = (*undo, moved)
+        self.top, self.color = card, letter
         order.must_match = False
-        self.rules.apply(order, seat, r.card, r.target)
-        self._after_play(player, r, moved)
+        self.rules.apply(order, order.turn, card, partner)
+        self._last = (player, card, letter, partner, moved - 1)
+        self._after_play(player, card)
 
-    def _check_player_may_play(self, player: str) -> None:
-        phase = self.phase
-        if phase != "turn":
-            if phase == "pressing":
-                self.seat_of(player)
-                if self.order.owes(player):
-                    raise RuleError("owes_presses", f"{player} owes presses: press the launcher first")
-                raise RuleError("not_your_turn", f"{self.order.presser()} must press the launcher first")
-            self._need("turn")
+    def _refuse_play(self, player: str) -> None:
+        """Raises the reason `player` may not play now."""
+        if self.stage == "turn" and self.order.owed:
+            self.seat_of(player)
+            if self.order.owes(player):
+                raise RuleError("owes_presses", f"{player} owes presses: press the launcher first")
+            raise RuleError("not_your_turn", f"{self.order.presser()} must press the launcher first")
+        self._need("turn")
         self.seat_of(player)
-        if player != self.order.turn_player:
-            raise RuleError("not_your_turn", f"it is {self.order.turn_player}'s turn: wait for yours")
+        raise RuleError("not_your_turn", f"it is {self.order.turn_player}'s turn: wait for yours")
 
-    def _after_play(self, player: str, r: Any, moved: int) -> None:
+    def _after_play(self, player: str, card: Card) -> None:
         left = self.cards.hand_size(player)
-        if left == 1 and r.card.kind != "trade":
+        if left == 1 and card.kind != "trade":
             if self._precalled == player:
                 self._safe = player
             else:
                 self._catchable = player
         self._precalled = None
-        self.last_play = {
-            "player": player,
-            "card": r.card.code,
-            "color": color_name(r.color),
-            "target": self.order.players[r.target] if r.target is not None else None,
-            "count": moved - 1,
-        }
         if left == 0:
             self.went_out = player
             if not self.order.owed:
-                self._end_hand()
-                return
-        if self.order.owed:
-            self.presses_owed()
+                self._end_hand()  # U3: otherwise the owed presses come first
+
+    @property
+    def last_play(self) -> dict[str, Any] | None:
+        """The most recent card put on the pile (by a player, or the first card with player None)."""
+        if self._last is None:
+            return None
+        player, card, letter, partner, count = self._last
+        if card is None:
+            return {"player": player, "taken_back": True}
+        return {
+            "player": player,
+            "card": card.code,
+            "color": color_name(letter),
+            "target": self.order.players[partner] if partner is not None else None,
+            "count": count,
+        }
 
     def press(self, player: str, fired: int) -> None:
         """T2/T3 (the turn player's one press), or one owed press. `fired` cards go to the presser (T4)."""
-        self._need("turn", "pressing")
-        self.seat_of(player)
-        self._check_fired(fired)
-        owed = self.order.owed
+        if self.stage != "turn":
+            self._need("turn")
+        cards, order = self.cards, self.order
+        if type(fired) is not int or fired < 0 or (cards.dealt and fired > cards.launcher):
+            self.seat_of(player)
+            self._check_fired(fired)
+        owed = order.owed
         if owed:
             if owed[0][0] != player:
-                if self.order.owes(player):
-                    raise RuleError("press_out_of_order", f"{owed[0][0]} presses before {player}: wait")
-                raise RuleError("not_owed", f"{player} owes no press: {owed[0][0]} presses now")
-        elif player != self.order.turn_player:
-            raise RuleError("not_owed", f"{player} owes no press and it is {self.order.turn_player}'s turn")
-        elif self.order.must_match and self.cards.dealt and legal_plays(self, player):
+                self._refuse_press(player)
+        elif player != order.players[order.turn]:
+            self._refuse_press(player)
+        elif order.must_match and cards.dealt and legal_plays(self, player):
             raise RuleError("must_play", f"{player} holds a card that matches the first Discard All (S4): "
                             "play it")
         self._catchable = self._safe = None
         self._undo = None
-        self.cards.fire(player, fired)
+        cards.fire(player, fired)
         if owed:
             self._owed_press(owed, fired)
         else:
-            order = self.order
             order.turn = order.seat_after(order.turn)
             order.must_match = False
             self._precalled = None
-        if self.cards.dealt and self.cards.launcher == 0 and self.cards.pile > 1:
-            self.cards.reload()  # R2 DECISION: an empty launcher is reloaded at once
+        if cards.dealt and cards.launcher == 0 and cards.pile > 1:
+            cards.reload()  # R2 DECISION: an empty launcher is reloaded at once
+
+    def _refuse_press(self, player: str) -> None:
+        """Raises the reason a press by `player` is not theirs to make now."""
+        self.seat_of(player)
+        owed = self.order.owed
+        if not owed:
+            raise RuleError("not_owed", f"{player} owes no press and it is {self.order.turn_player}'s turn")
+        if self.order.owes(player):
+            raise RuleError("press_out_of_order", f"{owed[0][0]} presses before {player}: wait")
+        raise RuleError("not_owed", f"{player} owes no press: {owed[0][0]} presses now")
 
     def _check_fired(self, fired: int) -> None:
         if not isinstance(fired, int) or isinstance(fired, bool) or fired < 0:
@@ -288,16 +305,13 @@ class Game(TableCalls):
             entry[1] -= 1
             if entry[1] == 0:
                 owed.pop(0)
-        if not owed:
-            if self.went_out is not None:
-                self._end_hand()
-            else:
-                self.presses_done()
+        if not owed and self.went_out is not None:
+            self._end_hand()
 
     # --- end of a hand -----------------------------------------------------------------------------------
 
     def _end_hand(self) -> None:
-        self.hand_ended()  # trigger: turn/pressing -> hand_over
+        self.hand_ended()  # trigger: turn -> hand_over
         if self.cards.dealt:
             self._settle({p: self.cards.hand_points(p) or 0 for p in self.order.players})
 
@@ -337,7 +351,7 @@ class Game(TableCalls):
 
     def presser(self) -> str | None:
         """Who a launcher button press belongs to now: the first owed press, else the turn player."""
-        if self.phase in ("turn", "pressing"):
+        if self.stage == "turn":
             return self.order.presser()
         return None
 
@@ -347,8 +361,10 @@ class Game(TableCalls):
 
     def legal_plays(self, player: str) -> list[Play]:
         """Dealt mode: every legal play for `player` now; pressing (T2/T3) is always possible besides."""
-        self._need_dealt()
-        self.seat_of(player)
+        if not self.cards.dealt:
+            self._need_dealt()
+        if player not in self.order.index:
+            self.seat_of(player)
         return legal_plays(self, player)
 
     def hand(self, player: str) -> list[Card]:
@@ -363,10 +379,10 @@ class Game(TableCalls):
 
     def state(self) -> dict[str, Any]:
         """The JSON-able state `S` of the table protocol."""
-        active = self.phase in ("turn", "pressing")
+        active = self.stage == "turn"
         order = self.order
         return {
-            "phase": PROTOCOL_PHASE[self.phase],
+            "phase": self.stage,
             "step": self.phase,
             "turn": order.presser() if active else None,
             "plays_next": order.turn_player if active else None,

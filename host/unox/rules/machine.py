@@ -1,27 +1,26 @@
 """The phases of a hand as a `transitions` machine, declared once for the game and for the diagram.
 
 Triggers fire only when the phase changes, never per action, so the hot path stays cheap. The machine is a
-plain `Machine` (a nested machine costs about seven times as much per trigger).
+plain `Machine` (a nested machine costs about seven times as much per trigger). Owed presses (Hit 2, Wild All
+Hit, Wild Hit-Fire, catches, penalties) are an ordered list inside `turn`, not a state of their own: they come
+and go with one card in nine, and a trigger costs about as much as a whole play, so a `pressing` state made the
+engine a quarter slower. `Game.phase` still reads `pressing` while presses are owed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-STATES = ["deal", "flip", "turn", "pressing", "hand_over", "game_over"]
+STATES = ["deal", "flip", "turn", "hand_over", "game_over"]
 
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "cards_dealt", "source": "deal", "dest": "flip"},
     {"trigger": "first_card_up", "source": "flip", "dest": "turn"},
-    {"trigger": "presses_owed", "source": ["flip", "turn", "hand_over"], "dest": "pressing"},
-    {"trigger": "presses_done", "source": "pressing", "dest": "turn"},
-    {"trigger": "hand_ended", "source": ["turn", "pressing"], "dest": "hand_over"},
+    {"trigger": "hand_ended", "source": "turn", "dest": "hand_over"},
+    {"trigger": "last_card_taken_back", "source": "hand_over", "dest": "turn"},
     {"trigger": "next_hand", "source": "hand_over", "dest": "deal"},
     {"trigger": "game_won", "source": "hand_over", "dest": "game_over"},
 ]
-
-# the `phase` of the table protocol: `pressing` is part of a turn there
-PROTOCOL_PHASE = {s: s for s in STATES} | {"pressing": "turn"}
 
 
 def machine_config() -> dict[str, Any]:
@@ -35,12 +34,41 @@ def machine_config() -> dict[str, Any]:
 
 
 def mermaid_diagram(title: str = "UNO Extreme hand") -> str:
-    """The Mermaid `stateDiagram-v2` of the machine, rendered by transitions itself (no graphviz)."""
+    """The Mermaid `stateDiagram-v2` of the machine, rendered by transitions itself (no graphviz).
+
+    transitions writes the title bare between `---` lines; as `title: ...` it is valid Mermaid front matter.
+    """
     from transitions.extensions.diagrams import GraphMachine
 
     class _Model:
         pass
 
     model = _Model()
-    GraphMachine(model=model, graph_engine="mermaid", title=title, **machine_config())
+    GraphMachine(model=model, graph_engine="mermaid", title=f"title: {title}", **machine_config())
     return model.get_graph().draw(None)  # type: ignore[attr-defined]
+
+
+_PAGE_INTRO = """# The state machine of a hand
+
+Generated from `unox.rules.machine` by `unox rules diagram --write docs/state-machine.md`; a test fails when
+this page no longer matches the machine. Rendered by transitions' `GraphMachine(graph_engine="mermaid")`.
+
+The states are the `phase` values of the table protocol:
+
+| state | what happens there |
+|---|---|
+| `deal` | waiting for `deal` (a new hand) |
+| `flip` | waiting for the first card (S2/S4); S4 Trade Hands stays here |
+| `turn` | owed presses first, in order (A1, A7, A8, S4, U2, P1, P2); then the turn player plays (T1) or presses once (T2/T3). A last card with owed presses (U3) ends the hand when they are done |
+| `hand_over` | someone went out; physical mode waits for `score`, dealt mode scores at once; a wrong last card (P2) goes back to `turn` |
+| `game_over` | someone has won (G1-G3) |
+
+Triggers fire only when the phase changes: a play or press that keeps the phase touches no trigger. Owed
+presses are data inside `turn` (`state()["owed"]`, `state()["step"] == "pressing"`), not a state: they come and
+go with about one card in nine, and each trigger costs about as much as a whole play.
+"""
+
+
+def state_machine_page() -> str:
+    """The whole of docs/state-machine.md."""
+    return f"{_PAGE_INTRO}\n```mermaid\n{mermaid_diagram().rstrip()}\n```\n"

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from unox.rules.game import Game
 
 _WILD_COLORS = tuple(COLOR_NAMES[c] for c in COLORS)
+_PLAIN = frozenset({"number", "hit2", "reverse", "skip"})  # coloured cards that take no options
 
 
 class Play(NamedTuple):
@@ -25,37 +26,37 @@ class Play(NamedTuple):
     count: int | None = None
 
 
-class Resolved(NamedTuple):
-    card: Card
-    color: str  # the colour in force after the play (a letter)
-    target: int | None  # seat index of the Trade Hands partner
-    count: int  # Discard All: other cards of that colour that went down
-
-
 def resolve_play(
     game: Game, player: str, code: str | Card, color: str | None, target: str | None, count: int | None
-) -> Resolved:
-    """Checks a play by the player whose turn it is; raises RuleError and changes nothing when refused."""
-    try:
-        card = parse_card(code)
-    except CardError as exc:
-        raise RuleError("bad_card", str(exc)) from exc
+) -> tuple[Card, str, int | None, int]:
+    """Checks a play by the player whose turn it is; raises RuleError and changes nothing when refused.
+
+    Returns (card, the colour in force afterwards, the Trade Hands partner's seat, other Discard All cards).
+    """
+    card = CARDS.get(code) if type(code) is str else None
+    if card is None:
+        try:
+            card = parse_card(code)
+        except CardError as exc:
+            raise RuleError("bad_card", str(exc)) from exc
     cards = game.cards
-    if cards.dealt and not cards.holds(player, card):
+    if cards.dealt and card not in cards.hands[player]:
         raise RuleError("not_in_hand", f"{player} does not hold {card.code}: play a card from your hand")
-    top = game.top
-    assert top is not None and game.color is not None
-    if not game.rules.playable(card, top, game.color):
+    top, in_force = game.top, game.color
+    assert top is not None and in_force is not None
+    if not game.rules.playable(card, top, in_force):
         raise RuleError(
             "illegal_card",
-            f"{card.code} cannot go on {top.code} with {COLOR_NAMES[game.color]} in force: play a card of "
+            f"{card.code} cannot go on {top.code} with {COLOR_NAMES[in_force]} in force: play a card of "
             f"that colour, the same number or symbol, or a wild, or press the launcher",
         )
     size = cards.hand_size(player)
     refusal = game.rules.refusal(card, size)
     if refusal is not None:
         raise RuleError(*refusal)
-    return Resolved(
+    if color is None and target is None and count is None and card.kind in _PLAIN:
+        return card, card.color, None, 0  # the common case: a coloured card with no options
+    return (
         card,
         _resolve_color(card, color),
         _resolve_target(game, player, card, target),
@@ -128,7 +129,8 @@ _SPECIAL = frozenset({"trade", "discard_all"})
 
 def legal_plays(game: Game, player: str) -> list[Play]:
     """Dealt mode: every distinct legal play for `player` now (empty unless it is their turn to play)."""
-    if game.phase != "turn" or game.order.turn_player != player:
+    order = game.order
+    if game.stage != "turn" or order.owed or order.players[order.turn] != player:
         return []
     hand = game.cards.hands[player]
     top, color, rules = game.top, game.color, game.rules

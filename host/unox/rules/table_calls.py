@@ -5,7 +5,7 @@ A mixin of `Game`, kept apart so each file stays about one thing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from unox.rules.errors import RuleError
 
@@ -24,13 +24,13 @@ class TableCalls:
     """UNO, catch, penalty and reload for `Game`."""
 
     if TYPE_CHECKING:
-        phase: str
+        stage: str
         order: TurnOrder
         cards: DealtCards | PhysicalCards
         top: Card | None
         color: str | None
         went_out: str | None
-        last_play: dict[str, Any] | None
+        _last: tuple | None
         _undo: tuple | None
         _catchable: str | None
         _safe: str | None
@@ -38,17 +38,17 @@ class TableCalls:
 
         def seat_of(self, player: str) -> int: ...
         def _need(self, *phases: str) -> None: ...
-        def presses_owed(self) -> bool: ...
+        def last_card_taken_back(self) -> bool: ...
 
     def uno(self, player: str) -> None:
         """U1: calling UNO makes a player safe inside their window, or before playing their next card."""
-        self._need("turn", "pressing")
+        self._need("turn")
         self.seat_of(player)
         if player == self._catchable:
             self._catchable = None
             self._safe = player
             return
-        if self.phase == "turn" and player == self.order.turn_player:
+        if not self.order.owed and player == self.order.turn_player:
             self._precalled = player
             return
         raise RuleError(
@@ -58,7 +58,7 @@ class TableCalls:
 
     def catch(self, player: str, by: str) -> None:
         """U2/P3: `by` caught `player` without UNO inside the window; `player` presses twice."""
-        self._need("turn", "pressing")
+        self._need("turn")
         self.seat_of(player)
         self.seat_of(by)
         if by == player:
@@ -80,11 +80,11 @@ class TableCalls:
             kinds = ", ".join(PENALTY_KINDS)
             raise RuleError("bad_penalty", f"penalty kind must be one of {kinds}, not {kind!r}")
         if kind == "advice":
-            self._need("turn", "pressing")
+            self._need("turn")
             self.seat_of(player)
             self._owe(player, ADVICE_PRESSES)
             return
-        self._need("turn", "pressing", "hand_over")
+        self._need("turn", "hand_over")
         seat = self.seat_of(player)
         if self._undo is None or self._undo[0] != player:
             raise RuleError(
@@ -97,8 +97,6 @@ class TableCalls:
     def _owe(self, player: str, presses: int) -> None:
         self._undo = None
         self.order.owed.append([player, presses])
-        if self.phase == "turn":
-            self.presses_owed()
 
     def _take_back(self, player: str, seat: int) -> None:
         _, top, color, direction, target, moved = self._undo  # type: ignore[misc]
@@ -113,13 +111,13 @@ class TableCalls:
         self.went_out = None
         self._catchable = self._safe = self._precalled = None
         self._undo = None
-        self.last_play = {"player": player, "taken_back": True}
-        if self.phase != "pressing":
-            self.presses_owed()
+        self._last = (player, None, None, None, 0)
+        if self.stage == "hand_over":
+            self.last_card_taken_back()
 
     def reload(self) -> None:
         """R1/R2: every discard but the top card goes back into the launcher."""
-        self._need("turn", "pressing")
+        self._need("turn")
         if self.cards.pile <= 1:
             raise RuleError("nothing_to_reload", "the discard pile holds only its top card: play on")
         self._undo = None

@@ -10,17 +10,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from unox.bots import make_bot
 from unox.launcher import LauncherError
 from unox.launcher.options import open_checked
-from unox.rules.cards import CARDS, COLOR_NAMES, COLORS
+from unox.rules.cards import CARDS
 from unox.rules.extreme import extreme_deck
 from unox.session import Session
 from unox.table.runtime import Table
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
-UNO_CALL_RATE = {"heuristic": 0.9, "random": 0.6}  # how often a bot remembers to call UNO (U1)
-CATCH_RATE = 0.7  # how often the others notice a missing UNO call (U2)
-SIM_HOPPER = 300  # the simulated hopper never runs dry on its own: the game tracks the real deck
 
 
 class DemoError(Exception):
@@ -41,31 +39,41 @@ def open_demo(
     try:
         game = Game(names, mode="dealt", scoring=scoring, target=target, rng=random.Random(f"{seed}/deck"))
         eject = get_profile(profile, rng=random.Random(f"{seed}/eject"))
-        launcher = open_checked(f"sim:?seed={seed}&cards={SIM_HOPPER}")
+        launcher = open_checked(f"sim:?seed={seed}&cards=0")  # loaded at the deal, as a dealer would
     except (RuleError, ProfileError, LauncherError) as exc:
         raise DemoError(str(exc)) from exc
     table = Table(game, launcher=launcher, profile=eject)
     session = Session(table, launcher=launcher, sim=True)
     session.emit(f"Demo table, seed {seed}: {', '.join(names)} ({bot} bots), {scoring} to {target} points.")
-    bots = {name: make_bot(bot, random.Random(f"{seed}/{name}")) for name in names}
-    return session, DemoDriver(session, bots, random.Random(f"{seed}/table"), UNO_CALL_RATE.get(bot, 0.8))
+    try:
+        bots = {name: stable_ties(make_bot(bot, random.Random(f"{seed}/{name}"))) for name in names}
+    except ValueError as exc:
+        raise DemoError(str(exc)) from exc
+    return session, DemoDriver(session, bots, random.Random(f"{seed}/table"))
 
 
-def make_bot(kind: str, rng: random.Random) -> Any:
-    """A bot from `unox.bots` by name."""
-    from unox import bots
+def stable_ties(bot: Any) -> Any:
+    """Break a scoring bot's ties by card code, so one seed gives one game whatever PYTHONHASHSEED is.
 
-    return bots.make_bot(kind, rng=rng)
+    Work-around: `HeuristicBot.choose` takes `max()` over a *set* of card codes, so equal scores are
+    decided by string hashing, which changes from one process to the next. A tie-breaker far below one
+    point keeps every real preference and makes the choice among equals stable.
+    """
+    score = getattr(bot, "score", None)
+    if score is None:
+        return bot
+    rank = {code: i for i, code in enumerate(sorted(CARDS))}
+    bot.score = lambda code, hand, context: score(code, hand, context) - rank[code] * 1e-6
+    return bot
 
 
 class DemoDriver:
     """One move per `step()`; False once the game is over."""
 
-    def __init__(self, session: Session, bots: dict[str, Any], rng: random.Random, call_rate: float):
+    def __init__(self, session: Session, bots: dict[str, Any], rng: random.Random):
         self.session = session
         self.bots = bots
         self.rng = rng
-        self.call_rate = call_rate
         self.game = session.table.game
         self._window: tuple | None = None  # the UNO window already decided
 
@@ -106,7 +114,7 @@ class DemoDriver:
         session.request({"cmd": "deal", "dealer": session.ctx.dealer})
 
     def _flip(self) -> None:
-        """The dealer turns up the launcher's next card; any card still in it is as good, the stack is shuffled."""
+        """The dealer turns up the launcher's next card: any card inside, as the stack is shuffled."""
         in_hands: list[str] = []
         for player in self.session.state["players"]:
             in_hands += [card.code for card in self.game.hand(player)]
@@ -115,21 +123,11 @@ class DemoDriver:
             inside.remove(code)
         card = self.rng.choice(inside)
         request: dict = {"cmd": "flip", "card": card}
-        if CARDS[card].color is None:
-            left = self._left_of(self.session.state["dealer"])
-            request["color"] = COLOR_NAMES[self._favourite_colour(left)]
+        if CARDS[card].color is None:  # S4: the player on the dealer's left names the colour
+            players = self.session.state["players"]
+            left = players[(players.index(self.session.state["dealer"]) + 1) % len(players)]
+            request["color"] = self.bots[left].choose_color(self.game, left)
         self.session.request(request)
-
-    def _left_of(self, player: str) -> str:
-        players = self.session.state["players"]
-        return players[(players.index(player) + 1) % len(players)]
-
-    def _favourite_colour(self, player: str) -> str:
-        counts = {c: 0 for c in COLORS}
-        for card in self.game.hand(player):
-            if card.color:
-                counts[card.color] += 1
-        return max(COLORS, key=lambda c: counts[c])
 
     @staticmethod
     def _uno_key(state: dict) -> tuple:
@@ -140,15 +138,20 @@ class DemoDriver:
         """U1/U2: the player calls UNO, or another bot may catch them before the next player begins."""
         self._window = self._uno_key(state)
         caught = state["uno"][0]
-        if self.rng.random() < self.call_rate:
+        if self.bots[caught].calls_uno(self.game, caught):
             self.session.request({"cmd": "uno", "player": caught})
             return
-        others = [p for p in state["players"] if p != caught]
-        if self.rng.random() < CATCH_RATE:
-            self.session.request({"cmd": "catch", "player": caught, "by": self.rng.choice(others)})
+        players = state["players"]
+        seat = players.index(caught)
+        for step in range(1, len(players)):
+            other = players[(seat + step) % len(players)]
+            if self.bots[other].catches(self.game, other, caught):
+                self.session.request({"cmd": "catch", "player": caught, "by": other})
+                return
 
     def _turn(self, player: str) -> None:
-        play = self.bots[player].choose(self.game, player)
+        must_play = bool(self.session.state.get("must_match")) and bool(self.game.legal_plays(player))
+        play = self.bots[player].choose(self.game, player, may_press=not must_play)
         if play is None:
             self.session.press()
             return

@@ -67,7 +67,10 @@ def polled_lines(stream: IO[str], session: Session, interval: float = 0.05) -> I
 
 def run_demo_plain(session: Session, step: Callable[[], bool], out: TextIO) -> int:
     """The bots play until the game is over; the transcript is the session's event lines."""
-    session.listeners.append(_printer(out))
+    write = _printer(out)
+    for line in session.log:
+        write(line)
+    session.listeners.append(write)
     while step():
         pass
     return 0

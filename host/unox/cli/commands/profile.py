@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _load_config(path: Path | None) -> dict[str, Any] | None:
+def load_profiles(path: Path | None) -> dict[str, Any] | None:
+    """The `[profiles.NAME]` tables of a TOML file, as `{"profiles": {...}}`; other sections are ignored."""
     if path is None:
         return None
     try:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--presses must be from 1 to {MAX_PRESSES}, not {args.presses}")
     rng = random.Random(args.seed) if args.seed is not None else None
     try:
-        profile = get_profile(args.name, rng=rng, config=_load_config(args.config))
+        profile = get_profile(args.name, rng=rng, config=load_profiles(args.config))
     except ProfileError as exc:
         raise CommandError(str(exc)) from exc
     stats = press_statistics(profile, args.presses)

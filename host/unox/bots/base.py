@@ -1,0 +1,78 @@
+"""What a bot decides at a dealt-mode table, and the defaults every bot shares.
+
+A bot never changes the game itself: it answers questions and the simulation (or a table) makes the calls,
+so a bot cannot cheat past the rules engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from unox.rules.cards import COLOR_NAMES, COLORS
+
+if TYPE_CHECKING:
+    from unox.rules.cards import Card
+    from unox.rules.game import Game
+    from unox.rules.plays import Play
+
+COLOR_WORDS = tuple(COLOR_NAMES[c] for c in COLORS)
+
+
+class Bot:
+    """A player's decisions: which play (None = press, T2/T3), colours, targets, UNO and catches."""
+
+    name = "bot"
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng if rng is not None else random.Random()
+
+    def choose(self, game: Game, player: str, *, may_press: bool = True) -> Play | None:
+        """A legal play from `game.legal_plays(player)`, or None to press instead (only if `may_press`)."""
+        raise NotImplementedError
+
+    def choose_color(self, game: Game, player: str) -> str:
+        """The colour to name for a wild (also for a wild turned up first, S4): the colour held most."""
+        return most_held_color(game.hand(player), self.rng)
+
+    def choose_target(self, game: Game, player: str) -> str:
+        """Whom to swap hands with (Trade Hands, A5): the other player holding the fewest cards."""
+        return fewest_cards(game.state(), player)
+
+    def calls_uno(self, game: Game, player: str) -> bool:
+        """Whether to call UNO when playing the second-to-last card (U1)."""
+        return True
+
+    def catches(self, game: Game, player: str, victim: str) -> bool:
+        """Whether `player` catches `victim`, who did not call UNO (U2)."""
+        return True
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def most_held_color(cards: Iterable[Card], rng: random.Random) -> str:
+    """The colour word of the colour most held (the first in R, Y, G, B on a tie); any colour if none."""
+    held = Counter(c.color for c in cards if c.color is not None)
+    if not held:
+        return rng.choice(COLOR_WORDS)
+    best = max(held.values())
+    return COLOR_NAMES[next(c for c in COLORS if held[c] == best)]
+
+
+def fewest_cards(state: dict, player: str) -> str:
+    """The leader as seen by `player`: the other player with the fewest cards, the nearest seat on a tie."""
+    players = state["players"]
+    hands = state["hands"]
+    seat = players.index(player)
+    others = [players[(seat + i) % len(players)] for i in range(1, len(players))]
+    return min(others, key=lambda p: hands[p])
+
+
+def next_player(state: dict, player: str) -> str:
+    """The player after `player` in the direction of play."""
+    players = state["players"]
+    step = 1 if state["direction"] == "left" else -1
+    return players[(players.index(player) + step) % len(players)]

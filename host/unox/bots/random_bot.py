@@ -1,0 +1,62 @@
+"""A bot that picks uniformly among its legal plays and pressing: the baseline, and the benchmark's player."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from unox.bots.base import COLOR_WORDS, Bot
+
+if TYPE_CHECKING:
+    from unox.rules.game import Game
+    from unox.rules.plays import Play
+
+
+class RandomBot(Bot):
+    """Uniform over `legal_plays` plus one press (T3); forgets UNO and misses catches half the time.
+
+    `press_chance` replaces the uniform press: 0.0 presses only with no legal play (T2), which is the
+    policy of RLCard's random agent, whose "draw" is legal only then (used by `bench/engine.py`).
+    """
+
+    name = "random"
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        *,
+        press_chance: float | None = None,
+        uno_chance: float = 0.5,
+        catch_chance: float = 0.5,
+    ):
+        super().__init__(rng)
+        self.press_chance = press_chance
+        self.uno_chance = uno_chance
+        self.catch_chance = catch_chance
+
+    def choose(self, game: Game, player: str, *, may_press: bool = True) -> Play | None:
+        plays = game.legal_plays(player)
+        if not plays:
+            return None
+        # int(random() * n) rather than randrange: a third of the cost, and the bias is below 2 ** -40
+        rng = self.rng
+        if not may_press:
+            return plays[int(rng.random() * len(plays))]
+        if self.press_chance is None:
+            pick = int(rng.random() * (len(plays) + 1))
+            return plays[pick] if pick < len(plays) else None
+        if self.press_chance and rng.random() < self.press_chance:
+            return None
+        return plays[int(rng.random() * len(plays))]
+
+    def choose_color(self, game: Game, player: str) -> str:
+        return self.rng.choice(COLOR_WORDS)
+
+    def choose_target(self, game: Game, player: str) -> str:
+        return self.rng.choice([p for p in game.state()["players"] if p != player])
+
+    def calls_uno(self, game: Game, player: str) -> bool:
+        return self.rng.random() < self.uno_chance
+
+    def catches(self, game: Game, player: str, victim: str) -> bool:
+        return self.rng.random() < self.catch_chance

@@ -1,0 +1,94 @@
+"""`unox sim`: whole dealt-mode games between bots, with the launcher modelled by an eject profile."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from unox.cli.commands.profile import load_profiles
+from unox.cli.errors import CommandError
+from unox.cli.progress import Progress
+from unox.profiles import PROFILE_NAMES, ProfileError, get_spec
+from unox.rules.errors import RuleError
+from unox.rules.game import MAX_PLAYERS, MIN_PLAYERS
+from unox.simulation import BOT_CHOICES, simulate
+
+MAX_GAMES = 1_000_000
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "sim",
+        help="simulate whole games between bots",
+        description="Play N whole games between bots (dealt mode: the engine holds the cards) with the"
+        " launcher modelled by an eject profile, and sum them up."
+        " Example: unox sim --games 100 --players 4 --bot heuristic --seed 1",
+    )
+    parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    parser.add_argument("--players", type=int, default=4, help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default 4)")
+    parser.add_argument("--bot", default="random", help=f"{', '.join(BOT_CHOICES)} (default random)")
+    parser.add_argument("--profile", default="measured", help=f"eject profile: {', '.join(PROFILE_NAMES)}")
+    parser.add_argument("--scoring", default="g1", choices=("g1", "g2", "g3"), help="scoring (default g1)")
+    parser.add_argument("--target", type=int, default=500, help="points that end a game (default 500)")
+    parser.add_argument("--config", type=Path, default=None, help="TOML file with [profiles.NAME] tables")
+    parser.add_argument("--seed", type=int, default=None, help="repeatable run (default: OS entropy)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--silent", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not 1 <= args.games <= MAX_GAMES:
+        raise CommandError(f"--games must be from 1 to {MAX_GAMES}, not {args.games}")
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        raise CommandError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
+    if args.bot not in BOT_CHOICES:
+        raise CommandError(f"unknown bot {args.bot!r}; use one of {', '.join(BOT_CHOICES)}")
+    if args.target < 1:
+        raise CommandError(f"--target must be 1 or more points, not {args.target}")
+    try:
+        get_spec(args.profile, args.profile_config)
+    except ProfileError as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    args.profile_config = load_profiles(args.config)
+    _check(args)
+    with Progress(args.games, "games", silent=args.silent or args.json) as bar:
+        try:
+            summary = simulate(
+                args.games,
+                args.players,
+                bot=args.bot,
+                seed=args.seed,
+                profile=args.profile,
+                profile_config=args.profile_config,
+                scoring=args.scoring,
+                target=args.target,
+                on_game=lambda record: bar.advance(),
+            )
+        except RuleError as exc:
+            raise CommandError(f"{exc.message} ({exc.code})") from exc
+    print(json.dumps(summary) if args.json else format_summary(summary))
+    return 0
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """The summary as a few lines of text."""
+    seats = "  ".join(f"{seat}:{wins}" for seat, wins in s["wins_by_seat"].items())
+    bots = "  ".join(f"{b}: {s['wins_by_bot'][b]} ({n} seats)" for b, n in s["seats_by_bot"].items())
+    return "\n".join(
+        [
+            f"{s['games']} games, {s['players']} players, bot {s['bot']}, profile {s['profile']},"
+            f" scoring {s['scoring']} to {s['target']}, seed {s['seed']}",
+            f"hands: {s['hands']} ({s['hands_per_game_mean']:.1f} a game)",
+            f"per hand: {s['turns_per_hand_mean']:.1f} turns, {s['presses_per_hand_mean']:.1f} presses,"
+            f" {s['cards_fired_per_hand_mean']:.1f} cards fired",
+            f"cards fired: {s['cards_fired']}  reloads: {s['reloads']}  UNO catches: {s['catches']}",
+            f"wins by seat: {seats}",
+            f"wins by bot: {bots}",
+        ]
+    )

@@ -1,0 +1,236 @@
+"""Whole dealt-mode games between bots, with the launcher modelled in-process by an eject profile.
+
+The engine owns the cards (`Game(mode="dealt")`); a press asks the eject profile how many cards it wants,
+reloads the launcher from the discard pile when it holds fewer (R1/R2), and fires what is there. A safety
+cap on actions turns a game that never ends into an error, never into a quiet pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from unox.bots import BOT_NAMES, Bot, make_bot
+from unox.profiles import EjectProfile, get_profile
+from unox.rules.errors import RuleError
+from unox.rules.game import Game
+
+BOT_CHOICES = (*BOT_NAMES, "mix")
+MAX_ACTIONS = 1_000_000  # per game; uniform random bots at 4 players: median 18,000, longest seen 65,000
+FULL_LAUNCHER = 112  # ask the profile with this so it says what it wants, not what is there
+
+
+class SimulationError(RuntimeError):
+    """A game broke a promise of the engine (it did not end, or a bot's legal play was refused)."""
+
+
+@dataclass
+class GameRecord:
+    """What one simulated game came to."""
+
+    seed: int
+    bots: list[str]  # bot name per seat
+    winner: str = ""
+    winner_seat: int = 0  # 1-based
+    hands: int = 0
+    turns: int = 0  # plays plus T2/T3 presses: each ends or is a turn's action
+    plays: int = 0
+    presses: int = 0  # every press, owed or not
+    cards_fired: int = 0
+    reloads: int = 0
+    catches: int = 0
+    actions: int = 0  # every call into the engine that changes the game
+
+
+@dataclass
+class Match:
+    """One game in progress: the engine, a bot per player, the launcher's eject profile, the tallies."""
+
+    game: Game
+    bots: Mapping[str, Bot]
+    profile: EjectProfile
+    record: GameRecord
+    max_actions: int = MAX_ACTIONS
+    must_match: bool = field(default=False, init=False)
+
+    def run(self) -> GameRecord:
+        game, record = self.game, self.record
+        while game.phase != "game_over":
+            record.actions += 1
+            if record.actions > self.max_actions:
+                raise SimulationError(
+                    f"game with seed {record.seed} did not end within {self.max_actions} actions"
+                )
+            phase = game.phase
+            if phase == "turn":
+                self.turn(game.presser())
+            elif phase == "pressing":
+                self.press(game.presser())
+            elif phase == "flip":
+                self.flip()
+            else:
+                game.deal()
+                record.hands += 1
+        record.winner = game.winner or ""
+        record.winner_seat = game.players.index(record.winner) + 1
+        return record
+
+    def flip(self) -> None:
+        """S4: turn up the first card; a wild's colour is named by the player on the dealer's left."""
+        game = self.game
+        try:
+            game.flip()
+        except RuleError as exc:
+            if exc.code != "missing_color":
+                raise
+            state = game.state()
+            players = state["players"]
+            left = players[(players.index(state["dealer"]) + 1) % len(players)]
+            game.flip(None, self.bots[left].choose_color(game, left))
+        self.must_match = game.phase == "turn" and game.state()["must_match"]
+
+    def turn(self, player: str) -> None:
+        bot = self.bots[player]
+        may_press = not (self.must_match and game_has_plays(self.game, player))
+        self.must_match = False
+        play = bot.choose(self.game, player, may_press=may_press)
+        self.record.turns += 1
+        if play is None:
+            self.press(player)
+            return
+        self.play(player, bot, play)
+
+    def play(self, player: str, bot: Bot, play: Any) -> None:
+        game, record = self.game, self.record
+        left = len(game.hand(player)) - 1 - (play.count or 0)
+        due = left == 1 and play.target is None  # U1; Trade Hands never leaves a catchable player (A5)
+        called = due and bot.calls_uno(game, player)
+        if called:
+            game.uno(player)
+        try:
+            game.play(player, *play)
+        except RuleError as exc:
+            raise SimulationError(f"{type(bot).__name__} chose {play}, refused: {exc.code}") from exc
+        record.plays += 1
+        if due and not called:
+            self.offer_catch(player)
+
+    def offer_catch(self, victim: str) -> None:
+        """U2: the others, in seat order from the victim's left, may catch a missing UNO call."""
+        game = self.game
+        players = game.state()["players"]
+        seat = players.index(victim)
+        for i in range(1, len(players)):
+            other = players[(seat + i) % len(players)]
+            if self.bots[other].catches(game, other, victim):
+                game.catch(victim, by=other)
+                self.record.catches += 1
+                return
+
+    def press(self, player: str) -> None:
+        """One press: the profile picks a count; reload first when the launcher holds fewer (R1/R2)."""
+        game, record = self.game, self.record
+        want = self.profile.next_count(FULL_LAUNCHER)
+        if want > game.launcher_cards:
+            try:
+                game.reload()
+                record.reloads += 1
+            except RuleError as exc:
+                if exc.code != "nothing_to_reload":
+                    raise
+        fired = min(want, game.launcher_cards)
+        game.press(player, fired)
+        record.presses += 1
+        record.cards_fired += fired
+
+
+def game_has_plays(game: Game, player: str) -> bool:
+    return bool(game.legal_plays(player))
+
+
+def seat_bots(kind: str, players: int, game_index: int) -> list[str]:
+    """Bot names by seat; `mix` alternates random and heuristic and shifts by one seat every game."""
+    if kind == "mix":
+        return [BOT_NAMES[(seat + game_index) % len(BOT_NAMES)] for seat in range(players)]
+    if kind not in BOT_NAMES:
+        raise ValueError(f"unknown bot {kind!r}; use one of {', '.join(BOT_CHOICES)}")
+    return [kind] * players
+
+
+def play_game(
+    seed: int,
+    bots: Sequence[str],
+    *,
+    profile: str = "measured",
+    profile_config: Mapping[str, Any] | None = None,
+    max_actions: int = MAX_ACTIONS,
+    **game_options: Any,
+) -> GameRecord:
+    """One whole game (several hands, G1 to 500 unless `scoring`/`target` say otherwise), from one seed."""
+    rng = random.Random(seed)
+    names = [f"P{seat + 1}" for seat in range(len(bots))]
+    game = Game(names, mode="dealt", rng=random.Random(rng.getrandbits(64)), **game_options)
+    launcher = get_profile(profile, rng=random.Random(rng.getrandbits(64)), config=profile_config)
+    players = {n: make_bot(b, random.Random(rng.getrandbits(64))) for n, b in zip(names, bots, strict=True)}
+    match = Match(game, players, launcher, GameRecord(seed, list(bots)), max_actions)
+    return match.run()
+
+
+def simulate(
+    games: int,
+    players: int,
+    *,
+    bot: str = "random",
+    seed: int | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Plays `games` games and sums them up. No seed: one is drawn from the OS and reported, to repeat."""
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
+    master = random.Random(seed)
+    records = []
+    for index in range(games):
+        record = play_game(master.getrandbits(64), seat_bots(bot, players, index), **options)
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    run = {
+        "players": players,
+        "bot": bot,
+        "seed": seed,
+        "profile": options.get("profile", "measured"),
+        "scoring": options.get("scoring", "g1"),
+        "target": options.get("target", 500),
+    }
+    return summarize(records, **run)
+
+
+def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
+    """Totals and means over the games, wins by seat and by bot (with the seats each bot held)."""
+    hands = sum(r.hands for r in records)
+    seats = range(1, run["players"] + 1)
+    wins_by_seat = Counter(r.winner_seat for r in records)
+    wins_by_bot = Counter(r.bots[r.winner_seat - 1] for r in records)
+    seats_by_bot = Counter(b for r in records for b in r.bots)
+    per_hand = (lambda total: total / hands) if hands else (lambda total: 0.0)
+    return {
+        **run,
+        "games": len(records),
+        "hands": hands,
+        "hands_per_game_mean": hands / len(records) if records else 0.0,
+        "turns_per_hand_mean": per_hand(sum(r.turns for r in records)),
+        "presses_per_hand_mean": per_hand(sum(r.presses for r in records)),
+        "cards_fired": sum(r.cards_fired for r in records),
+        "cards_fired_per_hand_mean": per_hand(sum(r.cards_fired for r in records)),
+        "reloads": sum(r.reloads for r in records),
+        "catches": sum(r.catches for r in records),
+        "actions": sum(r.actions for r in records),
+        "longest_game_actions": max((r.actions for r in records), default=0),
+        "wins_by_seat": {str(s): wins_by_seat[s] for s in seats},
+        "wins_by_bot": {b: wins_by_bot[b] for b in sorted(seats_by_bot)},
+        "seats_by_bot": dict(sorted(seats_by_bot.items())),
+    }

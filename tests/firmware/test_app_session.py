@@ -1,0 +1,49 @@
+"""Sessions across restarts: a rebooted firmware ignores the old session until the host says HELLO again."""
+
+from unoxfw.runner import start
+
+
+def reboot_firmware(rig, fake_machine, seed):
+    """The board resets (watchdog, power): a new firmware instance on the same wire, nothing remembered."""
+    rig.board, rig.app = start(fake_machine, rig.io, rig.now, None, seed)
+    rig.set_lid(False)
+
+
+def test_rebooted_firmware_ignores_old_session_frames_and_fires_after_a_new_hello(make_rig, fake_machine):
+    rig = make_rig(cards=30)
+    rig.connect()
+    rig.fire(2)
+    rig.run(2500)
+    assert rig.fired == 2
+    reboot_firmware(rig, fake_machine, seed=99)
+    rig.received = []
+    rig.fire(3)  # the host does not know yet: this frame belongs to the old session
+    rig.run(1500)
+    assert rig.fired == 2  # ignored, not fired
+    assert rig.frames("ACK") == [] and rig.host.unacked() == 1
+    beats = [f[2] for f in rig.frames("HEARTBEAT")]
+    assert beats and beats[-1][1] == "0000"  # the firmware names no host session: the host must HELLO
+    rig.host.hello(("1", "rig"), rig.now)  # the host rule in docs/protocol.md
+    rig.run(100)
+    rig.fire(3)
+    rig.run(3000)
+    assert rig.fired == 5
+    assert [f[2][:3] for f in rig.frames("FIRED")] == [("3", "3", "-")]
+
+
+def test_hello_retransmitted_by_the_host_does_not_restart_the_session(make_rig):
+    rig = make_rig(cards=30)
+    sent = []
+    rig.wire_to_fw = lambda data: sent.append(data) or data
+    rig.connect()
+    hello_frame = sent[0]
+    assert b" HELLO " in hello_frame
+    epoch = rig.host.peer_epoch
+    rig.io.inbox += hello_frame  # the host did not hear the ACK and sends HELLO again
+    rig.run(200)
+    assert rig.app.link.duplicates == 1
+    assert rig.host.peer_epoch == epoch and len(rig.frames("HELLO")) == 1
+    seq = rig.fire(2)
+    rig.run(2500)
+    assert rig.fired == 2
+    assert [f[2] for f in rig.frames("FIRED")] == [("2", "2", "-", f"{seq:02X}")]

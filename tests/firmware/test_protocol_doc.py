@@ -1,0 +1,41 @@
+"""docs/protocol.md is checked against the code: every example frame is valid, the tables list what exists."""
+
+import binascii
+import re
+from pathlib import Path
+
+from unoxfw.link import Decoder
+from unoxfw.settings import LIMITS
+from unoxfw.signals import PATTERNS
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+
+
+def example_lines() -> list[str]:
+    blocks = re.findall(r"```frames\n(.*?)```", DOC, re.S)
+    return [line[2:] for block in blocks for line in block.splitlines() if line[:2] in ("> ", "< ")]
+
+
+def test_every_example_frame_has_a_valid_crc_and_decodes():
+    lines = example_lines()
+    assert len(lines) >= 30
+    for line in lines:
+        body, crc = line.rsplit(" ", 1)
+        assert binascii.crc_hqx(body.encode(), 0xFFFF) == int(crc, 16), line
+        assert len(Decoder().feed((line + "\n").encode())) == 1, line
+
+
+def test_inline_fire_example_is_valid():
+    assert "`05 FIRE 3 BCD9\\n`" in DOC
+    assert binascii.crc_hqx(b"05 FIRE 3", 0xFFFF) == 0xBCD9
+
+
+def test_settings_table_matches_the_firmware_limits():
+    found = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+\.\.\d+) \|", DOC, re.M)
+    rows = {key: (int(default), limits) for key, default, limits in found}
+    assert rows == {key: (lim[0], f"{lim[1]}..{lim[2]}") for key, lim in LIMITS.items()}
+
+
+def test_pattern_table_names_every_pattern():
+    names = set(re.findall(r"^\| `(\w+)` \| [^|]*(?:Hz|kHz|chirps)[^|]* \|", DOC, re.M))
+    assert names == set(PATTERNS)
