@@ -14,12 +14,13 @@ import sys
 import time
 
 import machine
+from micropython import const
 from unoxfw.runner import start, step
 
-_GRACE_MS = 2000
-_WDT_MS = 5000
-_WDT_CTRL = 0x40058000
-_WDT_ENABLE = 1 << 30
+_GRACE_MS = const(2000)
+_WDT_MS = const(5000)
+_WDT_CTRL = 0x40058000  # above the small-int range: not a const()
+_WDT_ENABLE = 0x40000000
 
 
 class UsbIO:
@@ -28,7 +29,7 @@ class UsbIO:
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._poll = select.poll()
-        self._poll.register(self._in, select.POLLIN)
+        self._poll.register(sys.stdin, select.POLLIN)
         self._buf = bytearray(64)
 
     def read(self):

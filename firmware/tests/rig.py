@@ -5,6 +5,7 @@
 # Card model: with the motor forward (> 0.2) a card reaches the beam after feed_ms, blocks it for
 # pass_ms and leaves. wedge=(k, times): the k-th card stops inside the beam `times` times; a reverse
 # pulse pulls it back into the hopper. stick=k: the k-th card stops in the beam for good (STUCK).
+# creep=True: when the final reverse pulse ends, the next card slides into the beam and stays there.
 
 from unoxfw.link import Endpoint
 from unoxfw.pins import PINS
@@ -27,7 +28,7 @@ class FakeIO:
 
 class Rig:
     def __init__(self, machine, cards=20, config=None, seed=1, wedge=None, stick=None, feed_ms=150,
-                 pass_ms=40):
+                 pass_ms=40, creep=False):
         # machine: the fake module (tests/machine.py), passed in so CPython never needs a global `machine`
         machine.reset_all()
         self.machine = machine
@@ -40,6 +41,7 @@ class Rig:
         self.pass_ms = pass_ms
         self.wedge = wedge
         self.stick = stick
+        self.creep = creep  # after a reverse pulse ends, the next card slides into the beam and stays
         self._progress = 0
         self._in_beam = 0
         self._card_no = 0
@@ -132,6 +134,12 @@ class Rig:
         m = self.motor()
         if m < 0 and self._last_m >= 0:
             self.reversals += 1
+        if self.creep and m == 0 and self._last_m < 0 and self.cards > 0 and not self._in_beam:
+            self.creep = False
+            self.cards -= 1
+            self._in_beam = 1
+            self._stuck = True
+            self.pin("beam").drive(0)
         self._last_m = m
         if m > 0.2:
             self._forward(dt)

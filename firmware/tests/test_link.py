@@ -57,6 +57,13 @@ class TestCodec(unittest.TestCase):
         self.assertEqual(frames, [(3, "STATUS", ())])
         self.assertEqual(d.errors, 1)
 
+    def test_every_byte_value_is_survived(self):
+        d = Decoder()
+        junk = bytes(range(256)) + b"\n" + bytes(range(255, -1, -1)) + b"\n"
+        good = encode(4, "BEEP", ("press",))
+        self.assertEqual(d.feed(junk + good + junk), [(4, "BEEP", ("press",))])
+        self.assertEqual(d.errors, 2 * junk.count(b"\n"))  # every junk line holds a byte outside 0x20-0x7E
+
     def test_encode_refuses_spaces_and_bad_kind(self):
         self.assertRaises(ValueError, encode, 1, "FIRE", ("a b",))
         self.assertRaises(ValueError, encode, 1, "fire", ())

@@ -21,12 +21,13 @@ except ImportError:  # CPython
         return value
 
 
-_DEBOUNCE_MS = const(60)
+_PRESS_STABLE_MS = const(10)
 _LID_STABLE_MS = const(30)
 _IDLE_SAMPLE_MS = const(2000)
 _RUN_SAMPLE_MS = const(100)
 _HYSTERESIS_MV = const(100)
 _MAX_FIRE = const(40)
+_MAX_QUEUED = const(4)
 _FAULT_EVENTS = {"jam": "JAM", "empty": "EMPTY", "stuck": "STUCK"}
 _FAULT_BEEPS = {"jam": "jam", "empty": "empty", "stuck": "stuck", "lid": "lid", "battery": "battery"}
 
@@ -50,11 +51,14 @@ class App:
         self.link_lost = False
         self._lost_rx = None
         self.presses_taken = 0
+        self._queued = 0
         self.counted = 0
         self.last_fault = None
         self._fire_ref = 0
         self._presses_seen = board.presses()
-        self._last_press = now_ms - _DEBOUNCE_MS
+        self._press_edge = False
+        self._button_raw = board.button_down()
+        self._button_since = now_ms
         self._activity = now_ms
         self.lid = board.lid_open()
         self._lid_raw = self.lid
@@ -93,8 +97,8 @@ class App:
 
     # ---- host frames ----------------------------------------------------------------------------
     def _on_frame(self, seq, kind, args, now_ms):
-        if kind == "HEARTBEAT":
-            return
+        if kind == "HEARTBEAT" or seq == 0:
+            return  # seq 00 is for unreliable frames only: a command there would dodge the dedup
         if kind == "HELLO":
             self._on_hello(seq, now_ms)
         elif kind == "FIRE":
@@ -118,7 +122,11 @@ class App:
         self.link.send("ERR", (what, reason, hint), now_ms, seq)
 
     def _on_hello(self, seq, now_ms):
-        # A new host session: fresh windows on both sides, then the state the host cannot know.
+        # A new host session: fresh windows on both sides, then the state the host cannot know. A fire the
+        # old host commanded stops: the new one never asked for it and will get no FIRED for it.
+        if self.feeder.busy() and self._fire_ref:
+            self.counted += self.feeder.abort(now_ms, "link")[0]
+            self.last_fault = "link"
         self.link_lost = False
         self.link.hello((PROTOCOL, __version__), now_ms, seq)
         self.link.send("LID", ("open" if self.lid else "shut",), now_ms)
@@ -184,6 +192,9 @@ class App:
             result = self.feeder.tick(now_ms)
         if result:
             self._finish_fire(result, now_ms)
+            while self._queued and not self.feeder.busy():
+                self._queued -= 1  # a press taken while alone and firing: its own fire now
+                self._start_fire(self.profile.next_count(), 0, now_ms)
 
     def _finish_fire(self, result, now_ms):
         fired, n, fault, detail = result
@@ -206,13 +217,23 @@ class App:
 
     # ---- local inputs ---------------------------------------------------------------------------
     def _check_button(self, now_ms):
+        # The IRQ counts falling edges, chatter included; a press is taken when, after an edge, the button
+        # has been down and steady for _PRESS_STABLE_MS. Chatter at release settles up and is dropped.
         count = self.board.presses()
-        if count == self._presses_seen:
+        if count != self._presses_seen:
+            self._presses_seen = count
+            self._press_edge = True
+        down = self.board.button_down()
+        if down != self._button_raw:
+            self._button_raw = down
+            self._button_since = now_ms
+        if not self._press_edge or ticks_diff(now_ms, self._button_since) < _PRESS_STABLE_MS:
             return
-        self._presses_seen = count
-        if ticks_diff(now_ms, self._last_press) < _DEBOUNCE_MS or self.feeder.busy():
-            return
-        self._last_press = now_ms
+        self._press_edge = False
+        if down:
+            self._take_press(now_ms)
+
+    def _take_press(self, now_ms):
         self._activity = now_ms
         if self.asleep:
             self.asleep = False  # L3: the first press only wakes the launcher: no beep, no BUTTON
@@ -221,6 +242,9 @@ class App:
         self.presses_taken += 1
         if self.connected():
             self.link.send("BUTTON", (self.presses_taken,), now_ms)
+        elif self.feeder.busy():
+            if self._queued < _MAX_QUEUED:
+                self._queued += 1  # alone and firing: this press fires once the motor stops
         else:
             self._start_fire(self.profile.next_count(), 0, now_ms)
 

@@ -13,7 +13,7 @@
 #     send_unreliable(kind, args=()) -> None                seq 00, never acked (HEARTBEAT)
 #     hello(args, now_ms, reply_to=0) -> seq                new own epoch, fresh tx window, HELLO args+epoch
 #     receive(data, now_ms) -> sequence of (seq, kind, args) new frames (ACKs consumed, dups dropped)
-#     poll(now_ms) -> int                                   frames retransmitted now (go-back-N)
+#     poll(now_ms) -> int                                   frames retransmitted now (go-back-N, backoff)
 #     .session (bool), .peer_epoch, .epoch, .last_rx_ms, .unacked(), counters
 #
 # Only what both interpreters run: no typing, no dataclasses, no f-strings, const() for private constants.
@@ -174,6 +174,7 @@ class Endpoint:
         self.epoch = (epoch & 0xFFFF) or 1
         self.peer_epoch = None
         self.retransmit_ms = retransmit_ms
+        self._wait = retransmit_ms
         self.window = window
         self._tx = 1
         self._rx = 0
@@ -214,14 +215,19 @@ class Endpoint:
         self._tx = 1
         self._unacked = []
         self._replies = []
+        self._wait = self.retransmit_ms
         return self.send("HELLO", tuple(args) + (f"{self.epoch:04X}",), now_ms, reply_to)
 
     def poll(self, now_ms):
-        if not self._unacked or ticks_diff(now_ms, self._unacked[0][2]) < self.retransmit_ms:
+        # Retransmit after retransmit_ms, doubling the wait (up to 4x) while nothing gets ACKed, so a
+        # lost host is not flooded; any ACK progress resets the wait.
+        if not self._unacked or ticks_diff(now_ms, self._unacked[0][2]) < self._wait:
             return 0
         for entry in self._unacked:
             entry[2] = now_ms
             self._write(entry[1])
+        if self._wait < 4 * self.retransmit_ms:
+            self._wait *= 2
         self.retransmits += len(self._unacked)
         return len(self._unacked)
 
@@ -235,6 +241,7 @@ class Endpoint:
         for i in range(len(self._unacked)):
             if self._unacked[i][0] == seq:
                 del self._unacked[: i + 1]
+                self._wait = self.retransmit_ms
                 return
 
     def _resend_reply(self, seq):

@@ -55,8 +55,9 @@ SCHEMA: dict[str, dict[str, Option]] = {
     "calibration": {
         "samples": Option(int, 0, 1_000_000, 0, "cards measured so far; calibrate refines the means"),
         "feed_ms": Option(float, 0, 10000, 0, "mean motor time from start to a card in the beam"),
-        "block_ms": Option(float, 0, 5000, 0, "mean time a card blocks the beam"),
-        "duty": Option(float, 0, 100, 0, "duty in percent the measured cards needed"),
+        "block_ms": Option(float, 0, 5000, 0, "mean time a card blocks the beam (direct GPIO build)"),
+        "period_ms": Option(float, 0, 5000, 0, "mean time from one card to the next while firing"),
+        "duty": Option(float, 0, 100, 0, "lowest duty in percent that still fed a card"),
     },
 }
 

@@ -144,8 +144,10 @@ class Session:
             return None
         return replies[-1]
 
-    def poll(self, timeout: float = 0.0) -> list[dict]:
-        """Take every press the launcher reports (waiting up to `timeout` for the first), then its faults."""
+    def poll(self, timeout: float = 0.0, *, status: bool = True) -> list[dict]:
+        """Take every press the launcher reports (waiting up to `timeout` for the first), then its faults.
+
+        `status=False` skips asking the launcher for its status unless a press came in (a fast timer)."""
         replies: list[dict] = []
         if self.launcher is None:
             return replies
@@ -153,7 +155,8 @@ class Session:
         while self.launcher.wait_press(timeout=wait):
             replies.append(self.button())
             wait = 0.0
-        self._check_status()
+        if status or replies:
+            self._check_status()
         return replies
 
     def button(self) -> dict:

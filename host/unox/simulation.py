@@ -58,13 +58,13 @@ class Match:
 
     def run(self) -> GameRecord:
         game, record = self.game, self.record
-        while game.phase != "game_over":
+        phase = game.phase
+        while phase != "game_over":
             record.actions += 1
             if record.actions > self.max_actions:
                 raise SimulationError(
                     f"game with seed {record.seed} did not end within {self.max_actions} actions"
                 )
-            phase = game.phase
             if phase == "turn":
                 self.turn(game.presser())
             elif phase == "pressing":
@@ -74,6 +74,7 @@ class Match:
             else:
                 game.deal()
                 record.hands += 1
+            phase = game.phase
         record.winner = game.winner or ""
         record.winner_seat = game.players.index(record.winner) + 1
         return record
@@ -105,7 +106,7 @@ class Match:
 
     def play(self, player: str, bot: Bot, play: Any) -> None:
         game, record = self.game, self.record
-        left = len(game.hand(player)) - 1 - (play.count or 0)
+        left = game.cards.hand_size(player) - 1 - (play.count or 0)  # len(game.hand()) without the copy
         due = left == 1 and play.target is None  # U1; Trade Hands never leaves a catchable player (A5)
         called = due and bot.calls_uno(game, player)
         if called:

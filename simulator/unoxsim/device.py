@@ -27,6 +27,7 @@ from unoxsim.usb import UsbCable
 WDT_GRACE_MS = 2000  # as firmware/main.py: no watchdog for 2 s after boot (room for mpremote's Ctrl-C)
 WDT_TIMEOUT_MS = 5000  # as firmware/main.py
 BOUNCE_MS = 1  # contact chatter: one edge per ms
+PRESS_GAP_MS = 60  # a finger needs this long between releasing the button and pressing it again
 BUSY_STEP_MS = 10  # longest step while the motor or a card moves; shorter when a beam edge is near
 
 
@@ -60,7 +61,7 @@ class VirtualDevice:
         self.clock = VirtualClock()
         self.model = LauncherModel(cards=cards, seed=seed, faults=FaultRates(jam, double, stuck, unjam))
         if not 0 < battery_mv <= 7000:
-            raise ValueError(f"battery_mv={battery_mv}: a 3 x C pack reads 0..7000 mV")
+            raise ValueError(f"battery_mv={battery_mv}: a 3 x C pack reads 1..7000 mV")
         self.model.battery.set_open_mv(battery_mv)
         self.model.battery.drain_mv_per_as = drain
         self.model.lid_open = lid == "open"
@@ -70,9 +71,10 @@ class VirtualDevice:
         self._in1, self._in2, self._beam, self._button, self._lid = (
             self.board.wire(self._pins[name]) for name in ("motor_in1", "motor_in2", "beam", "button", "lid"))
         self._kick = False
+        self._button_free_at = -PRESS_GAP_MS
         self.board.set_adc_source(self._pins["battery_adc"] - 26,
                                   lambda: self.model.battery.terminal_mv * self._divider)
-        self._events: list[tuple[int, int, Callable[[], None]]] = []
+        self._events: list[tuple[int, int, bool, Callable[[], None]]] = []  # (when, order, physical, action)
         self._order = itertools.count()
         self.frozen = False
         self.boots = 0
@@ -91,13 +93,14 @@ class VirtualDevice:
         if self.boots:
             self.board.hardware_reset(cause)
             self.cable.reset()
-            self._events = [e for e in self._events if getattr(e[2], "physical", False)]
+            self._events = [event for event in self._events if event[2]]  # a reboot forgets its own plans
+            heapq.heapify(self._events)
         self.boots += 1
         self.frozen = False
         self._apply_sensors()
         io = _BoardIO(self.cable)
         self._fw: tuple[Any, Any] = runner.start(self.board.machine, io, self.clock.now_ms(), self.config)
-        self.schedule(WDT_GRACE_MS, lambda: self.firmware_board.wdt_start(WDT_TIMEOUT_MS))
+        self.schedule(WDT_GRACE_MS + 1, lambda: self.firmware_board.wdt_start(WDT_TIMEOUT_MS))  # `> grace`
 
     @property
     def firmware_board(self) -> Any:
@@ -113,27 +116,22 @@ class VirtualDevice:
 
     def schedule(self, delay_ms: int, action: Callable[[], None], *, physical: bool = False) -> None:
         """Run `action` at now + delay_ms. Physical events (a finger on the button) survive a reboot."""
-        action.physical = physical  # type: ignore[attr-defined]
-        heapq.heappush(self._events, (self.clock.now_ms() + delay_ms, next(self._order), action))
+        heapq.heappush(self._events, (self.clock.now_ms() + delay_ms, next(self._order), physical, action))
 
     def advance(self, ms: int) -> None:
         """Run the launcher for `ms` virtual milliseconds."""
-        end = self.clock.now_ms() + ms
-        while True:
-            self._guarded(self._run_due_events)
-            now = self.clock.now_ms()
-            if now >= end:
-                return
-            self._step(self._step_size(end - now))
+        self.advance_until(ms, lambda: False)
 
     def advance_until(self, ms: int, done: Callable[[], bool]) -> bool:
         """Run for up to `ms` virtual ms, stopping after the first step at which `done()` holds."""
-        end = self.clock.now_ms() + ms
+        clock = self.clock
+        end = clock.now_ms() + ms
         while True:
-            self._guarded(self._run_due_events)
+            if self._events and self._events[0][0] <= clock.now_ms():
+                self._guarded(self._run_due_events)
             if done():
                 return True
-            now = self.clock.now_ms()
+            now = clock.now_ms()
             if now >= end:
                 return False
             self._step(self._step_size(end - now))
@@ -173,7 +171,7 @@ class VirtualDevice:
 
     def _run_due_events(self) -> None:
         while self._events and self._events[0][0] <= self.clock.now_ms():
-            heapq.heappop(self._events)[2]()
+            heapq.heappop(self._events)[3]()
             self._kick = True
 
     def _guarded(self, work: Callable[[], None]) -> None:
@@ -190,13 +188,16 @@ class VirtualDevice:
 
     # -- people and cables -----------------------------------------------------------------------------
     def press_button(self, hold_ms: int = 120) -> None:
-        """A finger on the front button for `hold_ms`, with `bounce` chatter edges on press and release."""
+        """A finger on the front button for `hold_ms`, with `bounce` chatter edges on press and release.
+        A press while the button is still held from the last one starts after that one's release."""
         if hold_ms < 2 * self.bounce + 2:
             raise ValueError(f"hold_ms={hold_ms}: too short for {self.bounce} bounce edges")
+        start = max(0, self._button_free_at + PRESS_GAP_MS - self.clock.now_ms())
         for i in range(2 * self.bounce + 1):
-            self.schedule(i * BOUNCE_MS, self._button_setter(i % 2 == 0), physical=True)
+            self.schedule(start + i * BOUNCE_MS, self._button_setter(i % 2 == 0), physical=True)
         for i in range(2 * self.bounce + 1):
-            self.schedule(hold_ms + i * BOUNCE_MS, self._button_setter(i % 2 == 1), physical=True)
+            self.schedule(start + hold_ms + i * BOUNCE_MS, self._button_setter(i % 2 == 1), physical=True)
+        self._button_free_at = self.clock.now_ms() + start + hold_ms + 2 * self.bounce * BOUNCE_MS
 
     def _button_setter(self, down: bool) -> Callable[[], None]:
         def act() -> None:
@@ -218,7 +219,7 @@ class VirtualDevice:
 
     def set_battery(self, mv: float) -> None:
         if not 0 < mv <= 7000:
-            raise ValueError(f"battery {mv} mV: a 3 x C pack reads 0..7000 mV")
+            raise ValueError(f"battery {mv} mV: a 3 x C pack reads 1..7000 mV")
         self.model.battery.set_open_mv(mv)
 
     def load_cards(self, n: int) -> None:

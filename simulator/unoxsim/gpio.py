@@ -132,7 +132,8 @@ class Pin:
 
     IN, OUT, OPEN_DRAIN, ALT = IN, OUT, OPEN_DRAIN, ALT
     PULL_UP, PULL_DOWN = PULL_UP, PULL_DOWN
-    IRQ_LOW_LEVEL, IRQ_HIGH_LEVEL, IRQ_FALLING, IRQ_RISING = IRQ_LOW_LEVEL, IRQ_HIGH_LEVEL, IRQ_FALLING, IRQ_RISING
+    IRQ_LOW_LEVEL, IRQ_HIGH_LEVEL = IRQ_LOW_LEVEL, IRQ_HIGH_LEVEL
+    IRQ_FALLING, IRQ_RISING = IRQ_FALLING, IRQ_RISING
     _board: Any = None
 
     def __init__(self, id: int | str, mode: int = -1, pull: int | None = -1, *, value: int | None = None,
@@ -140,7 +141,8 @@ class Pin:
         self._wire = self._board.wire(id)
         self.init(mode, pull, value=value)
 
-    def init(self, mode: int = -1, pull: int | None = -1, *, value: int | None = None, **_ignored: Any) -> None:
+    def init(self, mode: int = -1, pull: int | None = -1, *, value: int | None = None,
+             **_ignored: Any) -> None:
         wire = self._wire
         if value is not None:
             wire.out_value = 1 if value else 0

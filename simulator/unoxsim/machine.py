@@ -71,7 +71,8 @@ class Timer:
              callback: Callable[[Any], None] | None = None, **_ignored: Any) -> None:
         if freq > 0:
             if freq > 1000:
-                raise ValueError(f"virtual Timer freq {freq} Hz: the simulator ticks in 1 ms steps (max 1000 Hz)")
+                raise ValueError(f"virtual Timer freq {freq} Hz: the simulator ticks in 1 ms steps, "
+                                 "so at most 1000 Hz")
             period = round(1000 / freq)
         if period <= 0:
             raise ValueError("Timer needs period (ms) > 0 or freq (Hz) > 0")
@@ -165,6 +166,8 @@ class VirtualBoard:
         return min(times) if times else None
 
     def run_timers(self) -> None:
+        if not self.timers:
+            return
         now = self.clock.now_ms()
         for timer in [t for t in self.timers if t.deadline is not None and t.deadline <= now]:
             if timer.mode == Timer.PERIODIC:
@@ -180,7 +183,8 @@ class VirtualBoard:
             return
         starved = self.clock.now_ms() - self.wdt_last_feed
         if starved > self.wdt_timeout:
-            raise MachineReset(WDT_RESET, f"watchdog not fed for {starved} ms (timeout {self.wdt_timeout} ms)")
+            why = f"watchdog not fed for {starved} ms (timeout {self.wdt_timeout} ms)"
+            raise MachineReset(WDT_RESET, why)
 
     def hardware_reset(self, cause: int) -> None:
         """What the chip does on reset: pads to inputs, PWM, timers and watchdog off."""

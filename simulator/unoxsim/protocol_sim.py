@@ -5,8 +5,9 @@
 those of `unoxsim.url.PARAMETERS`; a bad one raises `ValueError` from the constructor.
 
 Time is virtual. `read()` with a timeout ADVANCES the device's clock by up to the timeout instead of
-sleeping, and returns as soon as the bytes asked for have arrived. A non-blocking poll (`timeout=0` reads
-and `in_waiting`) that finds nothing costs 1 ms of virtual time, so a polling loop always makes progress.
+sleeping, and returns as soon as the bytes asked for have arrived. A `timeout=0` read that finds nothing
+costs 1 ms of virtual time, and so does every empty `in_waiting` after the first in a row (no read or
+write between), so a polling loop always makes progress while `read(max(1, in_waiting))` stays cheap.
 `close()` then `open()` reconnects to the same device (the cable replugged), so no state is lost.
 Beyond pyserial: `virtual_clock()` (ms), `advance(ms)` (a virtual sleep, also while closed), `device`,
 `press_button()`.
@@ -32,6 +33,7 @@ class Serial(SerialBase):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.device: VirtualDevice | None = None
         self._device_url: str | None = None
+        self._empty_polls = 0
         super().__init__(*args, **kwargs)
 
     # -- opening ------------------------------------------------------------------------------------
@@ -82,12 +84,17 @@ class Serial(SerialBase):
     @property
     def in_waiting(self) -> int:
         device = self._live()
-        if not device.host_pending():
-            device.advance(_POLL_COST_MS)
+        if device.host_pending():
+            self._empty_polls = 0
+        else:
+            self._empty_polls += 1
+            if self._empty_polls > 1:  # polling in a loop: each further empty poll costs 1 ms
+                device.advance(_POLL_COST_MS)
         return device.host_pending()
 
     def read(self, size: int = 1) -> bytes:
         device = self._live()
+        self._empty_polls = 0
         data = device.host_read(size)
         if len(data) >= size:
             return data
@@ -129,6 +136,7 @@ class Serial(SerialBase):
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         device = self._live()
+        self._empty_polls = 0
         payload = bytes(data)
         device.host_write(payload)
         return len(payload)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from unox import config
 from unox.launcher import open_launcher
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from unox.launcher.base import MAX_FIRE
 from unoxsim.physics import HOPPER_CAPACITY
 
 
@@ -34,7 +35,8 @@ def test_fire_zero_sends_nothing_and_runs_nothing(sim):
 
 def test_bad_count_is_refused_before_anything_is_sent(sim):
     launcher = sim("seed=1")
-    sent = launcher.link.unacked()
-    with pytest.raises(ValueError, match="0 to 99"):
-        launcher.fire(-2)
-    assert launcher.link.unacked() == sent and launcher.device.cards_out == 0
+    waiting = launcher.device.cable.to_board.pending()
+    for bad in (-2, MAX_FIRE + 1, 2.0, True):
+        with pytest.raises(ValueError, match=f"0 to {MAX_FIRE}"):
+            launcher.fire(bad)
+    assert launcher.device.cable.to_board.pending() == waiting and launcher.device.cards_out == 0

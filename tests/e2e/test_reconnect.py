@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from unox.launcher import LauncherError
 
 from .conftest import FireCounter

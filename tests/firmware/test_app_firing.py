@@ -199,3 +199,14 @@ def test_battery_below_critical_refuses_to_fire(make_rig, fake_machine):
     rig.run(1000)
     assert rig.max_motor_ms == 0
     assert fired_frames(rig)[0][:3] == ("0", "2", "battery")
+
+
+def test_T4_card_creeping_into_the_beam_after_the_fire_is_stuck_and_counted(make_rig):
+    rig = make_rig(cards=10, creep=True)
+    rig.connect()
+    rig.fire(2)
+    rig.run(4000)
+    [(fired, requested, fault, _ref)] = fired_frames(rig)
+    assert (requested, fault) == ("2", "stuck")
+    assert int(fired) == 3  # two fired and one left sticking out: all three go to the presser
+    assert rig.motor() == 0

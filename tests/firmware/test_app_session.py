@@ -47,3 +47,20 @@ def test_hello_retransmitted_by_the_host_does_not_restart_the_session(make_rig):
     rig.run(2500)
     assert rig.fired == 2
     assert [f[2] for f in rig.frames("FIRED")] == [("2", "2", "-", f"{seq:02X}")]
+
+
+def test_a_new_host_session_mid_fire_stops_that_fire_and_sends_no_stale_fired(make_rig):
+    from unoxfw.link import Endpoint
+
+    rig = make_rig(cards=40, feed_ms=300)
+    rig.connect()
+    rig.fire(10)
+    rig.run(700)
+    assert rig.motor() > 0
+    rig.host = Endpoint(rig._host_write, epoch=0x6262)  # the host process restarted
+    rig.received = []
+    rig.connect()
+    assert rig.motor() == 0
+    rig.run(2000)
+    assert rig.frames("FIRED") == []
+    assert rig.app.counted == rig.fired and rig.app.last_fault == "link"

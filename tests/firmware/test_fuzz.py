@@ -19,7 +19,7 @@ LINE = re.compile(rb"^([0-9A-F]{2}) FIRE ([^ ]+) ([0-9A-F]{4})$")
 def has_valid_fire(stream: bytes) -> bool:
     for line in stream.split(b"\n")[:-1]:
         m = LINE.match(line.rstrip(b"\r"))
-        if m and binascii.crc_hqx(line[:-5], 0xFFFF) == int(m.group(3), 16):
+        if m and m.group(1) != b"00" and binascii.crc_hqx(line[:-5], 0xFFFF) == int(m.group(3), 16):
             if m.group(2).isdigit() and 0 < int(m.group(2)) <= 40:
                 return True
     return False

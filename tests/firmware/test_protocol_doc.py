@@ -39,3 +39,37 @@ def test_settings_table_matches_the_firmware_limits():
 def test_pattern_table_names_every_pattern():
     names = set(re.findall(r"^\| `(\w+)` \| [^|]*(?:Hz|kHz|chirps)[^|]* \|", DOC, re.M))
     assert names == set(PATTERNS)
+
+
+def record_session(rig) -> list[str]:
+    """The session of the doc's first example, run on the firmware: '>' host to firmware, '<' back."""
+    log: list[str] = []
+
+    def to_fw(data: bytes) -> bytes:
+        log.extend("> " + line for line in data.decode().splitlines())
+        return data
+
+    def pump(original=rig._pump_host):
+        log.extend("< " + line for line in rig.io.out.decode().splitlines())
+        original()
+
+    rig.wire_to_fw = to_fw
+    rig._pump_host = pump
+    rig.connect()
+    rig.fire(3)
+    rig.run(1600)
+    rig.press()
+    rig.run(300)
+    for kind, args in [("BEEP", ("not_owed",)), ("CONFIG", ("card_ms", "1200")), ("CONFIG", ("duty", "150")),
+                       ("STATUS", ())]:
+        rig.host.send(kind, args, rig.now)
+        rig.run(50)
+    return log
+
+
+def test_the_documented_session_is_what_the_firmware_sends(make_rig):
+    documented = [line for line in re.findall(r"```frames\n(.*?)```", DOC, re.S)[0].splitlines() if line]
+    log = record_session(make_rig(cards=20, seed=1))
+    without_beats = [line for line in log if " HEARTBEAT " not in line]
+    assert documented[:-2] == without_beats
+    assert documented[-2] in log and documented[-1] in log  # one heartbeat each way

@@ -187,7 +187,7 @@ def test_pin_in_use_is_a_clear_error(gpio, mock_factory, clock):
 
 
 def test_bad_count_and_pattern_are_refused(gpio, feeder):
-    with pytest.raises(ValueError, match="0 to 99"):
+    with pytest.raises(ValueError, match="0 to 40"):
         gpio.fire(-1)
     with pytest.raises(ValueError, match="unknown beep pattern"):
         gpio.beep("fanfare")

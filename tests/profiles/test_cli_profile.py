@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from unox import config as config_file
 from unox.cli.errors import CommandError
 from unox.cli.main import build_parser, main
 from unox.profiles import PROFILE_NAMES
@@ -68,8 +69,7 @@ def test_custom_profile_from_a_config_file(tmp_path, capsys):
 
 
 def test_other_sections_of_the_config_file_are_left_alone(tmp_path, capsys):
-    path = tmp_path / "unox.toml"
-    path.write_text("[motor]\nduty = 0.8\n")
+    path = config_file.save(config_file.defaults(), tmp_path / "unox.toml")  # every section but profiles
     assert main(["profile", "measured", "--presses", "50", "--json", "--config", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["profile"] == "measured"
     path.write_text("profiles = 3\n")

@@ -57,12 +57,19 @@ def test_config_file_profiles_table_is_looked_up_by_name():
         ({"cards": {"max": 4}}, r"cards.means\[0\]"),
         ({"cards": [1, 2]}, "cards must be a table"),
         ({"cards": {"mean": 5}}, "unknown key 'mean'"),
-        ({"hazard": [1.0]}, "unknown key 'hazard'.*fire_hazard"),
+        ({"base": "measured", "hazard": [1.0]}, "unknown key 'hazard'.*fire_hazard"),
         ({"base": "wild"}, "unknown base 'wild'; use one of measured, arduino, gentle, brutal"),
     ],
 )
 def test_bad_custom_value_gets_a_clear_error(config, message):
     with pytest.raises(ProfileError, match=message):
+        get_profile("mine", config=config)
+
+
+def test_a_whole_config_file_without_profiles_leaves_the_built_ins_alone():
+    config = {"motor": {"duty": 0.8}, "beam": {"gap_ms": 120}}
+    assert get_profile("brutal", config=config).spec == get_profile("brutal").spec
+    with pytest.raises(ProfileError, match="unknown eject profile 'mine'"):
         get_profile("mine", config=config)
 
 

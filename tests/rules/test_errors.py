@@ -143,9 +143,11 @@ def test_dealt_flip_of_a_wild_needs_a_colour(unchanged):
     assert game.state()["color"] == "blue"
 
 
-def test_dealt_flip_ignores_a_colour_for_a_coloured_card():
+def test_dealt_flip_ignores_a_colour_for_a_coloured_card(unchanged):
     game = Game(["Ann", "Bob"], mode="dealt")
     game.deal("Ann", stack=stacked_deck(["Ann", "Bob"], "Ann", flip=["G5"]))
+    with unchanged(game, "bad_color"):
+        game.flip(color="teal")
     game.flip(color="blue")  # the caller cannot know the card in advance
     assert game.state()["color"] == "green"
 

@@ -1,5 +1,6 @@
 """Properties over many random dealt-mode games: cards are conserved, refusals change nothing, hands end."""
 
+import json
 import random
 
 from hypothesis import given, settings
@@ -45,6 +46,7 @@ def test_dealt_cards_are_conserved_and_hand_sizes_agree(seed, players):
             assert _every_card(game) == DECK
             s = game.state()
             assert sum(s["hands"].values()) + s["launcher"]["cards"] + s["discard"] == 112
+            assert json.loads(json.dumps(s)) == s
 
 
 @settings(max_examples=25)
@@ -104,3 +106,89 @@ def test_physical_launcher_estimate_follows_fired_cards(events):
             game.press(game.presser(), fired)
             fired_total += fired
     assert game.state()["launcher"]["cards"] == max(0, 112 - 7 * 3 - 1 - fired_total)
+
+
+def _accepted_plays(game, player):
+    """Every play the engine's own check accepts, found by trying each card with each option."""
+    from unox.rules.cards import COLOR_NAMES
+    from unox.rules.plays import Play, resolve_play
+
+    accepted = set()
+    others = [p for p in game.order.players if p != player]
+    for card in set(game.hand(player)):
+        options = [Play(card.code)]
+        if card.color is None:
+            options = [Play(card.code, name) for name in COLOR_NAMES.values()]
+        elif card.kind == "trade":
+            options = [Play(card.code, None, p) for p in others]
+        for play in options:
+            try:
+                _, _, _, count = resolve_play(game, player, *play)
+            except RuleError:
+                continue
+            accepted.add(play._replace(count=count) if card.kind == "discard_all" else play)
+    return accepted
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 6), steps=st.integers(0, 150))
+def test_legal_plays_are_exactly_the_plays_the_engine_accepts(seed, players, steps):
+    rng = random.Random(seed)
+    game = Game([f"P{i}" for i in range(players)], mode="dealt", rng=random.Random(seed))
+    for _ in range(steps):
+        if game.phase == "game_over":
+            return
+        _step(game, rng)
+    if game.phase != "turn":
+        return
+    player = game.presser()
+    listed = game.legal_plays(player)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == _accepted_plays(game, player)
+
+
+def _mirror_step(dealt, physical, rng):
+    """One random action in the dealt game, announced to the physical game as a table would."""
+    if dealt.phase == "deal":
+        dealt.deal()
+        physical.deal(dealt.dealer)
+    elif dealt.phase == "flip":
+        card = dealt.cards.stack[-1]
+        color = rng.choice(["red", "yellow", "green", "blue"]) if card.color is None else None
+        dealt.flip(color=color)
+        physical.flip(card.code, color)
+    else:
+        player = dealt.presser()
+        plays = dealt.legal_plays(player) if dealt.phase == "turn" else []
+        if plays and (rng.random() < 0.85 or dealt.order.must_match):
+            play = rng.choice(plays)
+            dealt.play(player, play)
+            physical.play(player, *play)
+        else:
+            fired = min(dealt.launcher_cards, rng.choice([0, 0, 1, 3]))
+            if dealt.launcher_cards == fired and dealt.cards.pile > 1:
+                physical.press(player, fired)
+                dealt.press(player, fired)  # empties the launcher: dealt mode reloads at once (R2)
+                physical.reload()
+                return
+            dealt.press(player, fired)
+            physical.press(player, fired)
+    if physical.phase == "hand_over":
+        physical.score(dealt.last_hand["points"])
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 7), scoring=st.sampled_from(["g1", "g2", "g3"]))
+def test_physical_mode_told_the_same_events_tracks_the_same_state(seed, players, scoring):
+    """Both ways of tracking run the same machine: a physical game told every dealt-mode event agrees."""
+    rng = random.Random(seed)
+    names = [f"P{i}" for i in range(players)]
+    dealt = Game(names, mode="dealt", rng=random.Random(seed), scoring=scoring, target=150)
+    physical = Game(names, scoring=scoring, target=150)
+    for _ in range(3000):
+        if dealt.phase == "game_over":
+            break
+        _mirror_step(dealt, physical, rng)
+        a, b = dealt.state(), physical.state()
+        a.pop("mode"), b.pop("mode")
+        assert a == b

@@ -125,3 +125,15 @@ def test_P_unknown_penalty_kind(physical, unchanged):
     game = physical(first="G7")
     with unchanged(game, "bad_penalty"):
         game.penalty("Bob", "cheating")
+
+
+def test_P2_last_play_reports_the_take_back(physical):
+    game = physical(first="G7")
+    assert game.state()["last_play"] == {"player": None, "card": "G7", "color": "green", "target": None,
+                                         "count": 0}
+    game.play("Bob", "GD", count=2)
+    assert game.state()["last_play"] == {"player": "Bob", "card": "GD", "color": "green", "target": None,
+                                         "count": 2}
+    game.penalty("Bob", "wrong_card")
+    assert game.state()["last_play"] == {"player": "Bob", "taken_back": True}
+    assert game.state()["hands"]["Bob"] == 7

@@ -16,9 +16,10 @@ from unox.simulation import MAX_ACTIONS, SimulationError, play_game, seat_bots
     players=st.integers(2, 10),
     bot=st.sampled_from(["heuristic", "mix"]),
     profile=st.sampled_from(["measured", "arduino", "gentle", "brutal"]),
+    scoring=st.sampled_from(["g1", "g2", "g3"]),
 )
-def test_every_game_ends_with_one_winner(seed, players, bot, profile):
-    record = play_game(seed, seat_bots(bot, players, seed % 2), profile=profile)
+def test_every_game_ends_with_one_winner(seed, players, bot, profile, scoring):
+    record = play_game(seed, seat_bots(bot, players, seed % 2), profile=profile, scoring=scoring)
     assert 1 <= record.winner_seat <= players
     assert record.hands >= 1 and record.actions <= MAX_ACTIONS
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 from unoxfw.link import Endpoint
-
 from unoxsim.device import VirtualDevice
 
 HOST_BEAT_MS = 500
@@ -31,7 +30,7 @@ class HostSide:
             self.link.poll(now)
             if now - self._beat >= HOST_BEAT_MS:
                 self._beat = now
-                self.link.send_unreliable("HEARTBEAT", ("%04X" % self.link.epoch,))
+                self.link.send_unreliable("HEARTBEAT", (f"{self.link.epoch:04X}",))
 
     def wait_for(self, kind: str, timeout_ms: int = 20_000) -> tuple[str, ...]:
         """Pump until a `kind` frame arrives; return its args and forget the frames before it."""

@@ -1,7 +1,6 @@
 """The fake `machine` behaves like the RP2040's: IRQs on edges, PWM history, ADC scaling, WDT resets."""
 
 import pytest
-
 from unoxsim.clock import VirtualClock
 from unoxsim.machine import WDT_MAX_MS, WDT_RESET, MachineReset, VirtualBoard
 
@@ -169,3 +168,46 @@ def test_machine_reset_raises_and_unique_id_is_stable_per_seed(board):
     assert len(board.machine.unique_id()) == 8
     assert board.machine.unique_id() == again.machine.unique_id() != other.machine.unique_id()
     assert board.machine.freq() == 125_000_000
+
+
+def test_timer_refuses_what_virtual_time_cannot_do(board):
+    with pytest.raises(ValueError, match="1000 Hz"):
+        board.machine.Timer(-1, freq=5000, callback=print)
+    with pytest.raises(ValueError, match="period"):
+        board.machine.Timer(-1, period=0, callback=print)
+    assert board.timers == []
+
+
+def test_one_shot_timer_fires_once_and_deinit_stops_a_periodic_one(board):
+    shots, ticks = [], []
+    board.machine.Timer(-1, mode=0, period=5, callback=shots.append)
+    periodic = board.machine.Timer(-1, mode=1, period=5, callback=ticks.append)
+    for _ in range(12):
+        board.clock.advance(1)
+        board.run_timers()
+        if board.clock.now_ms() == 10:
+            periodic.deinit()
+    assert len(shots) == 1 and len(ticks) == 2
+
+
+def test_bad_pin_arguments_are_refused(board):
+    Pin = board.machine.Pin
+    with pytest.raises(ValueError, match="GPIO0..29"):
+        Pin(30)
+    with pytest.raises(ValueError, match="mode"):
+        Pin(2, 9)
+    with pytest.raises(ValueError, match="pull"):
+        Pin(2, Pin.IN, 7)
+
+
+def test_sleep_calls_explain_the_tick_model(board):
+    with pytest.raises(NotImplementedError, match="tick"):
+        board.machine.lightsleep(10)
+
+
+def test_open_drain_output_pulls_low_or_lets_the_pull_up_win(board):
+    Pin = board.machine.Pin
+    pin = Pin(3, Pin.OPEN_DRAIN, Pin.PULL_UP, value=0)
+    assert pin.value() == 0
+    pin.value(1)
+    assert pin.value() == 1

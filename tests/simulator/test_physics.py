@@ -3,7 +3,6 @@
 import math
 
 import pytest
-
 from unoxsim.physics import HOPPER_CAPACITY, FaultRates, LauncherModel
 
 

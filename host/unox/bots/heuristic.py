@@ -1,6 +1,6 @@
 """A bot that plays to go out: sheds its highest points, keeps wilds for when nothing else goes, and aims
-Hit cards, Skips and Trade Hands at the leader (the player holding the fewest cards). It always calls UNO
-and always catches a player who forgot.
+Hit cards, Skips, Reverses and Trade Hands at the leader (the player holding the fewest cards). It always
+calls UNO and always catches a player who forgot.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 # How much a card is worth playing beyond the points it sheds.
 WILD_PENALTY = 60  # a wild is kept unless it is the only play, or it hits a leader about to go out
-ATTACK_BONUS = 25  # Hit 2 / Skip / Reverse / Hit-Fire when the next player is the leader
+ATTACK_BONUS = 25  # Hit 2 / Skip / Reverse on a next player who leads; a Hit wild on a leader about to go out
 DANGER_CARDS = 2  # a leader with this many cards or fewer is worth spending a wild on
 PRESS_CARDS = 2  # about what one press brings (RULES: about 2 cards per press)
 ATTACK_KINDS = frozenset({"hit2", "skip", "reverse"})

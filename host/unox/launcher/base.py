@@ -46,10 +46,13 @@ class LauncherStatus:
     low_battery: bool = False
 
 
+MAX_FIRE = 40  # the firmware's limit for one FIRE (unoxfw.app): a third of a deck
+
+
 def check_count(n: int) -> int:
     """A fire count is a small non-negative int; anything else is a caller bug worth a clear message."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 99:
-        raise ValueError(f"fire count must be an integer from 0 to 99, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_FIRE:
+        raise ValueError(f"fire count must be an integer from 0 to {MAX_FIRE}, got {n!r}")
     return n
 
 
@@ -81,6 +84,10 @@ class Launcher(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release the port or pins; the launcher is unusable afterwards."""
+
+    def configure(self, values: dict[str, int]) -> None:
+        """Added to the contract: firmware settings (`unoxfw.settings` keys), e.g. from calibrate."""
+        raise LauncherError(f"{type(self).__name__} takes no settings")
 
     def __enter__(self) -> Launcher:
         return self

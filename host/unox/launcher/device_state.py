@@ -41,6 +41,8 @@ class DeviceState:
                 self.errors.append((kind, "malformed", " ".join(args)))
 
     def _on_hello(self, args: tuple[str, ...]) -> None:
+        if len(args) < 3:
+            return  # not a firmware HELLO (protocol, version, epoch): e.g. our own echoed back
         self.protocol, self.firmware, self.device_epoch = int(args[0]), args[1], args[-1]
         if self.protocol != PROTOCOL:
             raise LauncherError(

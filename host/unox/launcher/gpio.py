@@ -80,9 +80,19 @@ class GpioLauncher(Launcher):
             self._play(fault)
         return FireResult(requested, fired, fault, self._details(start, detail))
 
+    def configure(self, values: dict[str, int]) -> None:
+        """The firmware's settings, checked with the firmware's own bounds; a refusal changes nothing."""
+        for key, value in values.items():
+            old = self.settings.values.get(key)
+            error = self.settings.set(key, str(value))
+            if error:
+                if old is not None:
+                    self.settings.values[key] = old
+                raise LauncherError(f"{key} = {value} refused: {error}; allowed: {self.settings.range_text(key)}")
+
     def _details(self, start: int, detail: str) -> dict:
         """Timings for calibrate: motor start to the first card, and how long that card held the beam."""
-        details: dict = {"duty": self.settings.get("duty")}
+        details: dict = {"duty": self.settings.get("duty"), "fire_ms": self._ms() - start}
         if detail != "-":
             details["detail"] = detail
         entries = [t for t, entering in self.board.edges if entering]

@@ -39,6 +39,7 @@ class ScriptLauncher(Launcher):
         self.cards_counted = 0
         self.closed = False
         self.config = config
+        self.configured: dict[str, int] = {}
 
     def queue(self, *outcomes: Outcome) -> None:
         self.outcomes.extend(_checked(o) for o in outcomes)
@@ -62,6 +63,9 @@ class ScriptLauncher(Launcher):
         self.cards_counted += result.fired
         self.fires.append(result)
         return result
+
+    def configure(self, values: dict[str, int]) -> None:
+        self.configured.update(values)
 
     def beep(self, pattern: str) -> None:
         self.beeps.append(check_pattern(pattern))

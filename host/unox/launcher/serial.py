@@ -1,71 +1,40 @@
-"""The serial driver: the host end of the firmware link (docs/protocol.md) over any pyserial port.
+"""The serial driver: the launcher's firmware over a pyserial port (docs/protocol.md).
 
-One thread, no background work: every call pumps the port, so the simulator's virtual clock moves only
-when the driver waits. Reliability comes from `unoxfw.link.Endpoint` (seq/ack/retransmit, duplicates
-dropped, replies re-sent). When the port breaks (USB cable pulled), the driver reopens it and keeps the
-same link session, so the pending FIRE is retransmitted with the same sequence number: the firmware
-either runs it once or answers it again from its reply cache; no fire is lost or doubled.
+A fire is one FIRE frame and its FIRED reply. Retransmissions keep their sequence number, so the
+firmware runs a FIRE once however often it arrives, also across a pulled and replugged cable. When the
+driver gives a fire up (cable out too long, firmware rebooted mid-fire), it reports fault `link` with
+nothing fired and starts a new session next time, so the abandoned FIRE can never run later.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-
 import serial
-from unoxfw.link import PROTOCOL, Endpoint
 
 from unox.launcher.base import FireResult, Launcher, LauncherError, LauncherStatus, check_count, check_pattern
-from unox.launcher.clock import Clock, clock_for
-from unox.launcher.device_state import DeviceState
+from unox.launcher.clock import Clock
+from unox.launcher.port_link import PORT_ERRORS, READ_TIMEOUT_S, PortLink, advice
 
 BAUD = 115200
-READ_TIMEOUT_S = 0.002
-HEARTBEAT_S = 0.5  # well inside the firmware's silence_ms, so a running motor is never cut off
-HELLO_TIMEOUT_S = 2.0
-REPLY_TIMEOUT_S = 2.0
-QUIET_S = 3.0  # the firmware sends a HEARTBEAT every second: this much silence means the link is down
-LINK_TIMEOUT_S = 30.0  # how long a pulled cable may stay out (silence, or no port) before giving up
-PORT_ERRORS = (serial.SerialException, OSError)
-
-
-def _advice(name: str) -> str:
-    return (
-        f"check that the launcher's USB cable is plugged in, that {name} is the right port, that the "
-        f"Pico runs the unox firmware (`unox firmware flash --port {name}`) and that you may use the "
-        "port (group dialout)"
-    )
+REPLY_TIMEOUT_S = 5.0
+FIRE_TIMEOUT_S = 25.0  # longer than the firmware's highest max_on_ms: no FIRED by then is a lost link
+BUSY_RETRY_S = 0.3
 
 
 class SerialLauncher(Launcher):
     """The firmware's launcher over an open pyserial port (a real one, or `sim://`)."""
 
-    def __init__(
-        self,
-        port,
-        *,
-        name: str = "",
-        config: dict | None = None,
-        clock: Clock | None = None,
-        seed: int | None = None,
-        link_timeout: float = LINK_TIMEOUT_S,
-    ):
-        self.port = port
-        self.name = name or getattr(port, "port", None) or "the launcher port"
-        self.clock = clock or clock_for(port)
-        self.state = DeviceState()
-        epoch = random.Random(seed).randrange(1, 0xFFFF)
-        self.link = Endpoint(self._write, epoch=epoch)
-        self.link_timeout = link_timeout
-        self.broken = False
-        self.connected = False
+    def __init__(self, port, *, name: str = "", config: dict | None = None, clock: Clock | None = None,
+                 seed: int | None = None, link_timeout: float = 30.0):
+        name = name or getattr(port, "port", None) or "the launcher port"
+        self.link = PortLink(port, name=name, clock=clock, seed=seed, link_timeout=link_timeout)
+        self.link.on_reboot = self._on_reboot
+        self.state = self.link.state
         self._pending: str | None = None  # ref of the FIRE waiting for its FIRED
         self._pending_n = 0
-        self._fire_lost = False
-        self._last_beat = -HEARTBEAT_S
-        self._heard = self._now()
-        self._prepare(port)
-        self._handshake()
+        self._lost_in_reboot = False
+        self._sent_at = 0.0
+        self._errors_seen = 0
+        self.link.handshake()
         if config is not None:
             self.configure(config.get("firmware", {}))
 
@@ -74,169 +43,140 @@ class SerialLauncher(Launcher):
         try:
             port = serial.Serial(device, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0)
         except PORT_ERRORS as exc:
-            raise LauncherError(f"cannot open {device} ({exc}); {_advice(device)}") from exc
+            raise LauncherError(f"cannot open {device} ({exc}); {advice(device)}") from exc
         try:
             return cls(port, name=device, **options)
         except LauncherError:
             port.close()
             raise
 
-    # ---- the port ---------------------------------------------------------------------------------
-    def _now(self) -> float:
-        return self.clock.now()
+    @property
+    def port(self):
+        return self.link.port
 
-    def _ms(self) -> int:
-        return int(self._now() * 1000)
+    @property
+    def clock(self) -> Clock:
+        return self.link.clock
 
-    @staticmethod
-    def _prepare(port) -> None:
-        port.timeout = READ_TIMEOUT_S
-        port.reset_input_buffer()
+    @property
+    def link_timeout(self) -> float:
+        return self.link.link_timeout
 
-    def _write(self, frame: bytes) -> None:
-        if self.broken:
-            return  # the Endpoint keeps the frame unacked; it is resent after the reconnect
-        try:
-            self.port.write(frame)
-        except PORT_ERRORS:
-            self.broken = True
-
-    def _read(self) -> bytes:
-        try:
-            return self.port.read(max(1, self.port.in_waiting))
-        except PORT_ERRORS:
-            self.broken = True
-            return b""
-
-    def pump(self) -> None:
-        """One step: read what arrived (waiting at most READ_TIMEOUT_S), retransmit, heartbeat."""
-        if self.broken:
-            self._reconnect()
-        data = self._read()
-        now = self._ms()
-        if data:
-            self._heard = self._now()
-            for _seq, kind, args in self.link.receive(data, now):
-                self.state.apply(kind, args)
-        self.link.poll(now)
-        if self._now() - self._last_beat >= HEARTBEAT_S:
-            self._last_beat = self._now()
-            self.link.send_unreliable("HEARTBEAT", ("%04X" % self.link.epoch,))
-        if self.connected and self.state.peer_seen not in (None, "%04X" % self.link.epoch):
-            self._rehello()
-
-    def _wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
-        deadline = None if timeout is None else self._now() + timeout
-        while not done():
-            if deadline is not None and self._now() >= deadline:
-                return False
-            self.pump()
-        return True
-
-    # ---- session ----------------------------------------------------------------------------------
-    def _handshake(self) -> None:
-        self.state.firmware = None
-        self.link.hello((PROTOCOL,), self._ms())
-        if not self._wait(lambda: self.state.firmware is not None, HELLO_TIMEOUT_S):
-            raise LauncherError(f"no answer from the launcher on {self.name}; {_advice(self.name)}")
-        self.state.peer_seen = None
-        self.connected = True
-
-    def _rehello(self) -> None:
-        """The firmware rebooted and forgot our session: start a new one, then resend what was pending."""
-        self.connected = False
-        if self._pending is not None:
-            if self.link.unacked() == 0:
-                self._fire_lost = True  # it had the FIRE when it rebooted: how many cards came out is unknown
-        self._handshake()
-        if self._pending is not None and not self._fire_lost:
-            self._pending = self._send_fire(self._pending_n)  # it never had it: send it in the new session
-
-    def _reconnect(self) -> None:
-        """The port broke (cable pulled): reopen it until it comes back, keeping the link session."""
-        deadline = self._now() + self.link_timeout
-        while True:
-            try:
-                self.port.close()
-                self.port.open()
-                self._prepare(self.port)
-                self.broken = False
-                return
-            except PORT_ERRORS as exc:
-                if self._now() >= deadline:
-                    self.connected = False
-                    raise LauncherError(f"lost the launcher on {self.name} ({exc}); {_advice(self.name)}")
-                self.clock.sleep(0.25)
+    @link_timeout.setter
+    def link_timeout(self, seconds: float) -> None:
+        self.link.link_timeout = seconds
 
     def configure(self, values: dict[str, int]) -> None:
-        """Sends calibrated settings as CONFIG frames, one at a time; a refusal names the key."""
+        """Sends settings as CONFIG frames, one at a time; a refusal names the key and the range."""
+        self.link.ensure()
         for key, value in values.items():
             self.state.config.pop(key, None)
             errors = len(self.state.errors)
-            self.link.send("CONFIG", (key, int(value)), self._ms())
-            answered = self._wait(lambda k=key, e=errors: k in self.state.config or len(self.state.errors) > e,
-                                  REPLY_TIMEOUT_S)
+            self.link.send("CONFIG", (key, int(value)))
+            answered = self.link.wait(
+                lambda k=key, e=errors: k in self.state.config or len(self.state.errors) > e, REPLY_TIMEOUT_S
+            )
             if len(self.state.errors) > errors:
-                what, reason, hint = self.state.errors[-1]
+                _, reason, hint = self.state.errors[-1]
                 raise LauncherError(f"the firmware refused {key} = {value}: {reason}; allowed: {hint}")
             if not answered:
-                raise LauncherError(f"no answer to CONFIG {key} from {self.name}; {_advice(self.name)}")
+                raise LauncherError(f"no answer to CONFIG {key} from {self.link.name}; {advice(self.link.name)}")
 
-    # ---- the Launcher interface -----------------------------------------------------------------
-    def _send_fire(self, n: int) -> str:
-        return "%02X" % self.link.send("FIRE", (n,), self._ms())
-
+    # ---- fire -------------------------------------------------------------------------------------
     def fire(self, n: int) -> FireResult:
         check_count(n)
         if n == 0:
             return FireResult(0, 0, None)
-        self._pending, self._pending_n, self._fire_lost = self._send_fire(n), n, False
-        self._heard = self._now()
         try:
-            while self._pending not in self.state.results:
-                if self._fire_lost:
-                    return self._link_lost(n, "reboot")
-                if self._now() - self._heard > self.link_timeout:
-                    return self._link_lost(n, "silent")
-                try:
-                    self.pump()
-                except LauncherError:
-                    return self._link_lost(n, "unplugged")
-            return self.state.results.pop(self._pending)
+            self.link.ensure()
+        except LauncherError:
+            return self._give_up(n, "unplugged")
+        self._pending_n, self._lost_in_reboot = n, False
+        self._send_pending()
+        started = self.link.now()
+        try:
+            result = self._await_fired(n)
         finally:
             self._pending = None
+        result.details["fire_ms"] = round((self.link.now() - started) * 1000)  # FIRE sent to FIRED read
+        return result
 
-    def _link_lost(self, n: int, why: str) -> FireResult:
-        """No FIRED will come: the count is unknown, so report nothing fired and the link fault."""
+    def _send_pending(self) -> None:
+        self._pending = "%02X" % self.link.send("FIRE", (self._pending_n,))
+        self._sent_at = self.link.now()
+        self._errors_seen = len(self.state.errors)
+
+    def _await_fired(self, n: int) -> FireResult:
+        link = self.link
+        while self._pending not in self.state.results:
+            if self._lost_in_reboot:
+                return self._give_up(n, "reboot")
+            if link.now() - link.heard > link.link_timeout:
+                return self._give_up(n, "silent")
+            if link.now() - self._sent_at > FIRE_TIMEOUT_S:
+                return self._give_up(n, "no_reply")
+            self._check_refusal(n)
+            try:
+                link.pump()
+            except LauncherError:
+                return self._give_up(n, "unplugged")
+        return self.state.results.pop(self._pending)
+
+    def _check_refusal(self, n: int) -> None:
+        refusals = [e for e in self.state.errors[self._errors_seen :] if e[0] == "FIRE"]
+        self._errors_seen = len(self.state.errors)
+        if not refusals:
+            return
+        _, reason, hint = refusals[-1]
+        if reason != "busy":
+            raise LauncherError(f"the firmware refused FIRE {n}: {reason} ({hint})")
+        sent_at = self._sent_at
+        self.link.wait(lambda: False, BUSY_RETRY_S)  # it is finishing another fire: ask again shortly
+        self._send_pending()
+        self._sent_at = sent_at
+
+    def _on_reboot(self, had_our_frames: bool) -> None:
+        if self._pending is None:
+            return
+        if had_our_frames:
+            self._lost_in_reboot = True  # it had the FIRE: how many cards came out is unknown
+        else:
+            self._send_pending()  # it never had it: send it in the new session
+
+    def _give_up(self, n: int, why: str) -> FireResult:
+        """No FIRED will come: nothing is claimed, and a new session makes sure the FIRE never runs."""
         self.state.last_fault = "link"
+        self.link.needs_hello = True
         return FireResult(n, 0, "link", {"detail": why})
 
+    # ---- the rest of the interface ----------------------------------------------------------------
     def beep(self, pattern: str) -> None:
-        self.link.send("BEEP", (check_pattern(pattern),), self._ms())
-        self._wait(lambda: self.link.unacked() == 0, REPLY_TIMEOUT_S)
+        check_pattern(pattern)
+        self.link.ensure()
+        self.link.send("BEEP", (pattern,))
+        self.link.wait(lambda: self.link.endpoint.unacked() == 0, REPLY_TIMEOUT_S)
 
     def status(self) -> LauncherStatus:
-        s = self.state
-        if self.connected and not self.broken:
+        s, link = self.state, self.link
+        if not link.broken and not link.needs_hello:
             s.status = {}
-            self.link.send("STATUS", (), self._ms())
-            self._wait(lambda: bool(s.status), REPLY_TIMEOUT_S)
-        alive = self.connected and not self.broken and self._now() - self._heard <= QUIET_S
+            link.send("STATUS")
+            try:
+                link.wait(lambda: bool(s.status), REPLY_TIMEOUT_S)
+            except LauncherError:
+                pass  # reported below as a lost link
         faults = s.faults()
-        if not alive and "link" not in faults:
+        if not link.alive() and "link" not in faults:
             faults.append("link")
-        return LauncherStatus(alive, s.firmware, s.counted, s.battery_mv, s.lid_open, faults,
+        return LauncherStatus(link.alive(), s.firmware, s.counted, s.battery_mv, s.lid_open, faults,
                               low_battery=s.battery_low)
 
     def wait_press(self, timeout: float | None = None) -> bool:
-        if not self._wait(lambda: self.state.presses > 0, timeout):
+        self.link.ensure()
+        if not self.link.wait(lambda: self.state.presses > 0, timeout):
             return False
         self.state.presses -= 1
         return True
 
     def close(self) -> None:
-        try:
-            self.port.close()
-        except PORT_ERRORS:
-            pass
-        self.connected = False
+        self.link.close()

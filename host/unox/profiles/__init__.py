@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from unox.profiles.builtin import BUILTIN
-from unox.profiles.custom import custom_spec
+from unox.profiles.custom import PROFILE_KEYS, custom_spec
 from unox.profiles.model import EjectProfile, ProfileError, ProfileSpec
 
 PROFILE_NAMES = ("measured", "arduino", "gentle", "brutal")
@@ -31,11 +31,14 @@ __all__ = [
 
 
 def _custom_definition(name: str, config: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The definition of `name` in `config`: either the profile table itself or `config["profiles"][name]`."""
+    """The definition of `name` in `config`, which is either one profile's table (it has a key such as
+    `base` or `fire_hazard`) or a whole config file, whose `[profiles.NAME]` tables are looked up."""
+    if any(key in config for key in PROFILE_KEYS):
+        return config
     profiles = config.get("profiles")
     if isinstance(profiles, Mapping):
         return profiles.get(name)
-    return config
+    return None
 
 
 def get_spec(name: str, config: Mapping[str, Any] | None = None) -> ProfileSpec:

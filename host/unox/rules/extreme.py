@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from unox.rules.cards import CARDS, COLORS, Card
+from unox.rules.cards import COLORS, Card
 
 
 class TableOps(Protocol):
@@ -179,4 +179,4 @@ class ExtremeRules:
 
 EXTREME = ExtremeRules()
 
-__all__ = ["CARDS", "EXTREME", "ExtremeRules", "TableOps", "extreme_deck", "playable"]
+__all__ = ["EXTREME", "ExtremeRules", "TableOps", "extreme_deck", "playable"]

@@ -1,10 +1,10 @@
 """The phases of a hand as a `transitions` machine, declared once for the game and for the diagram.
 
 Triggers fire only when the phase changes, never per action, so the hot path stays cheap. The machine is a
-plain `Machine` (a nested machine costs about seven times as much per trigger). Owed presses (Hit 2, Wild All
-Hit, Wild Hit-Fire, catches, penalties) are an ordered list inside `turn`, not a state of their own: they come
-and go with one card in nine, and a trigger costs about as much as a whole play, so a `pressing` state made the
-engine a quarter slower. `Game.phase` still reads `pressing` while presses are owed.
+plain `Machine` (a nested machine costs about seven times as much per trigger). Owed presses (Hit 2, Wild
+All Hit, Wild Hit-Fire, catches, penalties) are an ordered list inside `turn`, not a state of their own: they
+come and go with one card in nine, and a trigger costs about as much as a whole play, so a `pressing` state
+made the engine a quarter slower. `Game.phase` still reads `pressing` while presses are owed.
 """
 
 from __future__ import annotations
@@ -59,13 +59,15 @@ The states are the `phase` values of the table protocol:
 |---|---|
 | `deal` | waiting for `deal` (a new hand) |
 | `flip` | waiting for the first card (S2/S4); S4 Trade Hands stays here |
-| `turn` | owed presses first, in order (A1, A7, A8, S4, U2, P1, P2); then the turn player plays (T1) or presses once (T2/T3). A last card with owed presses (U3) ends the hand when they are done |
-| `hand_over` | someone went out; physical mode waits for `score`, dealt mode scores at once; a wrong last card (P2) goes back to `turn` |
+| `turn` | owed presses first, in order; then the turn player plays (T1) or presses once (T2/T3) |
+| `hand_over` | someone went out (U3: after the owed presses); physical mode waits for `score` |
 | `game_over` | someone has won (G1-G3) |
 
 Triggers fire only when the phase changes: a play or press that keeps the phase touches no trigger. Owed
-presses are data inside `turn` (`state()["owed"]`, `state()["step"] == "pressing"`), not a state: they come and
-go with about one card in nine, and each trigger costs about as much as a whole play.
+presses (A1, A7, A8, S4, U2, P1, P2) are data inside `turn` (`state()["owed"]`, and `state()["step"]` reads
+`pressing`), not a state: they come and go with about one card in nine, and each trigger costs about as much
+as a whole play. Dealt mode scores a hand at once, so it passes through `hand_over` to `deal` or
+`game_over`; a wrong last card (P2) takes a physical game from `hand_over` back to `turn`.
 """
 
 

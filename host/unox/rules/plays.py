@@ -115,39 +115,38 @@ def _resolve_count(game: Game, player: str, card: Card, count: int | None, size:
     return count
 
 
-def _plays_by_code() -> dict[str, tuple[Play, ...]]:
+def _plays_by_card() -> dict[Card, tuple[Play, ...]]:
     """Every card's plays that need no target or count, built once: legal_plays allocates nothing for them."""
-    table: dict[str, tuple[Play, ...]] = {}
+    table: dict[Card, tuple[Play, ...]] = {}
     for code, card in CARDS.items():
-        table[code] = tuple(Play(code, c) for c in _WILD_COLORS) if card.color is None else (Play(code),)
+        table[card] = tuple(Play(code, c) for c in _WILD_COLORS) if card.color is None else (Play(code),)
     return table
 
 
-_PLAYS = _plays_by_code()
+_PLAYS = _plays_by_card()
 _SPECIAL = frozenset({"trade", "discard_all"})
 
 
 def legal_plays(game: Game, player: str) -> list[Play]:
-    """Dealt mode: every distinct legal play for `player` now (empty unless it is their turn to play)."""
+    """Dealt mode: every distinct legal play for `player` now (empty unless it is their turn to play).
+
+    The match is T1 inlined (wild, colour in force, or same face): this is the hot spot of every simulation.
+    `test_legal_plays_are_exactly_the_plays_the_engine_accepts` keeps it equal to the check `play` makes.
+    """
     order = game.order
     if game.stage != "turn" or order.owed or order.players[order.turn] != player:
         return []
     hand = game.cards.hands[player]
-    top, color, rules = game.top, game.color, game.rules
-    face = top.face
+    color, face = game.color, game.top.face
+    matching = [c for c in hand if c.color is None or c.color == color or c.face == face]
     plays: list[Play] = []
-    seen: set[Card] = set()
-    size = len(hand)
-    for card in hand:
-        if card in seen or not (card.color is None or card.color == color or card.face == face):
-            continue
-        seen.add(card)
+    for card in dict.fromkeys(matching):  # distinct cards, in hand order
         if card.kind not in _SPECIAL:
-            plays += _PLAYS[card.code]
-        elif rules.refusal(card, size) is not None:
+            plays += _PLAYS[card]
+        elif game.rules.refusal(card, len(hand)) is not None:
             continue
         elif card.kind == "trade":
-            plays.extend(Play(card.code, None, p) for p in game.order.players if p != player)
+            plays.extend(Play(card.code, None, p) for p in order.players if p != player)
         else:
             plays.append(Play(card.code, None, None, sum(1 for c in hand if c.color == card.color) - 1))
     return plays

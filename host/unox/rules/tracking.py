@@ -35,9 +35,6 @@ class PhysicalCards:
     def hand_size(self, player: str) -> int:
         return self.sizes[player]
 
-    def hand_sizes(self) -> dict[str, int]:
-        return dict(self.sizes)
-
     def turn_up(self, card: Card | None) -> Card:
         assert card is not None
         self.launcher = max(0, self.launcher - 1)
@@ -112,12 +109,6 @@ class DealtCards:
 
     def hand_size(self, player: str) -> int:
         return len(self.hands[player])
-
-    def hand_sizes(self) -> dict[str, int]:
-        return {p: len(h) for p, h in self.hands.items()}
-
-    def holds(self, player: str, card: Card) -> bool:
-        return card in self.hands[player]
 
     def color_count(self, player: str, color: str | None) -> int:
         return sum(1 for c in self.hands[player] if c.color == color)

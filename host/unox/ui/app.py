@@ -22,6 +22,8 @@ from unox.session import Session
 from unox.ui.commands import InputError, suggest
 from unox.ui.views import launcher_lines, player_rows, table_lines
 
+STATUS_INTERVAL = 1.0  # seconds between status requests to a real launcher
+
 CSS = """
 #top { height: auto; }
 #players { width: 2fr; border: round $accent; padding: 0 1; height: auto; }
@@ -102,6 +104,7 @@ class TableApp(App):
         self.redraw()
         if self.poll_interval:
             self.set_interval(self.poll_interval, self.poll_launcher)
+            self.set_interval(STATUS_INTERVAL, self.check_launcher)
         if self.autoplay is not None:
             self.run_worker(self._autoplay(), exclusive=True, group="autoplay")
 
@@ -206,6 +209,11 @@ class TableApp(App):
     # --- the launcher and the bots -------------------------------------------------------------------
     def poll_launcher(self) -> None:
         """Take the presses a real launcher reports; runs on a timer, on the app's own thread."""
+        if self.session.poll(0.0, status=False):
+            self.redraw()
+
+    def check_launcher(self) -> None:
+        """Ask a real launcher for its status now and then: a lid opened or a cable pulled shows at once."""
         self.session.poll(0.0)
         self.redraw()
 

@@ -11,7 +11,7 @@ from typing import Any
 from unox.rules.cards import COLOR_NAMES
 from unox.ui.prompt import Context
 
-ARROWS = {"left": "clockwise (to the left)", "right": "anticlockwise (to the right)"}
+ARROWS = {"left": "left (clockwise)", "right": "right (anticlockwise)"}
 
 
 def owed_by(state: dict) -> dict[str, str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from unox import config as config_file
 from unox.cli.errors import CommandError
 from unox.profiles import PROFILE_NAMES, ProfileError, get_profile
 from unox.profiles.builtin import MEASURED_GAP_SHARES
@@ -27,25 +27,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("name", help=f"profile: {', '.join(PROFILE_NAMES)}, or one from --config")
     parser.add_argument("--presses", type=int, default=10_000, help="virtual presses (default 10000)")
     parser.add_argument("--seed", type=int, default=None, help="repeatable run (default: OS entropy)")
-    parser.add_argument("--config", type=Path, default=None, help="TOML file with [profiles.NAME] tables")
+    parser.add_argument(
+        "--config", type=Path, default=None, help="config file with [profiles.NAME] (default: unox's own)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
 
 def load_profiles(path: Path | None) -> dict[str, Any] | None:
-    """The `[profiles.NAME]` tables of a TOML file, as `{"profiles": {...}}`; other sections are ignored."""
-    if path is None:
-        return None
+    """The custom `[profiles.NAME]` tables of the config file (`--config`, else the default file), checked."""
+    if path is not None and not path.is_file():
+        raise CommandError(f"cannot read config {path}: no such file; check the path")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CommandError(f"cannot read config {path}: {exc.strerror}; check the path") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise CommandError(f"config {path} is not valid TOML ({exc}); fix the file") from exc
-    profiles = raw.get("profiles", {})
-    if not isinstance(profiles, dict):
-        raise CommandError(f"config {path}: profiles must be tables like [profiles.NAME]")
-    return {"profiles": profiles}
+        settings = config_file.load(path)
+    except config_file.ConfigError as exc:
+        raise CommandError(str(exc)) from exc
+    return {"profiles": settings["profiles"]} if "profiles" in settings else None
 
 
 def run(args: argparse.Namespace) -> int:

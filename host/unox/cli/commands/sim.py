@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from unox.cli.progress import Progress
 from unox.profiles import PROFILE_NAMES, ProfileError, get_spec
 from unox.rules.errors import RuleError
 from unox.rules.game import MAX_PLAYERS, MIN_PLAYERS
-from unox.simulation import BOT_CHOICES, simulate
+from unox.simulation import BOT_CHOICES, SimulationError, simulate
 
 MAX_GAMES = 1_000_000
 
@@ -32,9 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profile", default="measured", help=f"eject profile: {', '.join(PROFILE_NAMES)}")
     parser.add_argument("--scoring", default="g1", choices=("g1", "g2", "g3"), help="scoring (default g1)")
     parser.add_argument("--target", type=int, default=500, help="points that end a game (default 500)")
-    parser.add_argument("--config", type=Path, default=None, help="TOML file with [profiles.NAME] tables")
+    parser.add_argument(
+        "--config", type=Path, default=None, help="config file with [profiles.NAME] (default: unox's own)"
+    )
     parser.add_argument("--seed", type=int, default=None, help="repeatable run (default: OS entropy)")
-    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, no bar")
     parser.add_argument("--silent", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -57,21 +60,23 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     args.profile_config = load_profiles(args.config)
     _check(args)
+    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     with Progress(args.games, "games", silent=args.silent or args.json) as bar:
         try:
             summary = simulate(
                 args.games,
                 args.players,
                 bot=args.bot,
-                seed=args.seed,
+                seed=seed,
                 profile=args.profile,
                 profile_config=args.profile_config,
                 scoring=args.scoring,
                 target=args.target,
                 on_game=lambda record: bar.advance(),
             )
-        except RuleError as exc:
-            raise CommandError(f"{exc.message} ({exc.code})") from exc
+        except (RuleError, SimulationError) as exc:
+            message = f"simulation stopped: {exc}; this is a bug, please report it with --seed {seed}"
+            raise CommandError(message) from exc
     print(json.dumps(summary) if args.json else format_summary(summary))
     return 0
 

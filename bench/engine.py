@@ -1,0 +1,102 @@
+"""Rules engine speed against RLCard's UNO, side by side in one run.
+
+    python3 bench/engine.py [--seconds 10] [--rounds 5] [--seed 1]
+
+Ours: whole dealt-mode games (G1 to 500, several hands) of 4 random bots, with the launcher modelled by the
+`measured` eject profile, through `unox.simulation.Match` exactly as `unox sim` plays them. The bots pick a
+uniformly random legal play and press only when nothing goes (T2), which is the policy of RLCard's random
+loop, whose "draw" is legal only then. An action is one play or one press (owed presses included).
+
+RLCard: the raw `UnoGame` loop: `init_game()`, then a random action from `get_legal_actions()` through
+`step()` until `is_over()`. One RLCard game is one hand. The two run in alternating rounds so that both
+see the same machine load. `turn_ratio` is the stricter comparison: our turns (plays and T2 presses, not
+the presses owed for Hit cards) per second against RLCard's steps.
+
+The last line is one JSON object: `actions_per_s`, `rlcard_actions_per_s`, `ratio` and more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+
+from unox.bots import RandomBot
+from unox.profiles import get_profile
+from unox.rules.game import Game
+from unox.simulation import GameRecord, Match
+
+PLAYERS = ["P1", "P2", "P3", "P4"]
+
+
+def ours(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]:
+    """Actions, games and hands played in about `seconds`, the time they took, and the turns (actions
+    less the owed presses, which RLCard folds into the step of the card that caused them)."""
+    actions = games = hands = turns = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = Game(PLAYERS, mode="dealt", rng=random.Random(rng.getrandbits(64)))
+        bots = {p: RandomBot(random.Random(rng.getrandbits(64)), press_chance=0.0) for p in PLAYERS}
+        profile = get_profile("measured", rng=random.Random(rng.getrandbits(64)))
+        record = Match(game, bots, profile, GameRecord(0, ["random"] * 4)).run()
+        actions += record.plays + record.presses
+        turns += record.turns
+        hands += record.hands
+        games += 1
+    return actions, games, hands, time.perf_counter() - start, turns
+
+
+def rlcard(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]:
+    """RLCard's raw loop for about `seconds`: actions, games (= hands) and the time they took."""
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(num_players=4)
+    game.np_random.seed(rng.getrandbits(32))
+    choice = rng.choice
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game.init_game()
+        while not game.is_over():
+            game.step(choice(game.get_legal_actions()))
+            actions += 1
+        games += 1
+    return actions, games, games, time.perf_counter() - start, actions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="total seconds per engine (default 10)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    totals = {"ours": [0, 0, 0, 0.0, 0], "rlcard": [0, 0, 0, 0.0, 0]}
+    for _ in range(args.rounds):
+        for name, run in (("ours", ours), ("rlcard", rlcard)):
+            result = run(args.seconds / args.rounds, rng)
+            totals[name] = [a + b for a, b in zip(totals[name], result, strict=True)]
+    print(f"python {platform.python_version()} on {platform.machine()}, {args.rounds} rounds")
+    for name, (actions, games, hands, elapsed, _) in totals.items():
+        print(f"{name:>7}: {actions / elapsed:10.0f} actions/s {games / elapsed:8.1f} games/s"
+              f" {hands / elapsed:8.1f} hands/s  ({actions / hands:.0f} actions a hand)")
+    a, r = totals["ours"], totals["rlcard"]
+    result = {
+        "actions_per_s": round(a[0] / a[3]),
+        "games_per_s": round(a[1] / a[3], 2),
+        "hands_per_s": round(a[2] / a[3], 2),
+        "rlcard_actions_per_s": round(r[0] / r[3]),
+        "rlcard_games_per_s": round(r[1] / r[3], 2),
+        "ratio": round((a[0] / a[3]) / (r[0] / r[3]), 3),
+        "turns_per_s": round(a[4] / a[3]),
+        "turn_ratio": round((a[4] / a[3]) / (r[0] / r[3]), 3),
+    }
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

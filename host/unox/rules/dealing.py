@@ -1,0 +1,132 @@
+"""Starting a hand: the deal (S1 dealer, S2) and the first card turned up (S4). A mixin of `Game`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from unox.rules.cards import Card, CardError, parse_card, parse_color
+from unox.rules.errors import RuleError
+from unox.rules.setup import choose_dealer
+
+if TYPE_CHECKING:
+    import random
+
+    from unox.rules.extreme import ExtremeRules
+    from unox.rules.tracking import DealtCards, PhysicalCards
+    from unox.rules.turns import TurnOrder
+
+
+class Dealing:
+    """`deal` and `flip` for `Game`."""
+
+    if TYPE_CHECKING:
+        players: tuple[str, ...]
+        mode: str
+        rng: random.Random
+        rules: ExtremeRules
+        cards: DealtCards | PhysicalCards
+        order: TurnOrder
+        dealer: str | None
+        hand_number: int
+        top: Card | None
+        color: str | None
+        _last: tuple | None
+
+        def seat_of(self, player: str) -> int: ...
+        def _need(self, *stages: str) -> None: ...
+        def _reset_hand(self) -> None: ...
+        def cards_dealt(self) -> bool: ...
+        def first_card_up(self) -> bool: ...
+
+    def deal(self, dealer: str | None = None, stack: Sequence[str] | None = None) -> None:
+        """S2: a new hand of 7 cards each. Dealt mode may give a stacked deck (see `DealtCards.start`)."""
+        self._need("deal")
+        dealer = self._choose_dealer(dealer)
+        seat = self.seat_of(dealer)
+        cards = self._check_stack(stack)
+        order = self.order
+        order.reset()
+        seated = [order.players[(seat + i) % order.seats] for i in range(1, order.seats + 1)]
+        self.cards.start(seated, cards)
+        self._reset_hand()
+        self.dealer = dealer
+        self.hand_number += 1
+        self.cards_dealt()
+
+    def _choose_dealer(self, dealer: str | None) -> str:
+        if dealer is not None:
+            return dealer
+        if self.dealer is None:
+            if self.mode == "dealt":
+                return choose_dealer(self.order.players, self.rng)
+            raise RuleError("missing_dealer", "name the dealer for the first hand (S1: highest draw deals)")
+        everyone = self.players
+        start = everyone.index(self.dealer)
+        for step in range(1, len(everyone) + 1):
+            candidate = everyone[(start + step) % len(everyone)]
+            if candidate in self.order.index:
+                return candidate
+        raise AssertionError("no active player")  # pragma: no cover - G3 always keeps two
+
+    def _check_stack(self, stack: Sequence[str] | None) -> list[Card] | None:
+        if stack is None:
+            return None
+        if not self.cards.dealt:
+            raise RuleError("bad_deck", "a stacked deck needs dealt mode: in physical mode just deal")
+        try:
+            cards = [parse_card(code) for code in stack]
+        except CardError as exc:
+            raise RuleError("bad_deck", f"stacked deck: {exc}") from exc
+        if sorted(c.code for c in cards) != sorted(self.rules.deck):
+            raise RuleError("bad_deck", f"a stacked deck must hold exactly the {len(self.rules.deck)} cards")
+        return cards
+
+    def flip(self, card: str | None = None, color: str | None = None) -> None:
+        """S2/S4: turn up the first discard and apply its effect. Dealt mode: None turns up the next card."""
+        self._need("flip")
+        turned = self._check_flip(card, color)
+        letter = turned.color
+        if turned.color is None:
+            letter = parse_color(color)  # checked above
+        self.cards.turn_up(turned if card is not None else None)
+        dealer_seat = self.order.index[self.dealer]
+        if not self.rules.first_card(self.order, dealer_seat, turned):
+            self.cards.put_back_first(turned)  # S4 Trade Hands: under the stack, flip again
+            return
+        self.top, self.color = turned, letter
+        self._last = (None, turned, letter, None, 0)
+        self.first_card_up()
+
+    def _check_flip(self, card: str | None, color: str | None) -> Card:
+        if card is None:
+            if not self.cards.dealt:
+                raise RuleError("bad_card", "name the card turned up, e.g. {'card': 'G7'}")
+            if not self.cards.stack:
+                raise RuleError("not_in_launcher", "the launcher is empty: deal again")
+            turned = self.cards.stack[-1]
+        else:
+            try:
+                turned = parse_card(card)
+            except CardError as exc:
+                raise RuleError("bad_card", str(exc)) from exc
+            if self.cards.dealt and turned not in self.cards.stack:
+                raise RuleError("not_in_launcher", f"{turned.code} is not in the launcher: turn up another")
+        named = _color_or_error(color) if color is not None else None
+        if turned.color is None and named is None:
+            raise RuleError(
+                "missing_color",
+                f"{turned.code} is wild: flip it with the colour the player on the dealer's left names",
+            )
+        # dealt mode with no card given: the caller cannot know the card, so a colour is simply not used
+        blind = card is None and self.cards.dealt
+        if turned.color is not None and named not in (None, turned.color) and not blind:
+            raise RuleError("unexpected_color", f"{turned.code} is not wild: flip it without a colour")
+        return turned
+
+
+def _color_or_error(color: str) -> str:
+    try:
+        return parse_color(color)
+    except CardError as exc:
+        raise RuleError("bad_color", str(exc)) from exc

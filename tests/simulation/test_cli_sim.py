@@ -1,0 +1,74 @@
+"""`unox sim --games N --players K [--bot ...] [--profile ...] [--seed S] [--json] [--silent]`."""
+
+import io
+
+import pytest
+from unox.cli.commands import sim as sim_command
+from unox.cli.errors import CommandError
+from unox.cli.main import build_parser, main
+from unox.cli.progress import Progress
+from unox.simulation import SimulationError
+
+
+def run_cli(argv):
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+def test_human_summary_names_every_tally(capsys):
+    assert main(["sim", "--games", "2", "--players", "3", "--bot", "mix", "--seed", "4", "--silent"]) == 0
+    out = capsys.readouterr().out
+    words = ("2 games, 3 players", "hands:", "turns", "presses", "cards fired", "wins by seat", "wins by bot")
+    for word in words:
+        assert word in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "0"], "--games must be from 1"),
+        (["--players", "1"], "--players must be from 2 to 10, not 1"),
+        (["--players", "11"], "--players must be from 2 to 10, not 11"),
+        (["--bot", "smart"], "unknown bot 'smart'; use one of random, heuristic, mix"),
+        (["--profile", "wild"], "unknown eject profile 'wild'; use one of measured, arduino, gentle, brutal"),
+        (["--target", "0"], "--target must be 1 or more"),
+    ],
+)
+def test_bad_option_is_a_command_error(argv, message):
+    with pytest.raises(CommandError, match=message):
+        run_cli(["sim", *argv])
+
+
+def test_custom_profile_from_the_config_file(tmp_path, capsys):
+    path = tmp_path / "unox.toml"
+    path.write_text("[profiles.kids]\nbase = \"gentle\"\ncards = { max = 3, means = 2 }\n")
+    argv = ["sim", "--games", "1", "--players", "2", "--bot", "heuristic", "--profile", "kids",
+            "--config", str(path), "--seed", "1", "--silent"]
+    assert main(argv) == 0
+    assert "profile kids" in capsys.readouterr().out
+
+
+class Recorded(Progress):
+    """A progress bar drawn into a buffer, as on a terminal."""
+
+    drawn = io.StringIO()
+
+    def __init__(self, total, label, *, silent=False, stream=None):
+        super().__init__(total, label, silent=silent, stream=Recorded.drawn)
+
+
+@pytest.mark.parametrize(("flag", "drawn"), [([], True), (["--silent"], False), (["--json"], False)])
+def test_progress_bar_counts_games_unless_silent(monkeypatch, capsys, flag, drawn):
+    Recorded.drawn = io.StringIO()
+    monkeypatch.setattr(sim_command, "Progress", Recorded)
+    assert main(["sim", "--games", "3", "--players", "2", "--bot", "heuristic", "--seed", "1", *flag]) == 0
+    assert ("3/3" in Recorded.drawn.getvalue()) is drawn
+
+
+def test_a_broken_game_is_one_clear_error_naming_the_seed(monkeypatch):
+    def broken(*args, **kwargs):
+        raise SimulationError("game with seed 9 did not end within 10 actions")
+
+    monkeypatch.setattr(sim_command, "simulate", broken)
+    with pytest.raises(CommandError, match=r"did not end within 10 actions; this is a bug.*--seed 77"):
+        run_cli(["sim", "--games", "1", "--seed", "77"])
