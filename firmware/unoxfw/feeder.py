@@ -12,6 +12,7 @@
 #   beam clear   -> EMPTY (nothing reaches the exit: the hopper is empty, L4).
 # A card wedged in the beam at the first stall and pulled clear by the reverse pulse went back inside,
 # so it is taken off the count (it is counted again when it comes out).
+# A double feed (one long beam block, one edge) counts two cards: see BlockTimer.
 # At the end the motor keeps going until the last card has left the beam (else STUCK after exit_ms),
 # then the reverse pulse pulls the next card back; a card in the beam after that is STUCK (T4).
 
@@ -31,6 +32,54 @@ _RETRY_BACK = const(2)
 _EXIT = const(3)
 _END_BACK = const(4)
 _SETTLE = const(5)
+_MIN_BLOCK_MS = const(10)
+
+
+class BlockTimer:
+    # Double feeds: two shingled cards leave together and the beam sees ONE block, 1.3-1.7 card lengths
+    # long, with one falling edge. The timer learns how long one card blocks the beam (the shortest block
+    # seen, drifting up slowly with a weakening pack; relearnt when the duty changes) and counts a block
+    # 1.2x that long or longer as two cards. Only blocks that start and end with the motor forward count;
+    # a double on the very first card after boot or a duty change is not recognised (nothing learnt yet).
+    def __init__(self):
+        self.ref = 0
+        self.extra = 0
+        self._duty = -1
+        self._blocked = False
+        self._valid = False
+        self._since = 0
+
+    def start(self, blocked, duty, now_ms):
+        if duty != self._duty:
+            self.ref = 0
+            self._duty = duty
+        self.extra = 0
+        self._blocked = blocked
+        self._valid = False
+        self._since = now_ms
+
+    def watch(self, blocked, forward, now_ms):
+        if not forward:
+            self._valid = False
+        if blocked == self._blocked:
+            return
+        self._blocked = blocked
+        if blocked:
+            self._since = now_ms
+            self._valid = forward
+        elif self._valid:
+            self._measure(ticks_diff(now_ms, self._since))
+
+    def _measure(self, block_ms):
+        ref = self.ref
+        if block_ms < _MIN_BLOCK_MS:
+            return
+        if not ref or block_ms < ref:
+            self.ref = block_ms
+        elif block_ms * 5 > ref * 6:
+            self.extra += 1
+        else:
+            self.ref = (ref * 3 + block_ms) // 4
 
 
 class Feeder:
@@ -46,12 +95,13 @@ class Feeder:
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
+        self.blocks = BlockTimer()
 
     def busy(self):
         return self._phase != _IDLE
 
     def fired(self):
-        count = self._board.beam_count() - self._base - self._pulled
+        count = self._board.beam_count() - self._base - self._pulled + self.blocks.extra
         return count if count > 0 else 0
 
     def _duty(self):
@@ -63,11 +113,13 @@ class Feeder:
         self._pulled = 0
         self._seen = 0
         self._retried = False
+        self.blocks.extra = 0
         if n <= 0:
             return (0, n, None, "-")
         if self._board.lid_open():
             return (0, n, "lid", "-")
         self._t0 = now_ms
+        self.blocks.start(self._board.beam_blocked(), self._s["duty"], now_ms)
         self._spin(now_ms)
         return None
 
@@ -93,6 +145,7 @@ class Feeder:
         phase = self._phase
         if phase == _IDLE:
             return None
+        self.blocks.watch(self._board.beam_blocked(), phase == _SPIN or phase == _EXIT, now_ms)
         if phase != _SETTLE:
             if self._board.lid_open():
                 return self._finish("lid", "-")

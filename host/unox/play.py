@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
-from unox.launcher import parse_spec
 from unox.launcher.options import open_checked
 from unox.session import Session
 from unox.table.journal import Journal
@@ -21,8 +20,7 @@ HAND = 7
 
 def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
     """A `sim` spec with the table's seed and the cards the launcher starts with, unless already given."""
-    kind, _, params = parse_spec(spec)
-    if kind != "sim":
+    if spec.partition(":")[0] != "sim":
         return spec
     query = dict(parse_qsl(spec.partition("?")[2]))
     if seed is not None:
@@ -51,7 +49,7 @@ def resume_play_session(path: Path, *, launcher: str | None = None) -> Session:
     journal = Journal(path)
     settings = TableSettings.from_dict(journal.settings or {})
     spec = launcher or settings.launcher
-    if parse_spec(spec)[0] == "sim":  # the simulated launcher holds what the table says it holds
+    if spec.partition(":")[0] == "sim":  # the simulated launcher holds what the table says it holds
         cards = Table.resume(journal).state()["launcher"]["cards"]
         spec = sim_spec(spec, seed=settings.seed, cards=cards)
     device = open_checked(spec)

@@ -77,7 +77,7 @@ def check_battery(status: LauncherStatus) -> Check:
         return Check("battery", "skip", "this launcher cannot measure its pack")
     low = status.low_battery or "battery" in status.faults
     detail = f"{status.battery_mv} mV (low below {LIMITS['low_mv'][0]} mV)"
-    return _ok("battery", not low, f"{detail}: {ADVICE['battery']}" if low else detail)
+    return _ok("battery", not low, f"battery low: {detail}; {ADVICE['battery']}" if low else detail)
 
 
 def check_beam_clear(status: LauncherStatus) -> Check:

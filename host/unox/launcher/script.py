@@ -23,7 +23,7 @@ class ScriptLauncher(Launcher):
         *,
         presses: int = 0,
         cards: int | None = None,
-        firmware: str | None = "script",
+        firmware: str | None = None,
         battery_mv: int | None = 4500,
         lid_open: bool = False,
         config: dict | None = None,

@@ -92,7 +92,8 @@ class TableApp(App):
         yield RichLog(id="log", wrap=True, markup=False)
         yield Static(id="prompt")
         yield Static(id="error")
-        yield Input(placeholder="type a card (R5), or a command: help", id="command", select_on_focus=False,
+        yield Input(placeholder="p or : to type a card (R5) or a command (help); Esc leaves", id="command",
+                    select_on_focus=False,
                     suggester=LineSuggester(self.session.players))
         yield Footer()
 

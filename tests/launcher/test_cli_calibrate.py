@@ -1,0 +1,93 @@
+"""`unox calibrate`: measures on the simulator, writes the config, refines on a second run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from unox import config
+from unox.cli.main import main
+from unox.launcher import FireResult, open_launcher
+from unox.launcher.calibration import DUTY_HEADROOM, SWEEP, Measurements, measure, refine
+from unox.launcher.script import ScriptLauncher
+from unoxfw.settings import LIMITS
+
+
+def calibrate(capsys, path, *extra: str) -> tuple[int, dict | str]:
+    code = main(["calibrate", "--config", str(path), "--silent", "--json", *extra])
+    out, err = capsys.readouterr()
+    return code, json.loads(out) if code == 0 else err
+
+
+def test_calibrate_writes_values_the_launcher_then_fires_exactly_with(capsys, tmp_path):
+    path = tmp_path / "config.toml"
+    code, report = calibrate(capsys, path, "--launcher", "sim:?seed=2&cards=112", "--cards", "6")
+    assert code == 0 and path.exists()
+    saved = config.load(path)
+    assert saved["calibration"]["samples"] == 6
+    fw = saved["firmware"]
+    assert fw["duty"] == min(100, saved["calibration"]["duty"] + DUTY_HEADROOM)
+    assert fw["card_ms"] > saved["calibration"]["feed_ms"]  # the jam timeout leaves room for a card
+    assert all(LIMITS[k][1] <= fw[k] <= LIMITS[k][2] for k in fw)
+    launcher = open_launcher("sim:?seed=9&cards=112", config=saved)
+    try:
+        assert [launcher.fire(n).fired for n in (1, 5, 13)] == [1, 5, 13]
+    finally:
+        launcher.close()
+
+
+def test_a_second_run_refines_the_running_means(capsys, tmp_path):
+    path = tmp_path / "config.toml"
+    calibrate(capsys, path, "--launcher", "sim:?seed=2&cards=112", "--cards", "4")
+    first = config.load(path)["calibration"]
+    code, report = calibrate(capsys, path, "--launcher", "sim:?seed=3&cards=112", "--cards", "6")
+    second = config.load(path)["calibration"]
+    assert code == 0 and second["samples"] == 10
+    assert second == pytest.approx(report["calibration"])
+    assert second["feed_ms"] != first["feed_ms"]
+
+
+def test_the_running_mean_weights_by_samples():
+    start = config.defaults()
+    start["calibration"].update(samples=4, feed_ms=100.0, duty=40.0, period_ms=80.0)
+    found = Measurements(min_duty=30, feed_ms=[200.0] * 6, period_ms=120.0)
+    cal = refine(start, found)["calibration"]
+    assert cal["samples"] == 10
+    assert cal["feed_ms"] == pytest.approx((4 * 100 + 6 * 200) / 10)
+    assert cal["duty"] == pytest.approx((4 * 40 + 6 * 30) / 10)
+    assert cal["period_ms"] == pytest.approx((4 * 80 + 6 * 120) / 10)
+
+
+def test_the_duty_sweep_finds_the_lowest_duty_that_feeds():
+    launcher = ScriptLauncher(["empty", "empty"])  # 20 % and 30 % feed nothing; 40 % does
+    found = measure(launcher, config.defaults()["firmware"], cards=2)
+    assert found.min_duty == SWEEP[2]
+    assert launcher.configured["duty"] == SWEEP[2] + DUTY_HEADROOM
+
+
+def test_a_fault_stops_calibration_and_leaves_the_file_alone(capsys, tmp_path):
+    path = tmp_path / "config.toml"
+    config.save(config.defaults(), path)
+    before = path.read_text()
+    code, err = calibrate(capsys, path, "--launcher", "sim:?seed=2&cards=3", "--cards", "6")
+    assert code == 1 and "calibration stopped" in err and "not changed" in err
+    assert path.read_text() == before
+
+
+def test_a_bad_config_file_is_named_and_untouched(capsys, tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[firmware]\nduty = 150\n")
+    code, err = calibrate(capsys, path, "--launcher", "script")
+    assert code == 1 and "firmware.duty = 150 is out of range; allowed: 20 to 100" in err
+    assert path.read_text() == "[firmware]\nduty = 150\n"
+
+
+def test_script_outcomes_drive_the_measurement():
+    timed = [FireResult(1, 1, None, {"fire_ms": 400})] * 3 + [FireResult(3, 3, None, {"fire_ms": 700})]
+    launcher = ScriptLauncher(timed)
+    firmware = config.defaults()["firmware"]
+    found = measure(launcher, firmware, cards=2)
+    overhead = firmware["reverse_ms"] + firmware["settle_ms"]
+    assert found.min_duty == SWEEP[0]
+    assert found.feed_ms == [400 - overhead] * 2
+    assert found.period_ms == pytest.approx((700 - 400) / 2)

@@ -1,0 +1,58 @@
+"""`unox diagnose`: a clean simulated launcher passes; every fault the simulator injects is named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from unox.cli.main import main
+from unoxfw.settings import LIMITS
+from unoxsim.url import PARAMETERS
+
+FAULT_PARAMS = {
+    # sim:// parameter -> (value, words the report must contain)
+    "jam": ("jam=1&unjam=0", ["jam"]),
+    "stuck": ("stuck=1", ["stuck"]),
+    "double": ("double=1", ["double"]),
+    "cards": ("cards=0", ["empty"]),
+    "lid": ("lid=open", ["lid is open"]),
+    "battery": (f"battery={LIMITS['low_mv'][0] - 300}", ["battery", "low"]),
+    "drop": ("drop=0.3", ["lost frames"]),
+    "corrupt": ("corrupt=0.3", ["corrupt"]),
+    "dup": ("dup=0.3", ["duplicate"]),
+}
+
+
+def diagnose(capsys, spec: str) -> tuple[int, dict]:
+    code = main(["diagnose", "--launcher", spec, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_healthy_launcher_passes_every_check(capsys):
+    code, report = diagnose(capsys, "sim:?seed=1")
+    names = {c["name"] for c in report["checks"]}
+    assert code == 0 and report["ok"]
+    assert {"link", "firmware", "lid", "battery", "beam", "buzzer", "button", "motor"} <= names
+    assert all(c["result"] == "pass" for c in report["checks"])
+
+
+@pytest.mark.parametrize("param", sorted(FAULT_PARAMS))
+def test_every_injected_fault_is_named_and_fails(capsys, param):
+    value, words = FAULT_PARAMS[param]
+    code, report = diagnose(capsys, f"sim:?seed=3&{value}")
+    failed = " | ".join(c["detail"] for c in report["checks"] if c["result"] == "fail")
+    assert code == 1 and not report["ok"]
+    assert all(word in failed for word in words), failed
+
+
+def test_every_fault_parameter_of_the_simulator_is_covered():
+    behaviour = {"seed", "unjam", "drain", "bounce", "idle_step"}  # settings, not faults
+    assert set(PARAMETERS) - behaviour == set(FAULT_PARAMS)
+
+
+def test_text_table_and_unreachable_launcher(capsys):
+    code = main(["diagnose", "--launcher", "serial:/dev/ttyUNOX-none"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.splitlines()[0].startswith("link  FAIL  cannot open /dev/ttyUNOX-none")
+    assert "FAILED" in out.splitlines()[-1]

@@ -1,0 +1,84 @@
+"""`unox firmware flash|version`: the mpremote commands (with a fake runner), missing ports, the version."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import unoxfw
+from unox.cli.commands import firmware
+from unox.cli.errors import CommandError
+from unox.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_flash_copies_the_package_and_main_with_mpremote(tmp_path):
+    port = tmp_path / "ttyACM7"
+    port.touch()
+    ran: list[list[str]] = []
+    firmware.flash(str(port), runner=lambda cmd: ran.append(list(cmd)) or 0)
+    assert all(cmd[1:5] == ["-m", "mpremote", "connect", str(port)] for cmd in ran)
+    copied = {Path(arg).name for arg in ran[1] if arg.endswith(".py")}
+    assert copied == {p.name for p in (ROOT / "firmware" / "unoxfw").glob("*.py")}
+    assert ran[1][-1] == ":/lib/unoxfw/"
+    assert ran[2][5:9] == ["fs", "cp", str(ROOT / "firmware" / "main.py"), ":/main.py"]
+    assert "os.mkdir(d)" in ran[0][-1]  # /lib and /lib/unoxfw exist before the copy
+
+
+def test_a_missing_port_is_a_clear_error_and_nothing_runs():
+    ran = []
+    with pytest.raises(CommandError, match="port /dev/ttyUNOX-gone not found.*--port"):
+        firmware.flash("/dev/ttyUNOX-gone", runner=ran.append)
+    assert ran == []
+
+
+def test_no_pico_or_several_picos(monkeypatch):
+    from serial.tools import list_ports
+
+    class Info:
+        def __init__(self, device, vid):
+            self.device, self.vid = device, vid
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [Info("/dev/ttyS0", None)])
+    with pytest.raises(CommandError, match="no Raspberry Pi Pico found"):
+        firmware.find_pico()
+    picos = [Info("/dev/ttyACM0", firmware.PICO_USB_VID), Info("/dev/ttyACM1", firmware.PICO_USB_VID)]
+    monkeypatch.setattr(list_ports, "comports", lambda: picos)
+    with pytest.raises(CommandError, match="several Picos"):
+        firmware.find_pico()
+    monkeypatch.setattr(list_ports, "comports", lambda: picos[:1])
+    assert firmware.find_pico() == "/dev/ttyACM0"
+
+
+def test_a_failing_mpremote_stops_the_flash_with_advice(tmp_path):
+    port = tmp_path / "ttyACM8"
+    port.touch()
+    ran = []
+
+    def failing(cmd):
+        ran.append(cmd)
+        return 1
+
+    with pytest.raises(CommandError, match="mpremote failed .*replug"):
+        firmware.flash(str(port), runner=failing)
+    assert len(ran) == 1
+
+
+def test_dry_run_prints_the_commands(capsys, tmp_path):
+    port = tmp_path / "ttyACM9"
+    port.touch()
+    assert main(["firmware", "flash", "--port", str(port), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("-m mpremote connect " + str(port)) == 3
+    assert out.rstrip().endswith(":/main.py + reset")
+
+
+def test_version_reports_the_hello_of_the_firmware(capsys):
+    assert main(["firmware", "version", "--launcher", "sim:?seed=1"]) == 0
+    assert capsys.readouterr().out.strip() == f"unoxfw {unoxfw.__version__} on sim:?seed=1"
+
+
+def test_version_needs_a_firmware(capsys):
+    assert main(["firmware", "version", "--launcher", "script"]) == 1
+    assert "runs no firmware" in capsys.readouterr().err

@@ -1,0 +1,65 @@
+"""`unox press`: virtual presses through the simulator, the eject profile's counts, the live tally."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from unox.cli.main import main
+from unox.profiles import get_profile
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sim_presses_fire_what_the_profile_picks(capsys):
+    code, out, _ = run(capsys, "press", "--launcher", "sim:?seed=1&cards=60", "--presses", "40",
+                       "--seed", "5", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 40
+    profile, left, expected = get_profile("measured", rng=random.Random(5)), 60, []
+    for record in records:
+        expected.append(profile.next_count(left))
+        left = 0 if record["fault"] == "empty" else left - record["fired"]
+        assert record["cards_left"] == left
+    assert [r["requested"] for r in records] == expected
+    assert all(r["fired"] == r["requested"] for r in records if r["fault"] is None)
+    assert records[-1]["cards_fired"] == sum(r["fired"] for r in records) > 0
+
+
+def test_L4_empty_launcher_is_reported_per_press(capsys):
+    # The host believes 30 cards are loaded; the launcher is really empty: the beam has the last word.
+    code, out, _ = run(capsys, "press", "--launcher", "sim:?seed=2&cards=0", "--cards", "30",
+                       "--presses", "30", "--seed", "1", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    first = next(i for i, r in enumerate(records) if r["requested"])
+    assert code == 0
+    assert (records[first]["fired"], records[first]["fault"], records[first]["cards_left"]) == (0, "empty", 0)
+    assert all(r["requested"] == 0 for r in records[first + 1 :])  # nothing left to ask for
+
+
+def test_text_mode_prints_a_tally_per_press_and_a_summary(capsys):
+    code, out, _ = run(capsys, "press", "--launcher", "script", "--presses", "5", "--seed", "3", "--cards", "20")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 6
+    assert all(line.startswith(f"press {i + 1:3d}:") for i, line in enumerate(lines[:5]))
+    fired = sum(int(line.split("fired")[1].split("|")[0]) for line in lines[:5])
+    assert lines[-1] == f"done: 5 presses, {fired} cards fired, {20 - fired} left"
+
+
+def test_bad_arguments_are_one_line_errors(capsys):
+    code, _, err = run(capsys, "press", "--presses", "0")
+    assert code == 1 and "--presses must be 1 or more" in err
+    code, _, err = run(capsys, "press", "--launcher", "usb", "--presses", "1")
+    assert code == 1 and "valid forms: sim" in err and "Traceback" not in err
+    code, _, err = run(capsys, "press", "--launcher", "script", "--profile", "turbo", "--presses", "1")
+    assert code == 1 and "unknown eject profile 'turbo'" in err
+
+
+def test_unplugged_serial_port_is_a_clear_error(capsys):
+    code, _, err = run(capsys, "press", "--launcher", "serial:/dev/ttyUNOX-none", "--presses", "1")
+    assert code == 1 and "cannot open /dev/ttyUNOX-none" in err and "USB cable" in err
+    assert len(err.strip().splitlines()) == 1

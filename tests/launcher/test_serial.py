@@ -1,0 +1,145 @@
+"""The serial driver's error paths and protocol duties, on fake ports and the simulator (virtual time)."""
+
+from __future__ import annotations
+
+import pytest
+from unox import config
+from unox.launcher import LauncherError, open_launcher
+from unox.launcher.serial import SerialLauncher
+from unoxfw.link import PROTOCOL, Decoder, Endpoint
+
+
+class FakePort:
+    """A port on its own virtual clock; `answer(frames)` plays the device (None: a silent device)."""
+
+    def __init__(self, answer=None):
+        self.timeout, self.ms, self.inbox, self.answer = 0.0, 0, b"", answer
+        self.decoder = Decoder()
+        self.written: list[tuple] = []
+
+    def virtual_clock(self) -> int:
+        return self.ms
+
+    def advance(self, ms: float) -> None:
+        self.ms += int(ms)
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.inbox)
+
+    def read(self, size: int = 1) -> bytes:
+        if not self.inbox:
+            self.ms += max(1, int(self.timeout * 1000))
+        data, self.inbox = self.inbox[:size], self.inbox[size:]
+        return data
+
+    def write(self, data: bytes) -> int:
+        frames = list(self.decoder.feed(data))
+        self.written += frames
+        if self.answer:
+            self.inbox += self.answer(frames)
+        return len(data)
+
+    def reset_input_buffer(self) -> None:
+        self.inbox = b""
+
+    def close(self) -> None:
+        pass
+
+
+def test_silent_device_is_a_clear_error_on_virtual_time():
+    port = FakePort()
+    with pytest.raises(LauncherError, match="no answer from the launcher on fake0.*unox firmware flash"):
+        SerialLauncher(port, name="fake0")
+    assert 2000 <= port.ms <= 2100  # the handshake waited its 2 s, virtually
+    assert [kind for _, kind, _ in port.written if kind == "HELLO"]
+
+
+def test_firmware_of_another_protocol_is_refused_with_advice():
+    device = Endpoint(lambda frame: None, epoch=5)
+    out: list[bytes] = []
+    device._write = out.append
+
+    def answer(frames):
+        for seq, kind, args in frames:
+            if kind == "HELLO":
+                device.receive(b"", 0)
+                device.peer_epoch = args[-1]
+                device.hello((PROTOCOL + 1, "9.9.9"), 0, seq)
+        data = b"".join(out)
+        out.clear()
+        return data
+
+    with pytest.raises(LauncherError, match=f"protocol {PROTOCOL + 1}.*`unox firmware flash`"):
+        SerialLauncher(FakePort(answer), name="fake1")
+
+
+def test_garbage_from_the_device_is_dropped_and_the_link_goes_on(sim_launcher):
+    launcher = sim_launcher("seed=1")
+    launcher.device.cable.to_host._ready += b"\x00\xffnoise\n12 FIRED 9 9 - 01 0000\nZZ\n"
+    assert launcher.fire(2).fired == 2
+    assert launcher.link.endpoint.decoder.errors >= 2 and launcher.device.cards_out == 2
+
+
+def test_calibrated_settings_go_to_the_firmware_on_connect(sim_launcher):
+    settings = config.defaults()
+    settings["firmware"].update(duty=55, card_ms=700)
+    launcher = sim_launcher("seed=1", config=settings)
+    assert launcher.device.app.settings.get("duty") == 55
+    assert launcher.device.app.settings.get("card_ms") == 700
+
+
+def test_a_refused_setting_names_the_key_and_the_range(sim_launcher):
+    launcher = sim_launcher("seed=1")
+    with pytest.raises(LauncherError, match=r"refused duty = 500: out_of_range; allowed: 20\.\.100"):
+        launcher.configure({"duty": 500})
+    assert launcher.device.app.settings.get("duty") != 500
+
+
+def test_heartbeats_keep_a_long_fire_running(sim_launcher):
+    launcher = sim_launcher("seed=1&cards=112")
+    result = launcher.fire(40)  # several seconds of motor time, far beyond the firmware's silence_ms
+    assert (result.fired, result.fault) == (40, None)
+    assert result.details["fire_ms"] > 1500
+
+
+def test_L1_a_press_beeps_on_the_device_and_is_taken_once(sim_launcher):
+    launcher = sim_launcher("seed=1")
+    beeps = launcher.device.beeps()
+    launcher.press_button()
+    assert launcher.wait_press(timeout=2.0) is True
+    assert launcher.device.beeps() == beeps + 1  # the firmware beeped by itself
+    start = launcher.clock.now()
+    assert launcher.wait_press(timeout=1.0) is False
+    assert launcher.clock.now() - start == pytest.approx(1.0, abs=0.05)  # virtual, not real, time
+
+
+def test_beep_plays_on_the_device(sim_launcher):
+    launcher = sim_launcher("seed=1")
+    before = launcher.device.beeps()
+    launcher.beep("empty")
+    launcher.wait_press(timeout=1.5)
+    assert launcher.device.beeps() - before == 3  # the empty pattern has three tones
+
+
+def test_a_busy_launcher_gets_the_fire_again_when_it_is_free(sim_launcher):
+    launcher = sim_launcher("seed=1&cards=112")
+    device = launcher.device
+    device.app._start_fire(3, 0, device.now_ms())  # a standalone fire already running
+    result = launcher.fire(2)
+    assert (result.fired, result.fault) == (2, None)
+    assert device.cards_out == 5
+
+
+@pytest.fixture
+def sim_launcher():
+    opened = []
+
+    def make(params: str, **options):
+        launcher = open_launcher(f"sim:?{params}", **options)
+        opened.append(launcher)
+        return launcher
+
+    yield make
+    for launcher in opened:
+        launcher.close()

@@ -1,0 +1,52 @@
+"""`unox play` and `unox demo` on the command line: usage errors say what to do and exit 1."""
+
+import io
+import sys
+
+import pytest
+
+from unox.cli.main import main
+
+
+def run_cli(argv, capsys, stdin=""):
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(argv)
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play"], "--players Ann,Bob,Cy"),
+        (["play", "--players", "Ann"], "a table seats 2 to 10"),
+        (["play", "--players", "Ann,Bob", "--launcher", "warp"], "unknown kind 'warp'"),
+        (["play", "--players", "Ann,Bob", "--profile", "wild"], "unknown eject profile 'wild'"),
+        (["play", "--resume", "nowhere.db"], "no journal at nowhere.db"),
+        (["play", "--resume", "x.db", "--players", "Ann,Bob"], "leave out --players"),
+        (["demo", "--players", "1"], "a table seats 2 to 10 bots"),
+        (["demo", "--pace", "-1"], "--pace must be 0 or more"),
+        (["demo", "--profile", "wild"], "unknown eject profile 'wild'"),
+    ],
+)
+def test_bad_options_exit_1_with_one_line_saying_what_to_do(argv, message, capsys):
+    code, _, err = run_cli(argv, capsys)
+    assert code == 1
+    assert err.startswith("unox: error: ") and message in err
+
+
+def test_play_plain_reads_lines_and_answers_each_with_the_next_prompt(capsys, tmp_path):
+    lines = "deal Bob\nflip G7\nG5\nZ9\nquit\n"
+    code, out, _ = run_cli(["play", "--plain", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "2",
+                            "--journal", str(tmp_path / "j.db")], capsys, stdin=lines)
+    assert code == 0
+    answers = [line for line in out.splitlines() if line.startswith(("next: ", "not taken: "))]
+    assert answers[0].startswith("next: S1:")
+    assert answers[1] == "next: Bob: turn up the first card and type it: flip G7 (flip W red for a wild)"
+    assert "Ann plays G5." in out
+    assert any(a.startswith("not taken: ") and "G7" in a for a in answers)  # Z9 is no card: the syntax
+    assert answers[-1].startswith("next: Bob: play a card on G5")
