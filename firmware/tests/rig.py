@@ -6,6 +6,7 @@
 # pass_ms and leaves. wedge=(k, times): the k-th card stops inside the beam `times` times; a reverse
 # pulse pulls it back into the hopper. stick=k: the k-th card stops in the beam for good (STUCK).
 # creep=True: when the final reverse pulse ends, the next card slides into the beam and stays there.
+# double=(k, ...): card k drags card k+1 along, half a card behind: one 1.5x long block, two cards out.
 
 from unoxfw.link import Endpoint
 from unoxfw.pins import PINS
@@ -28,7 +29,7 @@ class FakeIO:
 
 class Rig:
     def __init__(self, machine, cards=20, config=None, seed=1, wedge=None, stick=None, feed_ms=150,
-                 pass_ms=40, creep=False):
+                 pass_ms=40, creep=False, double=None):
         # machine: the fake module (tests/machine.py), passed in so CPython never needs a global `machine`
         machine.reset_all()
         self.machine = machine
@@ -42,6 +43,8 @@ class Rig:
         self.wedge = wedge
         self.stick = stick
         self.creep = creep  # after a reverse pulse ends, the next card slides into the beam and stays
+        self.double = double  # card numbers (a tuple) that drag the card above along: one long block
+        self._pair = False
         self._progress = 0
         self._in_beam = 0
         self._card_no = 0
@@ -101,9 +104,10 @@ class Rig:
             if self._wedged or self._stuck:
                 return
             self._in_beam += dt
-            if self._in_beam >= self.pass_ms:
+            if self._in_beam >= (self.pass_ms * 3 // 2 if self._pair else self.pass_ms):
                 self._in_beam = 0
-                self.fired += 1
+                self.fired += 2 if self._pair else 1
+                self._pair = False
                 self.pin("beam").drive(1)
             return
         if self.cards <= 0:
@@ -114,6 +118,10 @@ class Rig:
             self.cards -= 1
             self._card_no += 1
             self._in_beam = 1
+            if self.double and self._card_no in self.double and self.cards > 0:
+                self._pair = True  # shingled half a card behind: the beam sees 1.5 card lengths
+                self.cards -= 1
+                self._card_no += 1
             self.pin("beam").drive(0)
             if self.wedge and self._card_no == self.wedge[0] and self.wedge[1] > 0:
                 self._wedged = True

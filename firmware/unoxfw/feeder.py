@@ -39,11 +39,13 @@ class BlockTimer:
     # Double feeds: two shingled cards leave together and the beam sees ONE block, 1.3-1.7 card lengths
     # long, with one falling edge. The timer learns how long one card blocks the beam (the shortest block
     # seen, drifting up slowly with a weakening pack; relearnt when the duty changes) and counts a block
-    # 1.2x that long or longer as two cards. Only blocks that start and end with the motor forward count;
-    # a double on the very first card after boot or a duty change is not recognised (nothing learnt yet).
+    # 1.2x that long or longer as two cards. Only blocks that start and end with the motor forward count.
+    # With nothing learnt yet (after boot or a duty change) the first block becomes the reference, and is
+    # counted as a double afterwards if a later block of the same fire proves it 1.2x too long.
     def __init__(self):
         self.ref = 0
         self.extra = 0
+        self._first = 0
         self._duty = -1
         self._blocked = False
         self._valid = False
@@ -54,6 +56,7 @@ class BlockTimer:
             self.ref = 0
             self._duty = duty
         self.extra = 0
+        self._first = 0
         self._blocked = blocked
         self._valid = False
         self._since = now_ms
@@ -74,7 +77,12 @@ class BlockTimer:
         ref = self.ref
         if block_ms < _MIN_BLOCK_MS:
             return
-        if not ref or block_ms < ref:
+        if not ref:
+            self.ref = self._first = block_ms
+        elif block_ms < ref:
+            if self._first and self._first * 5 > block_ms * 6:
+                self.extra += 1  # the unlearnt first block of this fire was two cards
+            self._first = 0
             self.ref = block_ms
         elif block_ms * 5 > ref * 6:
             self.extra += 1

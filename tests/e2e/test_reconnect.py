@@ -57,7 +57,7 @@ def test_cable_never_back_reports_link_and_open_fails_clearly(sim):
     assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "unplugged")
     assert device.cards_out == 0
     assert not launcher.status().connected
-    with pytest.raises(LauncherError, match=r"lost the launcher on sim://.*check that the launcher's USB cable"):
+    with pytest.raises(LauncherError, match=r"lost the launcher on sim://.*check that the launcher's USB"):
         launcher.wait_press(timeout=1.0)
     device.plug()
     assert launcher.fire(1).fired == 1  # and it recovers once the cable is back

@@ -210,3 +210,59 @@ def test_T4_card_creeping_into_the_beam_after_the_fire_is_stuck_and_counted(make
     assert (requested, fault) == ("2", "stuck")
     assert int(fired) == 3  # two fired and one left sticking out: all three go to the presser
     assert rig.motor() == 0
+
+
+@pytest.mark.parametrize(("n", "double_at"), [(3, (2,)), (5, (3,)), (6, (2, 4)), (13, (7, 10))])
+def test_double_feed_counts_two_cards_and_the_fire_stays_exact(make_rig, n, double_at):
+    rig = make_rig(cards=40, double=double_at)
+    rig.connect()
+    rig.fire(n)
+    rig.run(8000)
+    assert rig.fired == n  # the physical cards out
+    assert fired_frames(rig)[0][:3] == (str(n), str(n), "-")
+
+
+def test_double_feed_as_the_last_card_reports_one_card_more(make_rig):
+    rig = make_rig(cards=40, double=(3,))
+    rig.connect()
+    rig.fire(3)  # cards 1, 2 single, card 3 drags card 4 along
+    rig.run(8000)
+    assert rig.fired == 4
+    assert fired_frames(rig)[0][:3] == ("4", "3", "-")  # the host learns the true count
+
+
+@pytest.mark.parametrize(("n", "out", "reported"), [(1, 2, 1), (2, 3, 3), (3, 3, 3)])
+def test_a_double_as_the_first_card_is_recognised_once_a_later_block_shows_it(make_rig, n, out, reported):
+    rig = make_rig(cards=40, double=(1,))
+    rig.connect()
+    rig.fire(n)
+    rig.run(6000)
+    assert rig.fired == out
+    # n=1: no later block in that fire to compare with: reported as one (documented limit).
+    # n=2: the second block shows it only after card 3 was on its way: one over, but reported truly.
+    assert fired_frames(rig)[0][:2] == (str(reported), str(n))
+
+
+def test_block_timer_learns_the_shortest_block_ignores_glitches_and_relearns_on_a_duty_change():
+    from unoxfw.feeder import BlockTimer
+
+    timer = BlockTimer()
+    timer.start(False, 80, 0)
+
+    def block(start, length, forward=True):
+        timer.watch(True, forward, start)
+        timer.watch(False, forward, start + length)
+
+    block(0, 50)
+    block(100, 44)  # faster: the shortest is the reference
+    assert timer.ref == 44 and timer.extra == 0
+    block(200, 3)  # a 3 ms glitch is no card
+    assert timer.ref == 44
+    block(300, 48)  # within 1.2x: one card, the reference drifts towards it
+    assert 44 < timer.ref < 48 and timer.extra == 0
+    block(400, 70)
+    assert timer.extra == 1
+    block(500, 90, forward=False)  # a block seen while reversing is not measured
+    assert timer.extra == 1
+    timer.start(False, 60, 600)
+    assert timer.ref == 0 and timer.extra == 0

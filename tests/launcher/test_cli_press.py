@@ -42,7 +42,8 @@ def test_L4_empty_launcher_is_reported_per_press(capsys):
 
 
 def test_text_mode_prints_a_tally_per_press_and_a_summary(capsys):
-    code, out, _ = run(capsys, "press", "--launcher", "script", "--presses", "5", "--seed", "3", "--cards", "20")
+    code, out, _ = run(capsys, "press", "--launcher", "script", "--presses", "5", "--seed", "3",
+                       "--cards", "20")
     lines = out.splitlines()
     assert code == 0 and len(lines) == 6
     assert all(line.startswith(f"press {i + 1:3d}:") for i, line in enumerate(lines[:5]))

@@ -26,7 +26,8 @@ def test_documented_forms_parse(spec, expected):
 
 
 @pytest.mark.parametrize(
-    "spec", ["usb", "serial", "serial:", "sim:/tmp/x", "gpio:?factory=pigpio", "gpio:?pin=3", "script:?x=1", ""]
+    "spec",
+    ["usb", "serial", "serial:", "sim:/tmp/x", "gpio:?factory=pigpio", "gpio:?pin=3", "script:?x=1", ""],
 )
 def test_bad_specs_list_every_valid_form(spec):
     with pytest.raises(ValueError) as err:

@@ -55,7 +55,7 @@ def measure(launcher: Launcher, firmware: dict, cards: int, step: Callable[[], N
         if result.fault not in (None, "empty", "jam"):
             raise CalibrationError(f"calibration stopped at duty {duty} %: {result.fault}")
     else:
-        raise CalibrationError("no card came out even at 100 % duty: load cards, check the motor and the pack")
+        raise CalibrationError("no card came out even at 100 % duty: load cards, check motor and pack")
     working = min(100, found.min_duty + DUTY_HEADROOM)
     launcher.configure({"duty": working})
     overhead = firmware["reverse_ms"] + firmware["settle_ms"]
@@ -73,7 +73,7 @@ def measure(launcher: Launcher, firmware: dict, cards: int, step: Callable[[], N
 def _checked(result: FireResult, n: int) -> FireResult:
     if result.fault or result.fired != n:
         reason = result.fault or f"{result.fired} of {n} cards"
-        raise CalibrationError(f"calibration stopped: {reason}; fix it (run `unox diagnose`) and calibrate again")
+        raise CalibrationError(f"calibration stopped: {reason}; fix it (`unox diagnose`), calibrate again")
     return result
 
 

@@ -92,7 +92,8 @@ def check_buzzer(launcher: Launcher) -> Check:
     if device is None:
         return Check("buzzer", "pass", "played the press pattern: you should have heard one beep")
     launcher.wait_press(timeout=0.3)  # let the simulated buzzer play
-    return _ok("buzzer", device.beeps() > before, "the buzzer sounded" if device.beeps() > before else "silent")
+    sounded = device.beeps() > before
+    return _ok("buzzer", sounded, "the buzzer sounded" if sounded else "silent: check the buzzer wiring")
 
 
 def check_button(launcher: Launcher, timeout: float, prompt: Callable[[str], None]) -> Check:
@@ -121,7 +122,7 @@ def check_motor(launcher: Launcher, cards: int) -> list[Check]:
 
 
 def check_simulated_faults(device) -> Check:
-    """The simulator knows the truth: name every fault it injected, and cards the beam missed (double feeds)."""
+    """The simulator knows the truth: every fault it injected, and cards the beam missed (double feeds)."""
     injected = {name: n for name, n in device.model.fault_counts.items() if n}
     missed = device.cards_out - device.app.counted
     if missed > 0:

@@ -88,7 +88,8 @@ class GpioLauncher(Launcher):
             if error:
                 if old is not None:
                     self.settings.values[key] = old
-                raise LauncherError(f"{key} = {value} refused: {error}; allowed: {self.settings.range_text(key)}")
+                allowed = self.settings.range_text(key)
+                raise LauncherError(f"{key} = {value} refused: {error}; allowed: {allowed}")
 
     def _details(self, start: int, detail: str) -> dict:
         """Timings for calibrate: motor start to the first card, and how long that card held the beam."""

@@ -98,8 +98,8 @@ class PortLink:
         self.endpoint.poll(now)
         if self.now() - self._last_beat >= HEARTBEAT_S:
             self._last_beat = self.now()
-            self.endpoint.send_unreliable("HEARTBEAT", ("%04X" % self.endpoint.epoch,))
-        if self.in_session and self.state.peer_seen not in (None, "%04X" % self.endpoint.epoch):
+            self.endpoint.send_unreliable("HEARTBEAT", (f"{self.endpoint.epoch:04X}",))
+        if self.in_session and self.state.peer_seen not in (None, f"{self.endpoint.epoch:04X}"):
             self._rebooted()
 
     def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
@@ -150,7 +150,8 @@ class PortLink:
             except PORT_ERRORS as exc:
                 if self.now() >= deadline:
                     self.in_session, self.needs_hello = False, True
-                    raise LauncherError(f"lost the launcher on {self.name} ({exc}); {advice(self.name)}") from exc
+                    message = f"lost the launcher on {self.name} ({exc}); {advice(self.name)}"
+                    raise LauncherError(message) from exc
                 self.clock.sleep(0.25)
 
     def close(self) -> None:

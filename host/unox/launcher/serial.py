@@ -80,7 +80,8 @@ class SerialLauncher(Launcher):
                 _, reason, hint = self.state.errors[-1]
                 raise LauncherError(f"the firmware refused {key} = {value}: {reason}; allowed: {hint}")
             if not answered:
-                raise LauncherError(f"no answer to CONFIG {key} from {self.link.name}; {advice(self.link.name)}")
+                name = self.link.name
+                raise LauncherError(f"no answer to CONFIG {key} from {name}; {advice(name)}")
 
     # ---- fire -------------------------------------------------------------------------------------
     def fire(self, n: int) -> FireResult:
@@ -102,7 +103,7 @@ class SerialLauncher(Launcher):
         return result
 
     def _send_pending(self) -> None:
-        self._pending = "%02X" % self.link.send("FIRE", (self._pending_n,))
+        self._pending = f"{self.link.send('FIRE', (self._pending_n,)):02X}"  # the ref FIRED names
         self._sent_at = self.link.now()
         self._errors_seen = len(self.state.errors)
 

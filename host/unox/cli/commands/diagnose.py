@@ -1,4 +1,4 @@
-"""`unox diagnose`: check link, firmware, lid, battery, beam, buzzer, button and a motor run; pass/fail table."""
+"""`unox diagnose`: link, firmware, lid, battery, beam, buzzer, button and a motor run; a pass/fail table."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ exit status: 0 when every check passes, 1 otherwise."""
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "diagnose",
-        help="check the launcher (link, firmware, lid, battery, beam, buzzer, button, motor): pass/fail table",
+        help="check link, firmware, lid, battery, beam, buzzer, button and motor: a pass/fail table",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -89,8 +89,8 @@ def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: boo
         code = runner(command)
         if code != 0:
             raise CommandError(
-                f"mpremote failed (exit {code}) on {port} at `{' '.join(command[3:6])} ...`: unplug and replug "
-                "the Pico, close other programs using the port, and flash again"
+                f"mpremote failed (exit {code}) on {port} at `{' '.join(command[3:6])} ...`: unplug and "
+                "replug the Pico, close other programs using the port, and flash again"
             )
     return commands
 
@@ -98,7 +98,8 @@ def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: boo
 def run_flash(args: argparse.Namespace) -> int:
     flash(args.port, dry_run=args.dry_run)
     if not args.dry_run:
-        print("firmware flashed; check it with: unox firmware version --launcher serial:" + (args.port or "PORT"))
+        port = args.port or "PORT"
+        print(f"firmware flashed; check it with: unox firmware version --launcher serial:{port}")
     return 0
 
 

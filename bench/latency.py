@@ -1,0 +1,149 @@
+"""Host reaction time over a real pty: BUTTON frame in -> FIRE frame out, against a bare pyserial echo.
+
+    python3 bench/latency.py [--rounds 2000]
+
+The parent process plays the launcher on the pty's master side; a child process runs the host on the
+slave side through pyserial. Case 1: the real `SerialLauncher` (`wait_press()` then `fire(1)`), timed from
+the BUTTON frame written to the FIRE frame read back. Case 2, the baseline: a bare pyserial loop that
+echoes each line, timed the same way with a line of the same length. Both include two pty crossings and
+one pyserial read and write on the host, so the ratio is what the driver adds. The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import pty
+import select
+import statistics
+import sys
+import time
+import tty
+from pathlib import Path
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / d) for d in ("host", "firmware")]
+
+from unoxfw.link import PROTOCOL, Endpoint, encode  # noqa: E402
+
+WARMUP = 50
+
+
+# ---- host side (child process) ----------------------------------------------------------------------
+def host_driver(path: str, rounds: int) -> None:
+    import serial
+
+    from unox.launcher.serial import SerialLauncher
+
+    launcher = SerialLauncher(serial.Serial(path, 115200), name=path)
+    for _ in range(rounds + WARMUP):
+        launcher.wait_press(timeout=10.0)
+        launcher.fire(1)
+    launcher.close()
+
+
+def host_echo(path: str, rounds: int) -> None:
+    import serial
+
+    port = serial.Serial(path, 115200, timeout=0.01)
+    echoed = 0
+    while echoed < rounds + WARMUP:
+        data = port.read(max(1, port.in_waiting))
+        if data:
+            port.write(data)
+            echoed += data.count(b"\n")
+    port.close()
+
+
+# ---- launcher side (this process, on the pty master) ------------------------------------------------
+class Master:
+    def __init__(self, fd: int):
+        self.fd, self.buf = fd, b""
+
+    def read_until(self, marker: bytes, timeout: float = 5.0) -> tuple[int, bytes]:
+        """Reads until a whole line containing `marker` is in; returns (arrival ns, the bytes)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            start = self.buf.find(marker)
+            if start >= 0 and self.buf.find(b"\n", start) >= 0:
+                arrived = time.perf_counter_ns()
+                data, self.buf = self.buf, b""
+                return arrived, data
+            if not select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                raise TimeoutError(f"no {marker!r} from the host")
+            self.buf += os.read(self.fd, 4096)
+
+
+def launcher_side(fd: int, rounds: int) -> list[float]:
+    master = Master(fd)
+    device = Endpoint(lambda frame: os.write(fd, frame), epoch=0x1234)
+    _, data = master.read_until(b" HELLO ")
+    for seq, kind, _args in device.receive(data, 0):
+        if kind == "HELLO":
+            device.hello((PROTOCOL, "bench"), 0, seq)
+    times, presses = [], 0
+    for i in range(rounds + WARMUP):
+        presses += 1
+        sent = time.perf_counter_ns()
+        device.send("BUTTON", (presses,), 0)
+        arrived, data = master.read_until(b" FIRE ")
+        for seq, kind, _args in device.receive(data, 0):
+            if kind == "FIRE":
+                device.send("FIRED", (1, 1, "-", f"{seq:02X}"), 0, seq)
+        if i >= WARMUP:
+            times.append((arrived - sent) / 1000)
+    return times
+
+
+def echo_side(fd: int, rounds: int) -> list[float]:
+    master = Master(fd)
+    line = encode(1, "BUTTON", (1,))
+    times = []
+    for i in range(rounds + WARMUP):
+        sent = time.perf_counter_ns()
+        os.write(fd, line)
+        arrived, _ = master.read_until(b" BUTTON ")
+        if i >= WARMUP:
+            times.append((arrived - sent) / 1000)
+    return times
+
+
+def measure(host, side, rounds: int) -> list[float]:
+    master, slave = pty.openpty()
+    tty.setraw(slave)  # a pty slave starts cooked: echo and \n -> \r\n would garble the frames
+    child = multiprocessing.get_context("fork").Process(target=host, args=(os.ttyname(slave), rounds))
+    child.start()
+    try:
+        return side(master, rounds)
+    finally:
+        child.join(timeout=10)
+        os.close(master)
+        os.close(slave)
+
+
+def percentile(values: list[float], p: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2000)
+    rounds = parser.parse_args().rounds
+    driver = measure(host_driver, launcher_side, rounds)
+    echo = measure(host_echo, echo_side, rounds)
+    result = {
+        "rounds": rounds,
+        "p50_us": round(statistics.median(driver), 1),
+        "p99_us": round(percentile(driver, 99), 1),
+        "echo_p50_us": round(statistics.median(echo), 1),
+        "echo_p99_us": round(percentile(echo, 99), 1),
+    }
+    result["ratio"] = round(result["p99_us"] / result["echo_p99_us"], 2)
+    print(f"BUTTON -> FIRE  p50 {result['p50_us']:8.1f} us   p99 {result['p99_us']:8.1f} us")
+    print(f"pyserial echo   p50 {result['echo_p50_us']:8.1f} us   p99 {result['echo_p99_us']:8.1f} us")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
