@@ -33,7 +33,6 @@ WARMUP = 50
 # ---- host side (child process) ----------------------------------------------------------------------
 def host_driver(path: str, rounds: int) -> None:
     import serial
-
     from unox.launcher.serial import SerialLauncher
 
     launcher = SerialLauncher(serial.Serial(path, 115200), name=path)
@@ -47,6 +46,7 @@ def host_echo(path: str, rounds: int) -> None:
     import serial
 
     port = serial.Serial(path, 115200, timeout=0.01)
+    port.write(b"READY\n")  # opening a port flushes its input: start only once it is open
     echoed = 0
     while echoed < rounds + WARMUP:
         data = port.read(max(1, port.in_waiting))
@@ -98,6 +98,7 @@ def launcher_side(fd: int, rounds: int) -> list[float]:
 
 def echo_side(fd: int, rounds: int) -> list[float]:
     master = Master(fd)
+    master.read_until(b"READY")
     line = encode(1, "BUTTON", (1,))
     times = []
     for i in range(rounds + WARMUP):

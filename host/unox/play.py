@@ -14,9 +14,6 @@ from unox.table.journal import Journal
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 
-DECK = 112
-HAND = 7
-
 
 def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
     """A `sim` spec with the table's seed and the cards the launcher starts with, unless already given."""
@@ -30,14 +27,9 @@ def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
     return "sim:?" + urlencode(query) if query else "sim"
 
 
-def launcher_cards(players: int) -> int:
-    """S2: what goes into the launcher after the deal and the first card."""
-    return DECK - HAND * players - 1
-
-
 def open_play_session(settings: TableSettings, *, journal: Path | None = None) -> Session:
     """A new physical table on the settings' launcher, journalled when `journal` is given."""
-    spec = sim_spec(settings.launcher, seed=settings.seed, cards=launcher_cards(len(settings.players)))
+    spec = sim_spec(settings.launcher, seed=settings.seed, cards=0)  # the dealer loads it at the deal
     launcher = open_checked(spec)
     book = Journal(journal) if journal is not None else None
     table = Table.create(settings, launcher=launcher, journal=book)

@@ -176,7 +176,8 @@ class Session:
         elif self.ctx.fault in ("jam", "stuck"):
             self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
             self.ctx.fault = None
-        self._refresh(before)
+        fired = self.table.entries[-1]["fired"] if reply.get("ok") else 0
+        self._refresh(before, fired)
         return reply
 
     def fix_launcher(self) -> None:
@@ -193,12 +194,15 @@ class Session:
             self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
             self.ctx.fault = None
 
-    def sync_hopper(self) -> None:
-        """Sim only: people load the launcher when the table says so (deal, reload): top the hopper up."""
+    def sync_hopper(self, before: dict, fired: int = 0) -> None:
+        """Sim only: cards the table put into the launcher (deal, reload) go into the simulated hopper."""
         device = sim_device(self.launcher)
-        want = (self.state.get("launcher") or {}).get("cards", 0)
-        if device is not None and want > device.model.hopper:
-            device.load_cards(min(want, HOPPER_CAPACITY) - device.model.hopper)
+        if device is None:
+            return
+        was = (before.get("launcher") or {}).get("cards", 0) - fired
+        added = (self.state.get("launcher") or {}).get("cards", 0) - was
+        if added > 0:
+            device.load_cards(min(added, HOPPER_CAPACITY - device.model.hopper))
 
     def _check_status(self) -> None:
         if self.launcher is None:
@@ -235,9 +239,10 @@ class Session:
         return reply
 
     # --- bookkeeping ---------------------------------------------------------------------------------
-    def _refresh(self, before: dict | None = None) -> None:
+    def _refresh(self, before: dict | None = None, fired: int = 0) -> None:
         state = self.state
-        self.sync_hopper()
+        if before is not None:
+            self.sync_hopper(before, fired)
         launcher_cards = (state.get("launcher") or {}).get("cards", 0)
         discard = state.get("discard", 112 - sum((state.get("hands") or {}).values()) - launcher_cards)
         low = launcher_cards <= self.low_water and discard > 1

@@ -91,3 +91,18 @@ def test_script_outcomes_drive_the_measurement():
     assert found.min_duty == SWEEP[0]
     assert found.feed_ms == [400 - overhead] * 2
     assert found.period_ms == pytest.approx((700 - 400) / 2)
+
+
+def test_the_progress_bar_fills_and_silent_hides_it(capsys, tmp_path):
+    import io
+
+    from unox.cli.progress import Progress
+    from unox.launcher.calibration import fires_needed
+
+    stream = io.StringIO()
+    with Progress(fires_needed(2), "calibrating", stream=stream) as bar:
+        measure(ScriptLauncher(), config.defaults()["firmware"], cards=2, step=bar.advance)
+        bar.advance(bar.total - bar.done)
+    assert stream.getvalue().rstrip().endswith(f"{fires_needed(2)}/{fires_needed(2)}")
+    code = main(["calibrate", "--config", str(tmp_path / "c.toml"), "--launcher", "script", "--silent"])
+    assert code == 0 and capsys.readouterr().err == ""

@@ -64,3 +64,11 @@ def test_unplugged_serial_port_is_a_clear_error(capsys):
     code, _, err = run(capsys, "press", "--launcher", "serial:/dev/ttyUNOX-none", "--presses", "1")
     assert code == 1 and "cannot open /dev/ttyUNOX-none" in err and "USB cable" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_virtual_press_the_launcher_does_not_take_is_an_error(capsys, monkeypatch):
+    from unox.launcher.script import ScriptLauncher
+
+    monkeypatch.setattr(ScriptLauncher, "wait_press", lambda self, timeout=None: False)
+    code, _, err = run(capsys, "press", "--launcher", "script", "--presses", "2")
+    assert code == 1 and "did not take the virtual press" in err and "unox diagnose" in err

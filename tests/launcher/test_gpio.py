@@ -192,3 +192,11 @@ def test_bad_count_and_pattern_are_refused(gpio, feeder):
     with pytest.raises(ValueError, match="unknown beep pattern"):
         gpio.beep("fanfare")
     assert feeder.out == 0
+
+
+def test_configure_checks_the_firmware_bounds_and_keeps_the_old_value(gpio):
+    gpio.configure({"duty": 60})
+    assert gpio.settings.get("duty") == 60
+    with pytest.raises(LauncherError, match=r"duty = 7 refused: out_of_range; allowed: 20\.\.100"):
+        gpio.configure({"duty": 7})
+    assert gpio.settings.get("duty") == 60

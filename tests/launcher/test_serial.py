@@ -6,7 +6,7 @@ import pytest
 from unox import config
 from unox.launcher import LauncherError, open_launcher
 from unox.launcher.serial import SerialLauncher
-from unoxfw.link import PROTOCOL, Decoder, Endpoint
+from unoxfw.link import PROTOCOL, Decoder, Endpoint, encode
 
 
 class FakePort:
@@ -143,3 +143,84 @@ def sim_launcher():
     yield make
     for launcher in opened:
         launcher.close()
+
+
+def test_the_host_fire_limit_is_the_firmwares():
+    from unox.launcher.base import MAX_FIRE
+    from unoxfw import app
+
+    assert MAX_FIRE == app._MAX_FIRE
+
+
+def test_malformed_device_frames_are_recorded_not_raised():
+    from unox.launcher.device_state import DeviceState
+
+    state = DeviceState()
+    state.apply("FIRED", ("x", "3"))
+    state.apply("BATTERY", ())
+    state.apply("LID", ("open",))
+    assert [e[:2] for e in state.errors] == [("FIRED", "malformed"), ("BATTERY", "malformed")]
+    assert state.results == {} and state.lid_open
+
+
+class FakeFirmware:
+    """The device end of a link: answers HELLO, then FIRE as told: 'fired', 'ack_only' or an ERR."""
+
+    def __init__(self, on_fire: str = "fired"):
+        self.out: list[bytes] = []
+        self.endpoint = Endpoint(self.out.append, epoch=9)
+        self.on_fire, self.fires = on_fire, 0
+
+    def __call__(self, frames) -> bytes:
+        for data in frames:
+            for seq, kind, args in self.endpoint.receive(encode(*data), 0):
+                self._handle(seq, kind, args)
+        data = b"".join(self.out)
+        self.out.clear()
+        return data
+
+    def _handle(self, seq, kind, args):
+        if kind == "HELLO":
+            self.endpoint.hello((PROTOCOL, "0.0.fake"), 0, seq)
+        elif kind == "FIRE":
+            self.fires += 1
+            if self.on_fire == "fired":
+                self.endpoint.send("FIRED", (args[0], args[0], "-", f"{seq:02X}"), 0, seq)
+            elif self.on_fire != "ack_only":
+                self.endpoint.send("ERR", ("FIRE", self.on_fire, "0..40"), 0, seq)
+
+
+def test_a_refused_fire_is_an_error_naming_the_reason():
+    launcher = SerialLauncher(FakePort(FakeFirmware("bad_count")), name="fake2")
+    with pytest.raises(LauncherError, match=r"refused FIRE 3: bad_count \(0\.\.40\)"):
+        launcher.fire(3)
+
+
+def test_a_fire_that_never_gets_its_fired_is_given_up_and_never_resent():
+    device = FakeFirmware("ack_only")
+    port = FakePort(device)
+    launcher = SerialLauncher(port, name="fake3")
+    result = launcher.fire(2)
+    assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "no_reply")
+    assert device.fires == 1
+    device.on_fire = "fired"
+    assert launcher.fire(1).fired == 1  # a new session first: the abandoned FIRE is not sent again
+    hellos = [kind for _, kind, _ in port.written if kind == "HELLO"]
+    assert len(hellos) == 2 and device.fires == 2
+
+
+def test_a_bad_beep_pattern_is_refused_before_sending():
+    port = FakePort(FakeFirmware())
+    launcher = SerialLauncher(port, name="fake4")
+    sent = len(port.written)
+    with pytest.raises(ValueError, match="unknown beep pattern 'tada'"):
+        launcher.beep("tada")
+    assert len(port.written) == sent
+
+
+def test_wait_press_with_no_timeout_left_still_reads_what_arrived(sim_launcher):
+    launcher = sim_launcher("seed=1")
+    launcher.press_button()
+    launcher.clock.sleep(0.3)  # the press happened; its BUTTON frame waits in the port
+    assert launcher.wait_press(timeout=0) is True
+    assert launcher.wait_press(timeout=0) is False

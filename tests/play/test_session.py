@@ -109,3 +109,20 @@ def test_R1_reload_is_advised_before_the_launcher_runs_dry_and_cleared_by_reload
     session.submit("reload")
     assert session.state["launcher"]["cards"] == 10 + 2  # every discard but the top goes back (R1)
     assert session.ctx.reload_due is False  # only the top card is left on the pile
+
+
+def test_undo_goes_through_the_journal_and_a_resume_sees_the_same(tmp_path):
+    from unox.play import open_play_session, resume_play_session
+    from unox.table.journal import Journal
+
+    path = tmp_path / "undo.db"
+    session = open_play_session(TableSettings(players=PLAYERS, seed=2, launcher="script"), journal=path)
+    session.submit("deal Cy")
+    session.submit("flip G7")
+    rows = Journal(path).entries()
+    state = session.state
+    session.submit("G5")
+    assert len(Journal(path).entries()) == len(rows) + 1
+    session.submit("undo")
+    assert Journal(path).entries() == rows
+    assert resume_play_session(path).state == state

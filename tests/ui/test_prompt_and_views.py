@@ -99,3 +99,17 @@ def test_events_report_direction_hand_end_and_game_over():
     assert lines[0] == "Ann plays G3."
     assert "Ann has gone out: the hand is over." in lines
     assert lines[-1] == "Game over: Ann wins with 510 points."
+
+
+def test_S4_a_trade_hands_first_card_goes_back_and_the_log_says_turn_up_another():
+    before = turn_state(phase="flip", top=None, color=None)
+    line = describe({"cmd": "flip", "card": "RT"}, before, dict(before))[0]
+    assert line == "First card turned up: RT: back into the launcher (S4), turn up another."
+
+
+def test_G3_players_who_reach_the_limit_are_announced_out():
+    before = turn_state(hands={"Ann": 1, "Bob": 7, "Cy": 7})
+    after = turn_state(phase="deal", hands={"Ann": 0, "Bob": 7, "Cy": 7}, dropped=["Bob"],
+                       scores={"Ann": 0, "Bob": 520, "Cy": 100})
+    lines = describe({"cmd": "play", "player": "Ann", "card": "G3"}, before, after)
+    assert "Bob reached the limit and is out of the game (G3)." in lines

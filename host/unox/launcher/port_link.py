@@ -80,7 +80,10 @@ class PortLink:
 
     def _read(self) -> bytes:
         try:
-            return self.port.read(max(1, self.port.in_waiting))
+            data = self.port.read(max(1, self.port.in_waiting))
+            if data and self.port.in_waiting:  # the rest of a frame that was still arriving
+                data += self.port.read(self.port.in_waiting)
+            return data
         except PORT_ERRORS:
             self.broken = True
             return b""
@@ -103,11 +106,14 @@ class PortLink:
             self._rebooted()
 
     def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
+        """Pumps until `done()`; at least once, so `timeout=0` still sees what has arrived."""
         deadline = None if timeout is None else self.now() + timeout
+        pumped = False
         while not done():
-            if deadline is not None and self.now() >= deadline:
+            if pumped and deadline is not None and self.now() >= deadline:
                 return False
             self.pump()
+            pumped = True
         return True
 
     # ---- session ----------------------------------------------------------------------------------

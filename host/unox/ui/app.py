@@ -8,10 +8,12 @@ and the prompt line always says who must do what next.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
 from rich.table import Table as RichTable
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -74,13 +76,18 @@ class TableApp(App):
         autoplay: Callable[[], bool] | None = None,
         pace: float = 0.0,
         poll_interval: float | None = None,
+        poll_wait: float = 0.0,
+        budget: float | None = None,
     ):
         super().__init__()
         self.session = session
         self.autoplay = autoplay
         self.pace = pace
         self.poll_interval = poll_interval
+        self.poll_wait = poll_wait  # the sim's virtual seconds per poll, so its time flows with ours
+        self.budget = budget  # autoplay: after this many seconds, play the rest without pausing
         self.error = ""
+        self._listener: Callable[[str], None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -102,12 +109,17 @@ class TableApp(App):
         for line in self.session.log:
             log.write(line)
         self.session.listeners.append(log.write)
+        self._listener = log.write
         self.redraw()
         if self.poll_interval:
             self.set_interval(self.poll_interval, self.poll_launcher)
             self.set_interval(STATUS_INTERVAL, self.check_launcher)
         if self.autoplay is not None:
             self.run_worker(self._autoplay(), exclusive=True, group="autoplay")
+
+    def on_unmount(self) -> None:
+        if self._listener in self.session.listeners:
+            self.session.listeners.remove(self._listener)
 
     # --- drawing -------------------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -119,12 +131,12 @@ class TableApp(App):
         for row in player_rows(state, session.called):
             grid.add_row(*row)
         self.query_one("#players", Static).update(grid)
-        self.query_one("#table", Static).update("\n".join(table_lines(state)))
+        self.query_one("#table", Static).update(Text("\n".join(table_lines(state))))
         launcher = self.query_one("#launcher", Static)
-        launcher.update("\n".join(launcher_lines(state, session.ctx, session.status)))
+        launcher.update(Text("\n".join(launcher_lines(state, session.ctx, session.status))))
         launcher.set_class(bool(session.ctx.fault), "fault")
-        self.query_one("#prompt", Static).update("NEXT: " + session.prompt().line())
-        self.query_one("#error", Static).update(self.error)
+        self.query_one("#prompt", Static).update(Text(self.prompt_text()))
+        self.query_one("#error", Static).update(Text(self.error))
 
     def prompt_text(self) -> str:
         """What the prompt line shows now (for tests and screen readers)."""
@@ -210,19 +222,24 @@ class TableApp(App):
     # --- the launcher and the bots -------------------------------------------------------------------
     def poll_launcher(self) -> None:
         """Take the presses a real launcher reports; runs on a timer, on the app's own thread."""
-        if self.session.poll(0.0, status=False):
+        if self.session.poll(self.poll_wait, status=False):
             self.redraw()
 
-    def check_launcher(self) -> None:
-        """Ask a real launcher for its status now and then: a lid opened or a cable pulled shows at once."""
-        self.session.poll(0.0)
+    def check_launcher(self, wait: float | None = None) -> None:
+        """Ask the launcher for its status now and then: a lid opened or a cable pulled shows at once."""
+        self.session.poll(self.poll_wait if wait is None else wait)
         self.redraw()
 
     async def _autoplay(self) -> None:
         assert self.autoplay is not None
+        start = time.monotonic()
+        pace = self.pace
         while self.autoplay():
             self.redraw()
-            await asyncio.sleep(self.pace)
+            if pace and self.budget is not None and time.monotonic() - start > self.budget:
+                pace = 0.0
+                self.session.emit("(fast-forward to the end of the game)")
+            await asyncio.sleep(pace)
         self.redraw()
 
 

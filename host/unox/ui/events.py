@@ -23,7 +23,10 @@ def _headline(request: dict, before: dict, after: dict) -> str:
     if cmd == "deal":
         return f"{request.get('dealer')} deals 7 cards to each player."
     if cmd == "flip":
-        return f"First card turned up: {after.get('top')}{_color_note(request, after)}."
+        if after.get("phase") == "flip":
+            card = request.get("card")
+            return f"First card turned up: {card}: back into the launcher (S4), turn up another."
+        return f"First card turned up: {request.get('card')}{_color_note(request, after)}."
     if cmd == "play":
         return _play_line(request, after)
     if cmd == "press":
@@ -93,6 +96,10 @@ def _hand_end(before: dict, after: dict) -> list[str]:
     if before.get("scores") != after.get("scores"):
         totals = ", ".join(f"{p} {n}" for p, n in (after.get("scores") or {}).items())
         lines.append(f"Scores: {totals}.")
+    dropped = [p for p in after.get("dropped") or [] if p not in (before.get("dropped") or [])]
+    if dropped:
+        lines.append(f"{', '.join(dropped)} reached the limit and {'is' if len(dropped) == 1 else 'are'} "
+                     "out of the game (G3).")
     if after.get("phase") == "game_over" and before.get("phase") != "game_over":
         winner = after.get("winner")
         lines.append(f"Game over: {winner} wins with {(after.get('scores') or {}).get(winner)} points.")

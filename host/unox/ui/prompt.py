@@ -31,7 +31,6 @@ class Context:
     drawing: list[str] = field(default_factory=list)
     reload_due: bool = False
     sim: bool = False
-    bots: bool = False
 
 
 @dataclass

@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Progress(fires_needed(args.cards), "calibrating", silent=args.silent) as bar:
             found = measure(launcher, current["firmware"], args.cards, step=bar.advance)
+            bar.advance(bar.total - bar.done)  # the duty sweep usually ends early
         updated = refine(current, found)
         launcher.configure(updated["firmware"])
     except LauncherError as exc:

@@ -13,6 +13,7 @@ EXAMPLE = """examples:
   unox demo --players 6 --bot random --pace 0"""
 
 BOTS = ("heuristic", "random")
+DEMO_BUDGET_S = 30.0  # the UI plays at `--pace` for this long, then fast-forwards: well under a minute
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--target", type=int, default=200, help="score that ends the game (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
     parser.add_argument("--profile", default="measured", help="eject profile (default measured)")
-    parser.add_argument("--pace", type=float, default=0.15, help="seconds between moves in the UI (0 = fast)")
+    parser.add_argument("--pace", type=float, default=0.12,
+                        help="seconds between moves in the UI (0 = at once); after 30 s it fast-forwards")
     parser.set_defaults(func=run)
 
 
@@ -55,6 +57,6 @@ def run(args: argparse.Namespace) -> int:
             return run_demo_plain(session, driver.step, sys.stdout)
         from unox.ui.app import run_app
 
-        return run_app(session, autoplay=driver.step, pace=args.pace)
+        return run_app(session, autoplay=driver.step, pace=args.pace, budget=DEMO_BUDGET_S)
     finally:
         session.table.close()

@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
             return run_plain(session, lines, sys.stdout)
         from unox.ui.app import run_app
 
-        return run_app(session, poll_interval=None if session.ctx.sim else 0.05)
+        # The sim's virtual time flows with the wall clock here: 50 ms per 50 ms poll.
+        return run_app(session, poll_interval=0.05, poll_wait=0.05 if session.ctx.sim else 0.0)
     finally:
         session.table.close()
 

@@ -1,0 +1,137 @@
+"""UNO calls, catches, penalties, completion and lid/empty faults, through the table UI's keys."""
+
+import asyncio
+
+from textual.widgets import Input
+from unox.play import open_play_session
+from unox.table.settings import TableSettings
+from unox.ui.app import TableApp
+
+PLAYERS = ("Ann", "Bob", "Cy")
+
+
+def session_for(launcher="sim", seed=4):
+    return open_play_session(TableSettings(players=PLAYERS, seed=seed, launcher=launcher))
+
+
+def play_down_to_one(session):
+    """Cy deals, G7 is turned up, everyone plays green until Ann has one card left (nobody presses)."""
+    for line in ("deal Cy", "flip G7"):
+        session.submit(line)
+    number = 1
+    while session.state["hands"]["Ann"] > 1:
+        session.submit(f"G{number}")
+        number = number % 9 + 1
+
+
+def test_U2_the_c_key_catches_a_player_who_did_not_call_and_they_press_twice(keyer):
+    session = session_for()
+    play_down_to_one(session)
+    assert session.state["uno"] == ["Ann"]
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            await pilot.press("c")
+            prefilled = app.query_one("#command", Input).value
+            await pilot.press(*keyer("Cy"), "enter")
+            await pilot.pause()
+            return prefilled, app.prompt_text()
+
+    prefilled, prompt = asyncio.run(scenario())
+    assert prefilled == "catch Ann by "
+    assert session.state["owed"] == [{"player": "Ann", "presses": 2}]  # U2 / P3: press twice
+    assert session.state["uno"] == []
+    assert prompt.startswith("NEXT: Ann: press the launcher button")
+
+
+def test_U1_the_u_key_calls_uno_for_the_only_player_who_can_call():
+    session = session_for()
+    play_down_to_one(session)
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            await pilot.press("u")
+            await pilot.pause()
+            return str(app.query_one("#players").render())
+
+    asyncio.run(scenario())
+    assert session.state["uno"] == [] and session.state["owed"] == []
+    assert "Ann" in session.called
+    assert session.log[-1] == "Ann calls UNO."
+
+
+def test_P1_penalty_key_with_completion_gives_four_presses(keyer):
+    session = session_for()
+    for line in ("deal Cy", "flip G7"):
+        session.submit(line)
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            await pilot.press("x")  # `penalty `
+            await pilot.press("B")
+            await pilot.pause()
+            await pilot.press("right")  # accept the completion: Bob
+            await pilot.press(*keyer(" adv"))
+            await pilot.pause()
+            await pilot.press("right")  # accept: advice
+            completed = app.query_one("#command", Input).value
+            await pilot.press("enter")
+            await pilot.pause()
+            return completed
+
+    completed = asyncio.run(scenario())
+    assert completed == "penalty Bob advice"
+    assert session.state["owed"] == [{"player": "Bob", "presses": 4}]  # P1
+
+
+def test_an_open_lid_shows_at_once_and_clears_when_shut():
+    session = session_for()
+    for line in ("deal Cy", "flip G7"):
+        session.submit(line)
+    device = session.launcher.device
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            device.open_lid()
+            app.check_launcher(wait=0.5)  # half a (virtual) second passes
+            await pilot.pause()
+            shown = app.prompt_text()
+            device.close_lid()
+            app.check_launcher(wait=0.5)
+            await pilot.pause()
+            return shown, app.prompt_text()
+
+    shown, after = asyncio.run(scenario())
+    assert shown == "NEXT: LAUNCHER: the launcher's lid is open: close it to go on"
+    assert after.startswith("NEXT: Ann: play a card on G7")
+
+
+def test_R2_an_empty_launcher_asks_for_a_reload_and_the_game_goes_on():
+    session = session_for()
+    for line in ("deal Cy", "flip G7", "G1", "G2"):
+        session.submit(line)
+    session.launcher.device.model.hopper = 3  # most of the stack went astray: the launcher runs dry (L4)
+    for _ in range(40):
+        session.submit("press")
+        if session.ctx.fault:
+            break
+    assert session.ctx.fault == "empty"
+    assert "reload (r)" in session.prompt().text
+    inside = session.state["launcher"]["cards"]
+    pile = session.state["discard"]
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            await pilot.press("r")
+            await pilot.pause()
+            return app.prompt_text()
+
+    prompt = asyncio.run(scenario())
+    assert session.ctx.fault is None
+    assert session.state["launcher"]["cards"] == inside + pile - 1  # R1: all but the top card go back
+    assert "LAUNCHER" not in prompt
