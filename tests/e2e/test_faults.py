@@ -112,3 +112,16 @@ def test_on_time_cap_stops_the_motor(sim):
     assert (result.fault, result.details["detail"]) == ("jam", "ontime")
     assert 0 < result.fired < 13
     assert launcher.device.model.longest_run_ms <= cap_ms + 20 and motor_drive(launcher) == 0
+
+
+def test_status_with_the_cable_out_answers_at_once(sim):
+    launcher = sim("seed=1")
+    launcher.device.unplug()
+    launcher.clock.sleep(4.0)  # no heartbeat for longer than the host tolerates
+    start = launcher.clock.now()
+    status = launcher.status()
+    assert not status.connected and "link" in status.faults
+    assert launcher.clock.now() - start < 0.1  # it did not wait for a STATUS reply that cannot come
+    launcher.device.plug()
+    launcher.wait_press(timeout=1.5)
+    assert launcher.status().connected

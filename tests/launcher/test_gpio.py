@@ -98,6 +98,7 @@ def test_L1_press_beeps_at_once_and_is_taken_once(gpio, mock_factory, clock):
     assert gpio.wait_press(timeout=0.5) is False  # one press, taken once
     assert clock.now() - before == pytest.approx(0.5, abs=0.02)
     assert buzzer.state == 0  # the beep ended
+    mock_factory.pin(PINS["button"]).drive_high()  # release, or gpiozero's hold thread waits out hold_time
 
 
 def test_L3_first_press_after_idle_only_wakes(mock_factory, clock):

@@ -135,3 +135,25 @@ def test_R2_an_empty_launcher_asks_for_a_reload_and_the_game_goes_on():
     assert session.ctx.fault is None
     assert session.state["launcher"]["cards"] == inside + pile - 1  # R1: all but the top card go back
     assert "LAUNCHER" not in prompt
+
+
+def test_U2_the_uno_window_closes_when_the_next_player_begins_and_a_late_catch_is_refused(typer):
+    session = session_for()
+    play_down_to_one(session)
+    nxt = session.state["turn"]
+    assert nxt != "Ann"
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            await pilot.press("b")  # the next player begins their turn by pressing (U2)
+            await pilot.pause()
+            window = list(session.state["uno"])
+            owed = list(session.state["owed"])
+            await typer(pilot, f"catch Ann by {nxt}")
+            return window, owed, app.error
+
+    window, owed, error = asyncio.run(scenario())
+    assert window == []
+    assert error.startswith("Not taken:")
+    assert session.state["owed"] == owed  # nobody owes anything for the late catch

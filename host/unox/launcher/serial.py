@@ -159,13 +159,15 @@ class SerialLauncher(Launcher):
 
     def status(self) -> LauncherStatus:
         s, link = self.state, self.link
-        if not link.broken and not link.needs_hello:
-            s.status = {}
-            link.send("STATUS")
-            try:
+        try:
+            if not link.broken and not link.needs_hello:
+                link.pump()  # what arrived meanwhile (heartbeats) says whether it is worth asking
+            if link.alive():
+                s.status = {}
+                link.send("STATUS")
                 link.wait(lambda: bool(s.status), REPLY_TIMEOUT_S)
-            except LauncherError:
-                pass  # reported below as a lost link
+        except LauncherError:
+            pass  # reported below as a lost link
         faults = s.faults()
         if not link.alive() and "link" not in faults:
             faults.append("link")

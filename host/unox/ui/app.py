@@ -129,7 +129,7 @@ class TableApp(App):
         for column in ("", "player", "cards", "score", "UNO / owes"):
             grid.add_column(column)
         for row in player_rows(state, session.called):
-            grid.add_row(*row)
+            grid.add_row(*(Text(cell) for cell in row))
         self.query_one("#players", Static).update(grid)
         self.query_one("#table", Static).update(Text("\n".join(table_lines(state))))
         launcher = self.query_one("#launcher", Static)

@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except DemoError as exc:
         raise CommandError(str(exc)) from exc
+    from unox.ui.commands import InputError
+
     try:
         if args.plain or not sys.stdout.isatty():
             from unox.ui.plain import run_demo_plain
@@ -58,5 +60,8 @@ def run(args: argparse.Namespace) -> int:
         from unox.ui.app import run_app
 
         return run_app(session, autoplay=driver.step, pace=args.pace, budget=DEMO_BUDGET_S)
+    except InputError as exc:
+        raise CommandError(f"the demo stopped, a bot's move was refused ({exc}); this is a bug: please "
+                           f"report it with the seed printed on the first line") from exc
     finally:
         session.table.close()

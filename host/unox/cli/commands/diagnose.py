@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from unox import config as config_file
 from unox.cli.errors import CommandError
 from unox.launcher import LauncherError
 from unox.launcher.diagnostics import Check, run_checks
@@ -27,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_launcher_argument(parser)
     parser.add_argument("--cards", type=int, default=2, help="cards the motor run fires (default 2)")
     parser.add_argument("--button-timeout", type=float, default=10.0, help="seconds to wait for a press")
+    parser.add_argument("--config", help="settings for the launcher (default: ~/.config/unox/config.toml)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -35,7 +37,11 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.cards <= 13:
         raise CommandError(f"--cards must be from 1 to 13, not {args.cards}")
     try:
-        launcher = open_checked(args.launcher)
+        settings = config_file.load(args.config)
+    except config_file.ConfigError as exc:
+        raise CommandError(str(exc)) from exc
+    try:
+        launcher = open_checked(args.launcher, config=settings)
     except LauncherError as exc:
         checks = [Check("link", "fail", str(exc))]
     else:
