@@ -7,10 +7,19 @@
 # pulse pulls it back into the hopper. stick=k: the k-th card stops in the beam for good (STUCK).
 # creep=True: when the final reverse pulse ends, the next card slides into the beam and stays there.
 # double=(k, ...): card k drags card k+1 along, half a card behind: one 1.5x long block, two cards out.
+# pack=(rest_mv, run_mv, stall_mv): the battery ADC reads run_mv while the motor is driven, stall_mv while
+# it drives forward against a wedged or stuck card, rest_mv otherwise, but the last loaded value for
+# recover_ms after the motor stops (cells recovering). pack=None: the ADC is left to the test.
 
 from unoxfw.link import Endpoint
-from unoxfw.pins import PINS
+from unoxfw.pins import BATTERY, PINS
 from unoxfw.runner import start, step
+
+
+def adc_raw(mv):
+    # the battery ADC reading for a pack voltage, through the divider in unoxfw.pins.BATTERY
+    ratio = (BATTERY["r_top_ohm"] + BATTERY["r_bottom_ohm"]) / BATTERY["r_bottom_ohm"]
+    return int(mv / ratio / BATTERY["adc_ref_mv"] * 65535)
 
 
 class FakeIO:
@@ -29,9 +38,11 @@ class FakeIO:
 
 class Rig:
     def __init__(self, machine, cards=20, config=None, seed=1, wedge=None, stick=None, feed_ms=150,
-                 pass_ms=40, creep=False, double=None):
+                 pass_ms=40, creep=False, double=None, pack=None, recover_ms=0):
         # machine: the fake module (tests/machine.py), passed in so CPython never needs a global `machine`
         machine.reset_all()
+        if pack:
+            machine.set_adc(PINS["battery_adc"], adc_raw(pack[0]))  # the pack at boot, at rest
         self.machine = machine
         self.io = FakeIO()
         self.now = 0
@@ -63,6 +74,11 @@ class Rig:
         self.wire_to_fw = None
         self._host_beat = 0
         self.tones = []  # (ms, freq_hz) at every buzzer change, freq 0 = silent
+        self.pack = pack
+        self.recover_ms = recover_ms
+        self.pack_min = None  # the lowest pack mV the ADC showed
+        self._loaded_mv = 0
+        self._recover = 0
         self.set_lid(False)
         self.run(50)
 
@@ -159,9 +175,29 @@ class Rig:
                 self.max_motor_ms = self._motor_ms
         else:
             self._motor_ms = 0
+        if self.pack:
+            self._pack_adc(m, dt)
         if self._release_at is not None and self.now >= self._release_at:
             self._release_at = None
             self.pin("button").drive(1)
+
+    def _pack_adc(self, m, dt):
+        rest_mv, run_mv, stall_mv = self.pack
+        if m > 0.2 and self._in_beam and (self._wedged or self._stuck):
+            mv = stall_mv
+        elif m != 0:
+            mv = run_mv
+        elif self._recover > 0:
+            self._recover -= dt
+            mv = self._loaded_mv
+        else:
+            mv = rest_mv
+        if m != 0:
+            self._loaded_mv = mv
+            self._recover = self.recover_ms
+        if self.pack_min is None or mv < self.pack_min:
+            self.pack_min = mv
+        self.machine.set_adc(PINS["battery_adc"], adc_raw(mv))
 
     def run(self, ms, dt=5, feed=True):
         end = self.now + ms

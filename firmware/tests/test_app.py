@@ -63,12 +63,28 @@ class TestApp(unittest.TestCase):
         rig.fire(3)
         rig.run(6000)
         self.assertEqual(rig.frames("FIRED")[0][2][2], "jam")
+        self.assertEqual(rig.frames("FIRED")[0][2][0], str(rig.fired))  # the wedged card is not fired
+        self.assertEqual(rig.fired, 1)
         rig = Rig(machine, cards=10, stick=2)
         rig.connect()
         rig.fire(2)
         rig.run(6000)
         self.assertEqual(rig.frames("FIRED")[0][2][2], "stuck")
         self.assertEqual(rig.motor(), 0)
+
+    def test_jam_sag_is_no_low_battery_but_a_low_pack_is(self):
+        from unoxfw.settings import LIMITS
+
+        low = LIMITS["low_mv"][0]
+        rig = Rig(machine, cards=10, wedge=(2, 5), pack=(4500, 4390, low - 200), recover_ms=100)
+        rig.connect()
+        rig.fire(3)
+        rig.run(6000)
+        self.assertTrue(rig.pack_min < low)
+        self.assertEqual([f[2][1] for f in rig.frames("BATTERY")], ["ok"])
+        rig.pack = (low - 150, low - 260, low - 900)
+        rig.run(2500)
+        self.assertEqual(rig.frames("BATTERY")[-1][2][1], "low")
 
     def test_press_beeps_and_standalone_fires(self):
         rig = Rig(machine, cards=100, seed=4)

@@ -24,7 +24,7 @@ except ImportError:  # CPython
 _PRESS_STABLE_MS = const(10)
 _LID_STABLE_MS = const(30)
 _IDLE_SAMPLE_MS = const(2000)
-_RUN_SAMPLE_MS = const(100)
+_REST_MS = const(250)
 _HYSTERESIS_MV = const(100)
 _MAX_FIRE = const(40)
 _MAX_QUEUED = const(4)
@@ -65,8 +65,9 @@ class App:
         self._lid_since = now_ms
         self.mv = board.battery_mv()
         self.battery_low = self.mv < self._s["low_mv"]
-        self._min_mv = self.mv
         self._sampled = now_ms
+        self._loaded = now_ms - _REST_MS  # last ms the motor ran (none yet: the pack is at rest)
+        self._after_fire = False
         self._beat = now_ms - self._s["beat_ms"]
 
     # ---- the step -------------------------------------------------------------------------------
@@ -174,7 +175,6 @@ class App:
         if n > 0 and self.mv < self._s["crit_mv"]:
             self._finish_fire((0, n, "battery", "-"), now_ms)
             return
-        self._min_mv = self.mv
         if n > 0 and not self.board.lid_open():
             self.beeper.play("firing", now_ms)
         result = self.feeder.start(n, now_ms)
@@ -198,6 +198,8 @@ class App:
 
     def _finish_fire(self, result, now_ms):
         fired, n, fault, detail = result
+        if fault == "jam" and detail == "wedged":
+            fired -= self.feeder.wedged  # still inside the launcher: the lid goes up and it goes back
         ref = self._fire_ref
         self.counted += fired
         self.last_fault = fault
@@ -210,10 +212,6 @@ class App:
             if fault in _FAULT_EVENTS:
                 self.link.send(_FAULT_EVENTS[fault], (f"{ref:02X}", detail), now_ms)
             self.link.send("FIRED", (fired, n, fault or "-", f"{ref:02X}"), now_ms, ref)
-        if n > 0 and self._min_mv < self._s["low_mv"]:
-            self.beeper.play("battery", now_ms)
-            if self.link.session:
-                self.link.send("BATTERY", (self._min_mv, "low"), now_ms)
 
     # ---- local inputs ---------------------------------------------------------------------------
     def _check_button(self, now_ms):
@@ -262,23 +260,29 @@ class App:
             self.link.send("LID", ("open" if raw else "shut",), now_ms)
 
     def _check_battery(self, now_ms):
-        busy = self.feeder.busy()
-        if ticks_diff(now_ms, self._sampled) < (_RUN_SAMPLE_MS if busy else _IDLE_SAMPLE_MS):
+        # L5 is judged at rest only: the motor sags the pack (a roller stalled by a jam pulls a fresh one
+        # to ~3.8 V), so nothing is sampled while the feeder runs or the motor is driven, nor for _REST_MS
+        # after. The first rested sample after a fire comes at once; a low one is signalled again then.
+        if self.feeder.busy() or self.board.motor_value():
+            self._loaded = now_ms
+            self._after_fire = True
             return
+        if ticks_diff(now_ms, self._loaded) < _REST_MS:
+            return
+        if not self._after_fire and ticks_diff(now_ms, self._sampled) < _IDLE_SAMPLE_MS:
+            return
+        remind = self._after_fire
+        self._after_fire = False
         self._sampled = now_ms
-        mv = self.board.battery_mv()
-        if busy:
-            if mv < self._min_mv:
-                self._min_mv = mv
-            return
-        self.mv = mv
+        self.mv = mv = self.board.battery_mv()
         low = mv < self._s["low_mv"] + (_HYSTERESIS_MV if self.battery_low else 0)
-        if low != self.battery_low:
-            self.battery_low = low
-            if low:
-                self.beeper.play("battery", now_ms)  # L5
-            if self.link.session:
-                self.link.send("BATTERY", (mv, "low" if low else "ok"), now_ms)
+        if low == self.battery_low and not (low and remind):
+            return
+        self.battery_low = low
+        if low:
+            self.beeper.play("battery", now_ms)  # L5
+        if self.link.session:
+            self.link.send("BATTERY", (mv, "low" if low else "ok"), now_ms)
 
     # ---- link health, sleep, heartbeat ----------------------------------------------------------
     def _check_link(self, now_ms):

@@ -4,6 +4,9 @@
 # Feeder(board, settings): busy(), start(n, now_ms) -> result or None, tick(now_ms) -> result or None,
 # abort(now_ms, fault) -> result. A result is (fired, requested, fault, detail); fault is None or one of
 # "jam" "empty" "stuck" "lid" "link" "abort"; detail says why ("wedged", "ontime", or "-").
+# `fired` is what the beam counted. After a JAM wedged, `wedged` is how many of those counted cards sit
+# wedged in the exit slot (0 or 1): still inside the launcher, they go back on the stack when the lid is
+# opened, so the report (App: FIRED k) takes them off. Not done in `fired`, which stays the beam's count.
 #
 # How a card is counted: a falling edge on the beam (a card entering it), counted by the board's IRQ.
 # How EMPTY is told from JAM (no current sensing): when no card reaches the beam within card_ms the
@@ -103,6 +106,7 @@ class Feeder:
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
+        self.wedged = 0
         self.blocks = BlockTimer()
 
     def busy(self):
@@ -121,6 +125,7 @@ class Feeder:
         self._pulled = 0
         self._seen = 0
         self._retried = False
+        self.wedged = 0
         self.blocks.extra = 0
         if n <= 0:
             return (0, n, None, "-")
@@ -200,5 +205,8 @@ class Feeder:
             self._back(_RETRY_BACK, now_ms)
             return None
         if blocked:
+            # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
+            # been blocked since before this fire (no edge: a card left from an earlier fire).
+            self.wedged = 1 if self._board.beam_count() > self._base and self.fired() > 0 else 0
             return self._finish("jam", "wedged")
         return self._finish("empty", "-")

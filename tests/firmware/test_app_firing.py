@@ -80,7 +80,7 @@ def test_card_wedged_again_after_the_retry_is_a_jam(make_rig):
     rig.run(6000)
     [(fired, requested, fault, _ref)] = fired_frames(rig)
     assert (requested, fault) == ("3", "jam")
-    assert rig.fired == 1  # one card out; the wedged one sits in the slot
+    assert int(fired) == rig.fired == 1  # one card out; the wedged one sits in the slot: not fired
     assert [f[2][1] for f in rig.frames("JAM")] == ["wedged"]
     assert rig.reversals == 1  # exactly one retry
     assert rig.motor() == 0

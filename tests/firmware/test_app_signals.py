@@ -147,7 +147,7 @@ def test_L5_low_battery_gives_its_pattern_and_a_battery_frame(make_rig, fake_mac
     assert rig.beeps(since=start) == chirps
 
 
-def test_L5_battery_sagging_during_a_fire_is_signalled_after_it(make_rig, fake_machine):
+def test_L5_a_pack_that_is_low_at_rest_after_a_fire_is_signalled(make_rig, fake_machine):
     rig = make_rig(cards=20, feed_ms=300)
     rig.connect()
     rig.fire(3)
