@@ -3,7 +3,8 @@
 #
 # Public API (stable):
 #   PROTOCOL                       protocol version (int), sent in HELLO
-#   crc16(data, crc=0xFFFF) -> int CRC-16/CCITT-FALSE (check value 0x29B1 on b"123456789")
+#   crc16(data, crc=0xFFFF) -> int CRC-16/CCITT-FALSE (check value 0x29B1 on b"123456789");
+#                                  binascii.crc_hqx where it exists (CPython), else a bitwise loop
 #   ticks_diff(now, then) -> int   like time.ticks_diff on a 2**30 tick ring; works on plain ints too
 #   encode(seq, kind, args=()) -> bytes   one frame "SS KIND a1 a2 CCCC\n"; ValueError on bad input
 #   Decoder(size=160): feed(data) -> sequence of (seq, kind, args); never raises on garbage;
@@ -25,6 +26,10 @@ except ImportError:  # CPython (host, simulator, tests)
     def const(value):
         return value
 
+try:
+    from binascii import crc_hqx as _crc_hqx  # CPython only
+except ImportError:  # MicroPython: crc16 runs _crc16_loop
+    _crc_hqx = None
 
 PROTOCOL = 1
 
@@ -38,8 +43,9 @@ _KIND_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _EMPTY = ()
 
 
-def crc16(data, crc=0xFFFF):
-    # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor.
+def _crc16_loop(data, crc=0xFFFF):
+    # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor. The firmware's path:
+    # MicroPython's binascii has no crc_hqx.
     for byte in data:
         crc ^= byte << 8
         for _ in range(8):
@@ -48,6 +54,13 @@ def crc16(data, crc=0xFFFF):
             else:
                 crc = (crc << 1) & 0xFFFF
     return crc
+
+
+def crc16(data, crc=0xFFFF):
+    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); else the loop.
+    if _crc_hqx is None:
+        return _crc16_loop(data, crc)
+    return _crc_hqx(data, crc)
 
 
 def ticks_diff(now, then):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from unox.launcher.base import LauncherError
 from unox.rules.cards import parse_card
 from unox.rules.setup import draw_value, pick_dealer
 from unox.ui.commands import Command, InputError, parse_line
@@ -152,11 +153,16 @@ class Session:
         if self.launcher is None:
             return replies
         wait = timeout
-        while self.launcher.wait_press(timeout=wait):
-            replies.append(self.button())
-            wait = 0.0
-        if status or replies:
-            self._check_status()
+        try:
+            while self.launcher.wait_press(timeout=wait):
+                replies.append(self.button())
+                wait = 0.0
+            if status or replies:
+                self._check_status()
+        except LauncherError as exc:  # the driver lost the port: say so, keep the table as it is
+            if self.ctx.fault != "link":
+                self.ctx.fault = "link"
+                self.emit(f"Launcher fault (link): {exc}")
         return replies
 
     def button(self) -> dict:

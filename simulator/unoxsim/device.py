@@ -210,12 +210,14 @@ class VirtualDevice:
         self.model.lid_open = True
         self._guarded(self._apply_sensors)
 
-    def close_lid(self) -> None:
-        """Closing the lid after opening it: jammed cards were straightened back onto the stack."""
-        if self.model.lid_open:
-            self.model.clear_jam()
+    def close_lid(self) -> int:
+        """Closing the lid after opening it: jammed cards were straightened back onto the stack, and so was
+        a stuck card that a jammed one was behind (the firmware reported that as a JAM wedged and did not
+        count it). Returns how many cards went back (0 if the lid was not open)."""
+        back = self.model.clear_jam() if self.model.lid_open else 0
         self.model.lid_open = False
         self._guarded(self._apply_sensors)
+        return back
 
     def set_battery(self, mv: float) -> None:
         if not 0 < mv <= 7000:
@@ -226,6 +228,8 @@ class VirtualDevice:
         self.model.load(n)
 
     def take_stuck(self) -> int:
+        """A player pulls what sticks out of the exit slot (T4): a snagged card, or a card jammed in the
+        beam (a last card that wedged: the firmware reported STUCK and counted it). Returns how many."""
         taken = self.model.take_stuck()
         self._guarded(self._apply_sensors)
         return taken

@@ -17,11 +17,13 @@ Faults, each a probability per card picked, all drawn from one `random.Random(se
 - `jam`: the card wedges in the exit slot, in the beam, while the roller still grips it, and holds the
   roller (the motor stalls and draws ~1.7 A, which sags a 4.5 V pack by ~0.8 V, visible on the battery
   ADC). A reverse of >= 3 mm frees it with probability `unjam` (it is pulled back into the stack);
-  otherwise it stays wedged until the lid is opened and closed (`clear_jam()`). The beam stays blocked
-  meanwhile, which is how the firmware tells a jam from an empty hopper.
+  otherwise it stays wedged until the lid is opened and closed (`clear_jam()`: back on the stack) or a
+  player pulls it out of the slot (`take_stuck()`: ejected). The beam stays blocked meanwhile, which is
+  how the firmware tells a jam from an empty hopper.
 - `stuck`: the card snags in the slot as it leaves the nip and stays in the beam until someone takes it
-  (`take_stuck()`; T4: it belongs to the presser). A card also stays in the slot if the roller stops while
-  the card is still in the nip, or lets it go too slowly to fly.
+  (`take_stuck()`; T4: it belongs to the presser). The next card jams behind it (`behind_stuck`), out of
+  the beam; `clear_jam()` then puts both back on the stack. A card also stays in the slot if the roller
+  stops while the card is still in the nip, or lets it go too slowly to fly.
 - An empty hopper: the roller turns freely (no-load current) and nothing reaches the beam (L4).
 Safety bookkeeping for tests: the longest motor run and the motor time with the lid open.
 """
@@ -112,8 +114,11 @@ class LauncherModel:
 
     # -- what the sensors see ---------------------------------------------------------------------------
     def beam_blocked(self) -> bool:
+        return any(self._in_beam(c) for c in self.path)
+
+    def _in_beam(self, card: Card) -> bool:
         beam = self.geometry.beam_mm
-        return any(c.pos >= beam and c.pos - c.length < beam for c in self.path)
+        return card.pos >= beam and card.pos - card.length < beam
 
     def stuck_in_slot(self) -> int:
         return sum(c.count for c in self.path if c.stuck)
@@ -155,8 +160,10 @@ class LauncherModel:
         self.loaded += n
 
     def take_stuck(self) -> int:
-        """A player pulls the card(s) sticking out of the slot; they count as ejected."""
-        taken = [c for c in self.path if c.stuck]
+        """A player pulls the card(s) sticking out of the slot; they count as ejected (T4). That is a card
+        snagged in the slot, and a card jammed in the beam too: when the last card of a fire wedges, all
+        `n` are counted and the firmware reports STUCK, so the presser takes that one the same way."""
+        taken = [c for c in self.path if c.stuck or (c.jammed and self._in_beam(c))]
         for card in taken:
             self.path.remove(card)
             self.ejected += card.count
@@ -166,12 +173,16 @@ class LauncherModel:
         return sum(c.count for c in taken)
 
     def clear_jam(self) -> int:
-        """Lid opened, jammed cards put back on the stack. Returns how many went back."""
-        jammed = [c for c in self.path if c.jammed]
-        for card in jammed:
+        """Lid opened: jammed cards go back on the stack, and with them a stuck card that a jammed one is
+        behind (the beam cannot tell it from a wedged card: the firmware reports a JAM wedged and does not
+        count it). Returns how many cards went back."""
+        back = [c for c in self.path if c.jammed]
+        if any(c.behind_stuck for c in back):
+            back += [c for c in self.path if c.stuck]
+        for card in back:
             self.path.remove(card)
             self.hopper += card.count
-        return sum(c.count for c in jammed)
+        return sum(c.count for c in back)
 
     # -- time ---------------------------------------------------------------------------------------------
     def step(self, dt_ms: int, in1: float, in2: float) -> None:

@@ -48,15 +48,29 @@ def test_L4_hopper_running_out_mid_fire_reports_the_cards_and_empty(gpio, feeder
 def test_card_wedged_in_the_beam_mid_fire_is_a_jam(gpio, feeder):
     feeder.wedged_card = 2
     result = gpio.fire(4)
-    assert (result.fired, result.fault) == (2, "jam")  # the wedged card came out of the hopper: counted
-    assert gpio.board.motor_value() == 0
+    assert (feeder.out, feeder.in_slot) == (1, 1)  # card 1 left; card 2 is still inside, in the beam
+    # FIRED k (docs/protocol.md): the wedged card is not counted, it goes back on the stack at the lid
+    assert (result.fired, result.fault, result.details["detail"]) == (feeder.out, "jam", "wedged")
+    assert gpio.status().cards_counted == feeder.out
+    assert gpio.board.motor_value() == 0 and gpio.status().beam_blocked
 
 
 def test_T4_last_card_left_in_the_beam_is_stuck(gpio, feeder):
     feeder.wedged_card = 3
     result = gpio.fire(3)
-    assert (result.fired, result.fault) == (3, "stuck")  # it belongs to the presser
+    assert (feeder.out, feeder.in_slot) == (2, 1)
+    # T4: the card sticking out of the slot belongs to the presser, so it is counted with those that left
+    assert (result.fired, result.fault) == (feeder.out + feeder.in_slot, "stuck")
     assert gpio.board.motor_value() == 0 and gpio.status().beam_blocked
+
+
+def test_a_card_left_in_the_slot_by_an_earlier_fire_jams_the_next_and_nothing_more_is_counted(gpio, feeder):
+    feeder.wedged_card = 1
+    assert (gpio.fire(1).fired, feeder.in_slot) == (1, 1)  # STUCK (T4): the presser's card, counted once
+    result = gpio.fire(2)
+    assert (result.fault, result.details["detail"]) == ("jam", "wedged")
+    assert (result.fired, feeder.fed, feeder.out) == (0, 1, 0)  # no card came or left during this fire
+    assert gpio.status().cards_counted == 1
 
 
 def test_lid_open_never_runs_the_motor(gpio, feeder, mock_factory):

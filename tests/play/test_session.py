@@ -126,3 +126,55 @@ def test_undo_goes_through_the_journal_and_a_resume_sees_the_same(tmp_path):
     session.submit("undo")
     assert Journal(path).entries() == rows
     assert resume_play_session(path).state == state
+
+
+class _Unpluggable(ScriptLauncher):
+    """A scripted launcher whose port can vanish, as a pulled USB cable does."""
+
+    plugged = True
+
+    def wait_press(self, timeout=None):
+        from unox.launcher.base import LauncherError
+
+        if not self.plugged:
+            raise LauncherError("the port vanished")
+        return super().wait_press(timeout)
+
+
+def test_a_lost_link_is_shown_with_what_to_do_and_clears_when_the_launcher_answers_again():
+    launcher = _Unpluggable(cards=200)
+    session = Session(Table.create(TableSettings(players=PLAYERS, seed=1), launcher=launcher),
+                      launcher=launcher, sim=True)
+    session.submit("deal Cy")
+    state = session.state
+    launcher.plugged = False
+    session.poll()
+    assert session.ctx.fault == "link"
+    assert session.prompt().text.startswith("LAUNCHER: the link to the launcher is lost")
+    assert session.state == state
+    launcher.plugged = True
+    session.poll()
+    assert session.ctx.fault is None
+    assert session.log[-1] == "Launcher fault cleared (link): the game goes on."
+
+
+def test_A8_S4_hit_fire_keeps_asking_the_same_player_until_cards_come_out():
+    session, launcher = dealt(0, 0, 3, first="WF blue")
+    for _ in range(2):
+        assert session.prompt().who == "Ann" and "until cards come out" in session.prompt().text
+        session.submit("press")
+        assert session.state["hands"]["Ann"] == 7
+    session.submit("press")
+    assert session.state["hands"]["Ann"] == 7 + 3
+    assert session.state["owed"] == [] and session.prompt().who == "Bob"  # Ann took them and is skipped
+    assert [f.requested >= 1 for f in launcher.fires] == [True, True, True]  # every press asked to fire
+
+
+def test_P2_a_wrong_card_goes_back_and_the_player_presses_twice():
+    session, _ = dealt()
+    session.submit("G5")
+    session.submit("penalty Ann wrong_card")
+    state = session.state
+    assert state["hands"]["Ann"] == 7 and state["top"] == "G7"
+    assert state["owed"] == [{"player": "Ann", "presses": 2}]
+    assert session.prompt().who == "Ann"

@@ -121,22 +121,25 @@ def test_a_jam_after_cards_went_out_counts_exactly_those(host_for):
     assert int(fired) == host.device.cards_out == host.device.app.counted
 
 
-# ---- where simulator and firmware still disagree (the simulator change is in the report) ----------
-@pytest.mark.xfail(strict=True, reason="simulator: close_lid() leaves a stuck card that a jammed one is "
-                   "behind; with a JAM it should go back on the stack like the jammed card")
+# ---- a card stopped in the slot: JAM (back on the stack) or STUCK (the presser's), as FIRED k says ----
 def test_jam_behind_a_snagged_card_counts_neither(host_for):
     host = host_for(seed=1, cards=CARDS, stuck=1.0)
     fired, _, fault, _ = host.fire(2)
     assert (fired, fault) == ("0", "jam")  # the firmware cannot tell a snagged card from a wedged one
-    clear_jam(host)
-    host.device.take_stuck()
-    assert host.device.cards_out == 0
+    assert host.device.model.stuck_in_slot() == 1 and host.device.model.jammed()
+    host.device.open_lid()
+    host.pump(100)
+    assert host.device.close_lid() == 2  # the snagged card and the one jammed behind it
+    host.pump(100)
+    assert host.device.take_stuck() == 0  # nothing left in the slot
+    assert host.device.cards_out == 0 == host.device.app.counted
+    assert host.device.model.hopper == CARDS and not host.device.model.beam_blocked()
 
 
-@pytest.mark.xfail(strict=True, reason="simulator: take_stuck() leaves a jammed card in the beam; when a "
-                   "STUCK asks the player to take the last card, it should come out like a snagged one")
 def test_T4_a_last_card_wedged_in_the_beam_is_stuck_and_the_presser_takes_it(host_for):
     host = host_for(seed=3, cards=CARDS, jam=1.0, unjam=0.0)
     fired, _, fault, _ = host.fire(1)
     assert (fired, fault) == ("1", "stuck")  # all n counted: the card in the slot is the presser's
-    assert host.device.take_stuck() == 1 and host.device.cards_out == 1
+    assert host.device.model.jammed() and host.device.model.beam_blocked()  # wedged, not snagged
+    assert host.device.take_stuck() == 1 and host.device.cards_out == 1 == host.device.app.counted
+    assert not host.device.model.beam_blocked() and host.device.model.hopper == CARDS - 1

@@ -142,6 +142,32 @@ def test_T4_stuck_card_stays_in_the_beam_until_taken_and_holds_back_the_next():
     assert model.ejected == 1 and not model.jammed() and conserved(model)
 
 
+def test_opening_the_lid_puts_back_a_stuck_card_with_the_card_jammed_behind_it():
+    model = LauncherModel(cards=10, seed=1, faults=FaultRates(stuck=1.0))
+    run(model, 1500)
+    assert model.stuck_in_slot() == 1 and model.jammed()
+    assert model.clear_jam() == 2  # the beam showed one blocked slot: a JAM, so both go back
+    assert model.hopper == 10 and model.ejected == 0 and not model.beam_blocked() and conserved(model)
+    assert model.take_stuck() == 0
+
+
+def test_opening_the_lid_leaves_a_stuck_card_with_nothing_jammed_behind_it():
+    model = LauncherModel(cards=1, seed=1, faults=FaultRates(stuck=1.0))  # no next card to jam
+    run(model, 1500)
+    assert model.stuck_in_slot() == 1 and not model.jammed()
+    assert model.clear_jam() == 0 and model.stuck_in_slot() == 1  # T4: it stays for the presser
+    assert model.take_stuck() == 1 and model.ejected == 1 and conserved(model)
+
+
+def test_T4_a_card_jammed_in_the_beam_can_be_pulled_out_of_the_slot():
+    model = LauncherModel(cards=10, seed=1, faults=FaultRates(jam=1.0, unjam=0.0))
+    run(model, 1000)
+    assert model.jammed() and model.beam_blocked() and model.ejected == 0
+    assert model.take_stuck() == 1
+    assert model.ejected == 1 and model.hopper == 9 and not model.jammed() and not model.beam_blocked()
+    assert conserved(model)
+
+
 def test_stopping_mid_card_leaves_it_in_the_beam():
     model = LauncherModel(cards=10, seed=1)
     edges = run(model, 1000)

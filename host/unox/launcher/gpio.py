@@ -74,6 +74,8 @@ class GpioLauncher(Launcher):
             self.clock.sleep(TICK_S)
             result = self.feeder.tick(self._ms())
         fired, requested, fault, detail = result
+        if fault == "jam" and detail == "wedged":
+            fired -= self.feeder.wedged  # as the firmware's FIRED k: still inside, it goes back on the stack
         self.cards_counted += fired
         self.faults = [fault] if fault else []
         if fault:
