@@ -6,7 +6,6 @@ The simulator's pack has an internal resistance, so a roller stalled by a jam re
 
 from __future__ import annotations
 
-import pytest
 from unoxfw.settings import LIMITS
 
 LOW_MV = LIMITS["low_mv"][0]

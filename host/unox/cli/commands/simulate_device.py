@@ -7,6 +7,7 @@ The first line on stdout is the pty's path, so scripts can read it; open it with
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from typing import Any
 
@@ -56,6 +57,16 @@ def device_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError(str(exc).replace("sim:// ", "--").replace("parameter", "option")) from None
 
 
+def stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM both stop the server, even when started with SIGINT ignored (in the background)."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
+
+
 def handler(args: argparse.Namespace) -> int:
     if not args.pty:
         raise CommandError("say where to serve the simulated launcher: add --pty (a pseudo-terminal)")
@@ -66,6 +77,7 @@ def handler(args: argparse.Namespace) -> int:
         server = PtyServer(VirtualDevice(**device_kwargs(args)), speed=args.speed)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    stop_on_signals()
     print(server.path, flush=True)
     print(f"unox: simulated launcher on {server.path}; Ctrl-C stops it", file=sys.stderr, flush=True)
     try:
