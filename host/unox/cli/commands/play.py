@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unox.cli.errors import CommandError
-from unox.table.settings import SCORINGS, SettingsError, TableSettings, parse_players
+from unox.cli.table_options import add_table_options, check_resume_args, settings_from_args
+from unox.table.settings import SettingsError
 
 EXAMPLE = """examples:
   unox play --players Ann,Bob,Cy,Dee --launcher serial:/dev/unox-launcher --journal game.db
@@ -17,9 +17,6 @@ EXAMPLE = """examples:
 
 if TYPE_CHECKING:
     from unox.session import Session
-
-_NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -30,14 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--players", help="seats clockwise, e.g. Ann,Bob,Cy,Dee (2 to 10)")
-    parser.add_argument("--launcher", metavar="SPEC", help="sim (default), serial:PORT or gpio")
-    parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
-    parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
-    parser.add_argument("--profile", help="eject profile (default measured)")
-    parser.add_argument("--seed", type=int, help="repeatable eject counts and simulator (default: random)")
-    parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")
-    parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the table a journal holds")
+    add_table_options(parser, launcher_help="sim (default), serial:PORT or gpio")
     parser.add_argument("--plain", action="store_true", help="plain text: read lines on stdin, print events")
     parser.set_defaults(func=run)
 
@@ -63,17 +53,8 @@ def _create(args: argparse.Namespace) -> Session:
     from unox.play import open_play_session
     from unox.table.journal import JournalError
 
-    if not args.players:
-        raise CommandError("give the seats with --players Ann,Bob,Cy, or continue a table with --resume FILE")
+    settings = settings_from_args(args, default_launcher="sim")
     try:
-        settings = TableSettings(
-            players=parse_players(args.players),
-            scoring=args.scoring or "g1",
-            target=500 if args.target is None else args.target,
-            profile=_checked_profile(args.profile or "measured"),
-            seed=args.seed,
-            launcher=args.launcher or "sim",
-        )
         return open_play_session(settings, journal=args.journal)
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
@@ -84,25 +65,8 @@ def _resume(args: argparse.Namespace) -> Session:
     from unox.play import resume_play_session
     from unox.table.journal import JournalError
 
-    given = [f"--{name}" for name in _NEW_TABLE_ONLY if getattr(args, name) is not None]
-    if given:
-        raise CommandError(
-            f"--resume takes the table's settings from the journal; leave out {', '.join(given)} "
-            "(only --launcher may change, e.g. a new serial port)"
-        )
-    if not args.resume.is_file():
-        raise CommandError(f"no journal at {args.resume}; give the file written by --journal")
+    path = check_resume_args(args)
     try:
-        return resume_play_session(args.resume, launcher=args.launcher)
+        return resume_play_session(path, launcher=args.launcher)
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
-
-
-def _checked_profile(name: str) -> str:
-    from unox.profiles import ProfileError, get_spec
-
-    try:
-        get_spec(name)
-    except ProfileError as exc:
-        raise CommandError(str(exc)) from exc
-    return name

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from unox.cli.errors import CommandError
+from unox.cli.table_options import add_table_options, check_resume_args, settings_from_args
 from unox.table.journal import Journal, JournalError
 from unox.table.jsonl import serve
 from unox.table.runtime import Table
-from unox.table.settings import SCORINGS, SettingsError, TableSettings, parse_players
+from unox.table.settings import SettingsError
 
 EXAMPLE = """example:
   $ unox table --players Ann,Bob,Cy --journal game.db
@@ -19,9 +20,6 @@ EXAMPLE = """example:
   {"ok":true,"state":{"phase":"flip",...}}
   then, after a crash:  unox table --resume game.db
 The requests and replies are described in docs/table-protocol.md."""
-
-_NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -32,19 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--protocol", choices=["jsonl"], default="jsonl", help="wire format (only jsonl)")
-    parser.add_argument("--players", help="seats clockwise, e.g. Ann,Bob,Cy (2 to 10)")
-    parser.add_argument(
-        "--launcher",
-        help="script (default: each press says how many cards came out), sim, serial:PORT or gpio",
+    add_table_options(
+        parser,
+        launcher_help="script (default: each press says how many cards came out), sim, serial:PORT or gpio",
     )
-    parser.add_argument("--profile", help="eject profile for a real launcher (default measured)")
-    parser.add_argument("--seed", type=int, help="repeatable eject counts (default: OS entropy)")
-    parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
-    parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
-    parser.add_argument(
-        "--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted request"
-    )
-    parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the table a journal holds")
     parser.set_defaults(func=run)
 
 
@@ -58,19 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _create(args: argparse.Namespace) -> Table:
-    if not args.players:
-        raise CommandError("give the seats with --players Ann,Bob,Cy, or continue a table with --resume FILE")
-    try:
-        settings = TableSettings(
-            players=parse_players(args.players),
-            scoring=args.scoring or "g1",
-            target=500 if args.target is None else args.target,
-            profile=_checked_profile(args.profile or "measured"),
-            seed=args.seed,
-            launcher=args.launcher or "script",
-        )
-    except SettingsError as exc:
-        raise CommandError(str(exc)) from exc
+    settings = settings_from_args(args, default_launcher="script")
     journal = _open_journal(args.journal) if args.journal is not None else None
     try:
         if journal is not None and len(journal):
@@ -86,15 +63,7 @@ def _create(args: argparse.Namespace) -> Table:
 
 
 def _resume(args: argparse.Namespace) -> Table:
-    given = [f"--{name}" for name in _NEW_TABLE_ONLY if getattr(args, name) is not None]
-    if given:
-        raise CommandError(
-            f"--resume takes the table's settings from the journal; leave out {', '.join(given)} "
-            "(only --launcher may change, e.g. a new serial port)"
-        )
-    if not args.resume.is_file():
-        raise CommandError(f"no journal at {args.resume}; give the file written by --journal")
-    journal = _open_journal(args.resume)
+    journal = _open_journal(check_resume_args(args))
     stored = (journal.settings or {}).get("launcher", "script")
     launcher = _open_launcher(args.launcher or stored)
     try:
@@ -108,16 +77,6 @@ def _open_journal(path: Path) -> Journal:
         return Journal(path)
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
-
-
-def _checked_profile(name: str) -> str:
-    from unox.profiles import ProfileError, get_spec
-
-    try:
-        get_spec(name)
-    except ProfileError as exc:
-        raise CommandError(str(exc)) from exc
-    return name
 
 
 def _open_launcher(spec: str) -> Any:
