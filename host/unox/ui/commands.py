@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from unox.rules.cards import CardError, parse_card, parse_color
+from unox.rules.extreme import extreme_deck
 
 COLOR_WORDS = ("red", "yellow", "green", "blue")
 PENALTY_KINDS = {"advice": "advice", "p1": "advice", "wrong_card": "wrong_card", "wrong": "wrong_card",
@@ -37,10 +38,8 @@ class Command:
 
 
 def card_codes() -> list[str]:
-    """Every card code of the Extreme deck, for completion (validation is `parse_card`'s job)."""
-    codes = [f"{c}{n}" for c in "RYGB" for n in range(1, 10)]
-    codes += [f"{c}{k}" for c in "RYGB" for k in "HRSDT"]
-    return codes + ["W", "WA", "WF"]
+    """Every distinct card code of the Extreme deck, in deck order, for completion."""
+    return list(dict.fromkeys(extreme_deck()))
 
 
 def parse_line(line: str, players: Sequence[str], turn: str | None = None) -> Command:
