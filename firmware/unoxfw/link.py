@@ -19,6 +19,8 @@
 #
 # Only what both interpreters run: no typing, no dataclasses, no f-strings, const() for private constants.
 
+import sys
+
 try:
     from micropython import const
 except ImportError:  # CPython (host, simulator, tests)
@@ -26,10 +28,10 @@ except ImportError:  # CPython (host, simulator, tests)
     def const(value):
         return value
 
-try:
-    from binascii import crc_hqx as _crc_hqx  # CPython only
-except ImportError:  # MicroPython: crc16 runs _crc16_loop
-    _crc_hqx = None
+if sys.implementation.name == "micropython":
+    _crc_hqx = None  # its binascii has no crc_hqx (and may be a .py module costing RAM): the loop runs
+else:
+    from binascii import crc_hqx as _crc_hqx  # CPython (host, simulator): the same CRC in C
 
 PROTOCOL = 1
 

@@ -12,11 +12,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from unox.launcher.base import LauncherError
+from unox.launcher.faults import fault_action
 from unox.rules.cards import parse_card
 from unox.rules.setup import draw_value, pick_dealer
 from unox.ui.commands import Command, InputError, parse_line
 from unox.ui.events import describe
-from unox.ui.prompt import FAULT_HELP, Context, Prompt, prompt_for
+from unox.ui.prompt import Context, Prompt, prompt_for
 
 LOW_WATER = 13  # the most cards one firing gives: below this, a press may find the launcher dry
 UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal")
@@ -178,7 +179,7 @@ class Session:
             self.emit(*describe(self.table.entries[-1], before, self.state))
         if fault is not None:
             self.ctx.fault = fault
-            self.emit(f"Launcher fault ({fault}): {FAULT_HELP.get(fault, 'check the launcher')}.")
+            self.emit(f"Launcher fault ({fault}): {fault_action(fault)}.")
         elif self.ctx.fault in ("jam", "stuck"):
             self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
             self.ctx.fault = None
@@ -217,7 +218,7 @@ class Session:
         faults = [f for f in self.status.faults if f in ("lid", "battery", "link")]
         if faults and self.ctx.fault != faults[0]:
             self.ctx.fault = faults[0]
-            self.emit(f"Launcher fault ({faults[0]}): {FAULT_HELP.get(faults[0], 'check the launcher')}.")
+            self.emit(f"Launcher fault ({faults[0]}): {fault_action(faults[0])}.")
         elif not faults and self.ctx.fault in ("lid", "battery", "link"):
             self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
             self.ctx.fault = None

@@ -1,6 +1,7 @@
 """The session between a front end and the table runtime, on the scripted launcher (exact outcomes)."""
 
 import pytest
+from unox.launcher.faults import fault_action
 from unox.launcher.script import ScriptLauncher
 from unox.session import Session
 from unox.table.runtime import Table
@@ -150,7 +151,7 @@ def test_a_lost_link_is_shown_with_what_to_do_and_clears_when_the_launcher_answe
     launcher.plugged = False
     session.poll()
     assert session.ctx.fault == "link"
-    assert session.prompt().text.startswith("LAUNCHER: the link to the launcher is lost")
+    assert session.prompt().text == "LAUNCHER: " + fault_action("link")
     assert session.state == state
     launcher.plugged = True
     session.poll()

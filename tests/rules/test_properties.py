@@ -3,9 +3,10 @@
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from unox.rules.errors import RuleError
+from unox.rules.errors import ERROR_CODES, RuleError
 from unox.rules.extreme import extreme_deck
 from unox.rules.game import Game
 
@@ -62,29 +63,40 @@ def test_random_legal_play_always_ends_the_game(seed, players):
     assert game.phase == "game_over" and game.winner in game.players
 
 
-@settings(max_examples=30)
-@given(seed=st.integers(0, 10**6), junk=st.sampled_from(["G0", "Zed", "W", "RT", -1, "GD"]))
-def test_any_refused_call_leaves_the_state_unchanged(seed, junk):
-    rng = random.Random(seed)
-    game = Game(["A", "B", "C"], mode="dealt", rng=random.Random(seed))
-    for _ in range(rng.randrange(5, 60)):
-        if game.phase == "game_over":
+def _advance_to_a_turn(game, rng, steps):
+    """`steps` random actions, then on until someone is to play or press (asserted: never vacuous)."""
+    for _ in range(steps):
+        _step(game, rng)
+    for _ in range(10):
+        if game.phase in ("turn", "pressing"):
             return
         _step(game, rng)
-    if game.phase not in ("turn", "pressing"):
-        return
+    raise AssertionError(f"no turn reached after {steps} steps: phase {game.phase}")
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 60),
+       junk=st.sampled_from(["G0", "Zed", "W", "RT", -1, "GD"]))
+def test_any_refused_call_leaves_the_state_unchanged(seed, steps, junk):
+    rng = random.Random(seed)
+    game = Game(["A", "B", "C"], mode="dealt", rng=random.Random(seed), target=10_000)
+    _advance_to_a_turn(game, rng, steps)
+    presser = game.presser()
     before = (game.state(), _every_card(game), [list(h) for h in game.cards.hands.values()])
-    wrong = next(p for p in game.order.players if p != game.presser())
+    wrong = next(p for p in game.order.players if p != presser)
+    held = {c.code for c in game.hand(presser)}
+    unheld = next(code for code in DECK if code not in held and not code.startswith("W"))
     attempts = [lambda: game.play(wrong, junk), lambda: game.press(wrong, 0), lambda: game.press("Zed", 1),
-                lambda: game.play(game.presser(), junk), lambda: game.catch(wrong, by=wrong)]
+                lambda: game.play(presser, unheld), lambda: game.catch(wrong, by=wrong),
+                lambda: game.press(presser, game.launcher_cards + 1)]
+    if junk != "GD":  # the presser may hold a Discard All that is legal; every other junk never is
+        attempts.append(lambda: game.play(presser, junk))
     for attempt in attempts:
-        try:
+        with pytest.raises(RuleError) as info:
             attempt()
-        except RuleError:
-            after = (game.state(), _every_card(game), [list(h) for h in game.cards.hands.values()])
-            assert after == before
-        else:
-            return  # a legal call happened to be made; the next example covers more
+        assert info.value.code in ERROR_CODES
+        after = (game.state(), _every_card(game), [list(h) for h in game.cards.hands.values()])
+        assert after == before, info.value.code
 
 
 @settings(max_examples=30)
@@ -134,13 +146,11 @@ def _accepted_plays(game, player):
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6), steps=st.integers(0, 150))
 def test_legal_plays_are_exactly_the_plays_the_engine_accepts(seed, players, steps):
     rng = random.Random(seed)
-    game = Game([f"P{i}" for i in range(players)], mode="dealt", rng=random.Random(seed))
-    for _ in range(steps):
-        if game.phase == "game_over":
-            return
-        _step(game, rng)
-    if game.phase != "turn":
-        return
+    game = Game([f"P{i}" for i in range(players)], mode="dealt", rng=random.Random(seed), target=10_000)
+    _advance_to_a_turn(game, rng, steps)
+    while game.phase == "pressing":  # owed presses first: legal plays are asked for in a turn
+        game.press(game.presser(), 0)
+    assert game.phase == "turn"
     player = game.presser()
     listed = game.legal_plays(player)
     assert len(listed) == len(set(listed))

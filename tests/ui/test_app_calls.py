@@ -3,6 +3,7 @@
 import asyncio
 
 from textual.widgets import Input
+from unox.launcher.faults import FAULT_ACTIONS
 from unox.play import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
@@ -106,7 +107,7 @@ def test_an_open_lid_shows_at_once_and_clears_when_shut():
             return shown, app.prompt_text()
 
     shown, after = asyncio.run(scenario())
-    assert shown == "NEXT: LAUNCHER: the launcher's lid is open: close it to go on"
+    assert shown == "NEXT: LAUNCHER: " + FAULT_ACTIONS["lid"]
     assert after.startswith("NEXT: Ann: play a card on G7")
 
 

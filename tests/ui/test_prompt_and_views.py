@@ -1,8 +1,9 @@
 """The prompt line names who must act and how; the panels show every field of S."""
 
+from unox.launcher.faults import FAULT_ACTIONS
 from unox.session import next_seat
 from unox.ui.events import describe
-from unox.ui.prompt import FAULT_HELP, Context, prompt_for
+from unox.ui.prompt import Context, prompt_for
 from unox.ui.views import player_rows, render_state, table_lines
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -42,7 +43,7 @@ def test_U2_uno_window_is_announced_on_the_prompt():
 
 
 def test_every_fault_overrides_the_prompt_with_what_to_do():
-    for fault, help_text in FAULT_HELP.items():
+    for fault, help_text in FAULT_ACTIONS.items():
         prompt = prompt_for(turn_state(), Context(fault=fault))
         assert prompt.who is None and help_text in prompt.text
 

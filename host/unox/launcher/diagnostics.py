@@ -8,15 +8,7 @@ from dataclasses import asdict, dataclass
 from unoxfw.settings import LIMITS
 
 from unox.launcher.base import Launcher, LauncherStatus
-
-ADVICE = {
-    "jam": "a card is wedged: open the lid, free it, close the lid",
-    "empty": "no card came out: load cards (L4, R2)",
-    "stuck": "a card is stuck in the exit slot: take it (T4: it belongs to the presser)",
-    "lid": "the lid is open: close it",
-    "battery": "the pack is too low: fit 3 new C cells (L5)",
-    "link": "the launcher stopped answering: check the USB cable",
-}
+from unox.launcher.faults import fault_action
 
 
 @dataclass
@@ -51,7 +43,7 @@ def run_checks(
 
 def check_link(launcher: Launcher, status: LauncherStatus) -> Check:
     if not status.connected:
-        return Check("link", "fail", ADVICE["link"])
+        return Check("link", "fail", fault_action("link"))
     endpoint = getattr(getattr(launcher, "link", None), "endpoint", None)
     if endpoint is None:
         return Check("link", "pass", "no serial link (direct driver)")
@@ -69,7 +61,7 @@ def check_firmware(status: LauncherStatus) -> Check:
 
 
 def check_lid(status: LauncherStatus) -> Check:
-    return _ok("lid", not status.lid_open, ADVICE["lid"] if status.lid_open else "shut")
+    return _ok("lid", not status.lid_open, fault_action("lid") if status.lid_open else "shut")
 
 
 def check_battery(status: LauncherStatus) -> Check:
@@ -77,12 +69,12 @@ def check_battery(status: LauncherStatus) -> Check:
         return Check("battery", "skip", "this launcher cannot measure its pack")
     low = status.low_battery or "battery" in status.faults
     detail = f"{status.battery_mv} mV (low below {LIMITS['low_mv'][0]} mV)"
-    return _ok("battery", not low, f"battery low: {detail}; {ADVICE['battery']}" if low else detail)
+    return _ok("battery", not low, f"battery low: {detail}; {fault_action('battery')}" if low else detail)
 
 
 def check_beam_clear(status: LauncherStatus) -> Check:
     blocked = status.beam_blocked or "stuck" in status.faults
-    return _ok("beam", not blocked, ADVICE["stuck"] if blocked else "clear before the run")
+    return _ok("beam", not blocked, fault_action("stuck") if blocked else "clear before the run")
 
 
 def check_buzzer(launcher: Launcher) -> Check:
@@ -114,7 +106,8 @@ def check_motor(launcher: Launcher, cards: int) -> list[Check]:
     if result.fault:
         detail = result.details.get("detail", "")
         reason = f"{result.fault}" + (f" ({detail})" if detail else "")
-        motor = Check("motor", "fail", f"fired {result.fired} of {cards}: {reason}; {ADVICE[result.fault]}")
+        advice = fault_action(result.fault)
+        motor = Check("motor", "fail", f"fired {result.fired} of {cards}: {reason}; {advice}")
     else:
         motor = Check("motor", "pass", f"fired {result.fired} of {cards}")
     beam = _ok("beam count", counted == result.fired and counted > 0, f"the beam counted {counted} cards")

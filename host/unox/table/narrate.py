@@ -7,21 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-FAULT_ACTIONS: dict[str, str] = {
-    "jam": "The launcher jammed: open the lid, clear the cards inside (any sticking out belong to the "
-    "player who pressed, T4), close the lid and press again.",
-    "empty": "The launcher is empty (L4): put the discard pile but its top card back in, send "
-    '{"cmd":"reload"} (R2), then press again.',
-    "stuck": "A card is stuck in the exit slot: pull it out (it belongs to the player who pressed, T4) and "
-    "carry on.",
-    "lid": "The launcher's lid is open: close it, then press again.",
-    "battery": "The launcher's batteries are low (L5): fit 3 fresh C cells (4.5 V), then press again.",
-    "link": "The host lost the launcher: check its USB cable or wiring, then press again.",
-}
+from unox.launcher.faults import fault_action as launcher_fault_action
 
 
 def fault_action(fault: str) -> str:
-    return FAULT_ACTIONS.get(fault, f"The launcher reported {fault!r}: check it, then press again.")
+    """The launcher fault's instruction as a sentence for the table's log."""
+    text = launcher_fault_action(fault)
+    key = ' Send {"cmd":"reload"} once it is loaded.' if fault == "empty" else ""
+    return text[0].upper() + text[1:] + "." + key
 
 
 def describe(request: dict[str, Any]) -> str:

@@ -8,17 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from unox.launcher.faults import fault_action
 from unox.rules.cards import COLOR_NAMES
-
-FAULT_HELP = {
-    "jam": "the launcher jammed: open the lid, pull out the stuck card, close the lid, then press again",
-    "empty": "the launcher is empty (L4): take the top card off the discard pile, shuffle the rest into "
-    "the launcher, then reload (r)",
-    "stuck": "a card is sticking out of the launcher (T4): it belongs to the player who pressed; take it",
-    "lid": "the launcher's lid is open: close it to go on",
-    "battery": "the launcher's battery is low (L5): put in 3 fresh C cells (4.5 V)",
-    "link": "the link to the launcher is lost: check its USB cable; unox reconnects by itself",
-}
 
 
 @dataclass
@@ -51,7 +42,8 @@ def press_hint(ctx: Context) -> str:
 def prompt_for(state: dict, ctx: Context) -> Prompt:
     """The single most urgent thing the table waits for."""
     if ctx.fault:
-        return Prompt(None, "LAUNCHER: " + FAULT_HELP.get(ctx.fault, f"{ctx.fault}: check the launcher"))
+        key = "; reload (r) once it is loaded" if ctx.fault == "empty" else ""
+        return Prompt(None, "LAUNCHER: " + fault_action(ctx.fault) + key)
     phase = state.get("phase")
     if phase == "game_over":
         return Prompt(None, f"game over: {state.get('winner')} wins. q quits.")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from unox import config as config_file
 from unox.cli.errors import CommandError
 from unox.launcher import FireResult, Launcher, LauncherError
+from unox.launcher.faults import fault_action
 from unox.launcher.options import add_launcher_argument, open_checked
 from unox.launcher.spec import parse_spec
 from unox.profiles import PROFILE_NAMES, EjectProfile, ProfileError, get_profile
@@ -19,15 +20,6 @@ DEFAULT_CARDS = 83  # a 112-card deck after a 4-player deal and the first discar
 EXAMPLE = """example:
   $ unox press --launcher sim --presses 20 --seed 1 --json
   {"press": 1, "requested": 0, "fired": 0, "fault": null, "cards_left": 83, ...}"""
-FAULT_ADVICE = {
-    "empty": "the launcher is empty: check it and reload it (L4, R2)",
-    "jam": "a card jammed: open the lid, clear it, close the lid",
-    "stuck": "a card is stuck in the exit: it belongs to the presser (T4)",
-    "lid": "the lid is open: close it and press again",
-    "battery": "the batteries are low: fit 3 new C cells (L5)",
-    "link": "the launcher stopped answering: check the USB cable",
-}
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -128,5 +120,5 @@ def _report(result: FireResult, tally: Tally, as_json: bool) -> None:
     line = f"press {tally.presses:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
     line += f" | total fired {tally.fired}, left {tally.cards_left}"
     if result.fault:
-        line += f" | {result.fault}: {FAULT_ADVICE.get(result.fault, 'run unox diagnose')}"
+        line += f" | {result.fault}: {fault_action(result.fault)}"
     print(line, flush=True)
