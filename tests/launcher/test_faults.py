@@ -18,9 +18,12 @@ def test_L4_empty_says_reload_and_T4_stuck_says_the_presser_takes_the_card():
 
 
 def test_an_unknown_fault_is_named_with_what_to_do():
-    assert fault_action("smoke") == "the launcher reported 'smoke': check it, then press again"
+    text = fault_action("smoke")
+    assert "'smoke'" in text and "check it" in text
 
 
 def test_the_table_log_turns_the_instruction_into_a_sentence():
-    assert log_sentence("lid") == "The launcher's lid is open: close it, then press again."
+    sentence = log_sentence("lid")
+    assert sentence[0].isupper() and sentence.endswith(".")
+    assert sentence.lower().startswith(FAULT_ACTIONS["lid"].lower())
     assert log_sentence("empty").endswith('Send {"cmd":"reload"} once it is loaded.')
