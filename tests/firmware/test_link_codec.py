@@ -15,12 +15,6 @@ def test_crc16_is_ccitt_false_check_value():
     assert crc16(b"123456789") == 0x29B1
 
 
-@given(st.binary(max_size=200))
-def test_crc16_matches_binascii_crc_hqx(data):
-    # crc_hqx with init 0xFFFF is CRC-16/CCITT-FALSE (PITFALLS.md): an independent implementation
-    assert crc16(data) == binascii.crc_hqx(data, 0xFFFF)
-
-
 @given(st.integers(0, 255), KINDS, st.lists(TOKENS, max_size=6))
 def test_round_trip_and_frames_never_contain_ctrl_c(seq, kind, args):
     frame = encode(seq, kind, args)

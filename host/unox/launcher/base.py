@@ -19,7 +19,7 @@ class LauncherError(Exception):
 
 @dataclass
 class FireResult:
-    """One fire: what was asked, what the beam counted, and the fault that stopped it early (if any)."""
+    """One fire: what was asked, `FIRED k` as docs/protocol.md defines it, and the fault that ended it."""
 
     requested: int
     fired: int
