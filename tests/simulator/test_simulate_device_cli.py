@@ -34,7 +34,11 @@ def test_pty_server_answers_hello_over_a_real_pty_and_stops_on_ctrl_c():
         assert decoder.errors == 0  # raw mode: no echo, no \r\n mangling
     finally:
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()  # never leave a server behind; the failure below says it ignored Ctrl-C
+            _, err = proc.communicate()
     assert proc.returncode == 0, err
     assert "stopped" in err
 
