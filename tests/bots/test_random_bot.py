@@ -22,6 +22,7 @@ def test_T3_random_bot_presses_as_one_more_uniform_option(stacked):
     options = len(game.legal_plays("Bob")) + 1
     bot = RandomBot(random.Random(2))
     picks = Counter(bot.choose(game, "Bob") for _ in range(30_000))
+    assert len(picks) == options and None in picks  # every legal play and the press came up
     for count in picks.values():
         assert count / 30_000 == pytest.approx(1 / options, abs=0.015)
 

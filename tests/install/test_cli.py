@@ -32,12 +32,20 @@ def test_writing_the_same_unit_again_changes_nothing(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "etc" / "systemd" / "system").iterdir()) == ["unox.service"]
 
 
+def one_line_error(capsys) -> str:
+    """A user error: nothing on stdout, exactly one line on stderr, in the CLI's error form."""
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("unox: error: ") and err.count("\n") == 1, err
+    return err
+
+
 def test_a_different_unit_is_only_replaced_with_force_and_the_old_one_is_kept(tmp_path, capsys):
-    main(SERVICE + ["--write", "--root", str(tmp_path)])
+    assert main(SERVICE + ["--write", "--root", str(tmp_path)]) == 0
+    capsys.readouterr()
     written = tmp_path / "etc" / "systemd" / "system" / "unox.service"
     before = written.read_text(encoding="utf-8")
     assert main(SERVICE + ["--mode", "play", "--write", "--root", str(tmp_path)]) == 1
-    assert "exists and differs; pass --force" in capsys.readouterr().err
+    assert "exists and differs; pass --force" in one_line_error(capsys)
     assert written.read_text(encoding="utf-8") == before
     assert main(SERVICE + ["--mode", "play", "--write", "--force", "--root", str(tmp_path)]) == 0
     assert "replaced" in capsys.readouterr().out
@@ -76,7 +84,7 @@ def test_permission_denied_says_to_use_sudo_and_leaves_no_partial_file(tmp_path,
 
     monkeypatch.setattr(install.os, "replace", refuse)
     assert main(SERVICE + ["--write", "--root", str(tmp_path)]) == 1
-    assert "permission denied; run it with sudo" in capsys.readouterr().err
+    assert "permission denied; run it with sudo" in one_line_error(capsys)
     assert list((tmp_path / "etc" / "systemd" / "system").iterdir()) == []
 
 
@@ -99,4 +107,4 @@ def test_bad_options_are_usage_errors(argv, needle, capsys):
 
 def test_a_bad_value_is_a_command_error_not_a_traceback(capsys):
     assert main(SERVICE[:2] + ["--user", "pi", "--unox", UNOX, "--launcher", "bluetooth"]) == 1
-    assert "unox: error: launcher 'bluetooth' is not one of" in capsys.readouterr().err
+    assert "unox: error: launcher 'bluetooth' is not one of" in one_line_error(capsys)

@@ -31,11 +31,14 @@ def test_install_md_shows_both_commands_printed_and_written():
 @pytest.mark.parametrize("words", install_examples(), ids=" ".join)
 def test_every_install_example_parses(words):
     args = build_parser().parse_args(words)
-    assert args.command == "install" and args.func is not None
+    assert args.command == "install" and args.what == words[1]
+    assert args.func.__module__ == "unox.cli.commands.install" and args.func.__name__ == f"run_{words[1]}"
+    assert args.write is ("--write" in words)
 
 
 @pytest.mark.parametrize("what", ["service", "udev"])
 def test_help_has_an_example(what, capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exit_:
         build_parser().parse_args(["install", what, "--help"])
+    assert exit_.value.code == 0
     assert "example: sudo" in capsys.readouterr().out

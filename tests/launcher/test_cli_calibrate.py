@@ -16,6 +16,8 @@ from unoxfw.settings import LIMITS
 def calibrate(capsys, path, *extra: str) -> tuple[int, dict | str]:
     code = main(["calibrate", "--config", str(path), "--silent", "--json", *extra])
     out, err = capsys.readouterr()
+    if code != 0:  # a user error: exit 1, nothing on stdout, exactly one line on stderr
+        assert code == 1 and out == "" and err.startswith("unox: error: ") and err.count("\n") == 1, err
     return code, json.loads(out) if code == 0 else err
 
 

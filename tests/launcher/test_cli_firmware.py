@@ -81,4 +81,13 @@ def test_version_reports_the_hello_of_the_firmware(capsys):
 
 def test_version_needs_a_firmware(capsys):
     assert main(["firmware", "version", "--launcher", "script"]) == 1
-    assert "runs no firmware" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("unox: error: ") and err.count("\n") == 1
+    assert "runs no firmware" in err
+
+
+def test_flash_to_a_missing_port_exits_1_with_one_line(capsys):
+    assert main(["firmware", "flash", "--port", "/dev/ttyUNOX-gone", "--dry-run"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("unox: error: ") and err.count("\n") == 1
+    assert "port /dev/ttyUNOX-gone not found" in err

@@ -12,6 +12,8 @@ from unox.profiles import get_profile
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
+    if code == 1:  # a user error: exactly one line, in the CLI's error form
+        assert err.startswith("unox: error: ") and err.count("\n") == 1, err
     return code, out, err
 
 
@@ -52,8 +54,8 @@ def test_text_mode_prints_a_tally_per_press_and_a_summary(capsys):
 
 
 def test_bad_arguments_are_one_line_errors(capsys):
-    code, _, err = run(capsys, "press", "--presses", "0")
-    assert code == 1 and "--presses must be 1 or more" in err
+    code, out, err = run(capsys, "press", "--presses", "0")
+    assert code == 1 and "--presses must be 1 or more" in err and out == ""
     code, _, err = run(capsys, "press", "--launcher", "usb", "--presses", "1")
     assert code == 1 and "valid forms: sim" in err and "Traceback" not in err
     code, _, err = run(capsys, "press", "--launcher", "script", "--profile", "turbo", "--presses", "1")

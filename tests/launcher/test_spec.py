@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import unoxfw
 from unox.launcher import SPEC_FORMS, LauncherError, open_launcher, parse_spec
 from unox.launcher.gpio import GpioLauncher
 from unox.launcher.script import ScriptLauncher
@@ -41,7 +42,7 @@ def test_each_kind_opens_its_driver():
     sim = open_launcher("sim:?seed=2")
     try:
         assert isinstance(sim, SimLauncher) and isinstance(sim, SerialLauncher)
-        assert sim.status().firmware is not None
+        assert sim.status().firmware == unoxfw.__version__  # the HELLO came from the real firmware
     finally:
         sim.close()
     gpio = open_launcher("gpio:?factory=mock")

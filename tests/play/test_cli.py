@@ -33,9 +33,10 @@ def run_cli(argv, capsys, stdin=""):
     ],
 )
 def test_bad_options_exit_1_with_one_line_saying_what_to_do(argv, message, capsys):
-    code, _, err = run_cli(argv, capsys)
+    code, out, err = run_cli(argv, capsys)
     assert code == 1
-    assert err.startswith("unox: error: ") and message in err
+    assert out == ""
+    assert err.startswith("unox: error: ") and message in err and err.count("\n") == 1
 
 
 def test_play_plain_reads_lines_and_answers_each_with_the_next_prompt(capsys, tmp_path):

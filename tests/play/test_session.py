@@ -94,8 +94,8 @@ def test_undo_takes_back_an_announcement_exactly_but_never_a_press():
 def test_an_illegal_play_is_refused_and_changes_nothing():
     session, _ = dealt()
     start = session.state
-    with pytest.raises(InputError):
-        session.submit("Bob G5")  # not Bob's turn
+    with pytest.raises(InputError, match="Ann's turn"):
+        session.submit("Bob G5")  # not Bob's turn (T1): the message names whose turn it is
     assert session.state == start
 
 

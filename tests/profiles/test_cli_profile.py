@@ -33,9 +33,12 @@ def test_same_seed_same_statistics(capsys):
 
 
 def test_human_table_shows_every_gap_beside_the_real_unit(capsys):
+    assert main(["profile", "measured", "--presses", "1000", "--seed", "2", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)  # the same seed by the JSON route: the numbers to show
     assert main(["profile", "measured", "--presses", "1000", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "1000 presses" in out and "17.96%" in out and "cards per firing" in out
+    assert "1000 presses" in out and "cards per firing" in out
+    assert f"fire rate: {stats['firings'] / 1000:.2%} of presses" in out
     assert len([line for line in out.splitlines() if line.strip()[:1].isdigit()]) == 5
 
 
@@ -91,3 +94,26 @@ def test_unreadable_or_broken_config_is_a_command_error(tmp_path):
     broken.write_text("[profiles\n")
     with pytest.raises(CommandError, match="not valid TOML"):
         run_cli(["profile", "measured", "--config", str(broken)])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["profile", "nope"], "unknown eject profile 'nope'"),
+        (["profile", "measured", "--presses", "0"], "--presses must be from 1"),
+        (["profile", "measured", "--config", "/nonexistent/unox.toml"], "cannot read config"),
+    ],
+)
+def test_every_bad_argument_exits_1_with_one_line_and_no_output(argv, message, capsys):
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("unox: error: ") and message in err and err.count("\n") == 1
+
+
+def test_a_broken_config_exits_1_with_one_line(tmp_path, capsys):
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[profiles\n")
+    assert main(["profile", "measured", "--config", str(broken)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "not valid TOML" in err and err.count("\n") == 1

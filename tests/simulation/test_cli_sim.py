@@ -34,9 +34,13 @@ def test_human_summary_names_every_tally(capsys):
         (["--target", "0"], "--target must be 1 or more"),
     ],
 )
-def test_bad_option_is_a_command_error(argv, message):
+def test_bad_option_exits_1_with_one_line_saying_what_to_do(argv, message, capsys):
     with pytest.raises(CommandError, match=message):
         run_cli(["sim", *argv])
+    assert main(["sim", "--silent", *argv]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("unox: error: ") and message in err and err.count("\n") == 1
 
 
 def test_custom_profile_from_the_config_file(tmp_path, capsys):
@@ -65,10 +69,14 @@ def test_progress_bar_counts_games_unless_silent(monkeypatch, capsys, flag, draw
     assert ("3/3" in Recorded.drawn.getvalue()) is drawn
 
 
-def test_a_broken_game_is_one_clear_error_naming_the_seed(monkeypatch):
+def test_a_broken_game_is_one_clear_error_naming_the_seed(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise SimulationError("game with seed 9 did not end within 10 actions")
 
     monkeypatch.setattr(sim_command, "simulate", broken)
     with pytest.raises(CommandError, match=r"did not end within 10 actions; this is a bug.*--seed 77"):
         run_cli(["sim", "--games", "1", "--seed", "77"])
+    capsys.readouterr()
+    assert main(["sim", "--games", "1", "--seed", "77", "--silent"]) == 1
+    err = capsys.readouterr().err
+    assert "--seed 77" in err and err.count("\n") == 1

@@ -95,7 +95,8 @@ def test_U2_a_bot_that_forgets_uno_is_caught_by_the_next_one_who_notices():
             return False
 
     blind = RandomBot(random.Random(4), catch_chance=0.0)
-    bots = {"Ann": HeuristicBot(), "Bob": Forgetful(), "Cy": blind, "Dee": HeuristicBot()}
+    bots = {"Ann": HeuristicBot(random.Random(5)), "Bob": Forgetful(), "Cy": blind,
+            "Dee": HeuristicBot(random.Random(6))}
     m = match(["G7"], hands={"Bob": ["GD", "G2", "G3", "G4", "G5", "G6", "Y5"]}, bots=bots)
     m.flip()
     m.turn("Bob")

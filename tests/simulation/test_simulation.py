@@ -47,9 +47,24 @@ def test_tallies_add_up():
         assert record.actions >= record.plays + record.presses
 
 
-def test_G1_winner_reached_the_target_and_game_options_pass_through():
+def test_G1_winner_reached_the_target_and_game_options_pass_through(monkeypatch):
+    import unox.simulation
+
+    games: list[Game] = []
+
+    class Watched(Game):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            games.append(self)
+
+    monkeypatch.setattr(unox.simulation, "Game", Watched)
     record = play_game(8, ["heuristic"] * 3, target=120)
-    assert record.winner == f"P{record.winner_seat}"
+    (game,) = games
+    assert game.target == 120 and game.phase == "game_over"
+    assert record.winner == f"P{record.winner_seat}" == game.winner
+    scores = game.state()["scores"]
+    assert scores[record.winner] >= 120  # G1: the first to reach the target wins
+    assert all(points < 120 for name, points in scores.items() if name != record.winner)
     summary = simulate(2, 3, bot="heuristic", seed=8, scoring="g2", target=150)
     assert (summary["scoring"], summary["target"]) == ("g2", 150)
 

@@ -43,7 +43,8 @@ def refuse(table: Table, code: str, request: Any = None, *, line: str | None = N
     reply = answer(table, line)
     assert reply["ok"] is False, reply
     assert reply["error"]["code"] == code, reply
-    assert reply["error"]["message"].strip(), "a refusal says what to do instead"
+    message = reply["error"]["message"]
+    assert len(message.strip()) > 15 and "\n" not in message, "a refusal says what to do instead, in a line"
     assert reply["state"] == before
     assert table.state() == before
     assert table.entries == accepted_before

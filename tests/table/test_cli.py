@@ -104,21 +104,29 @@ def test_resume_after_sigkill_in_mid_hand_equals_the_uninterrupted_run(tmp_path,
     assert json.loads(lines[0]) == {"ok": True, "state": expected}
 
 
+def one_line_error(capsys) -> str:
+    """A user error: nothing on stdout, exactly one line on stderr, in the CLI's error form."""
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("unox: error: ") and err.count("\n") == 1, err
+    return err
+
+
 def test_resume_refuses_settings_that_come_from_the_journal(tmp_path, capsys):
     path = tmp_path / "t.db"
     path.touch()
     assert main(["table", "--resume", str(path), "--players", "Ann,Bob"]) == 1
-    assert "--players" in capsys.readouterr().err
+    assert "--players" in one_line_error(capsys)
 
 
 def test_resume_of_a_missing_file_says_which_file_to_give(tmp_path, capsys):
     assert main(["table", "--resume", str(tmp_path / "nope.db")]) == 1
-    assert "no journal" in capsys.readouterr().err
+    assert "no journal" in one_line_error(capsys)
 
 
 def test_a_table_needs_players(capsys):
     assert main(["table"]) == 1
-    assert "--players" in capsys.readouterr().err
+    assert "--players" in one_line_error(capsys)
 
 
 @pytest.mark.parametrize(
@@ -132,9 +140,8 @@ def test_a_table_needs_players(capsys):
 )
 def test_bad_options_exit_1_with_one_clear_line(args, fragment, capsys):
     assert main(["table", *args]) == 1
-    err = capsys.readouterr().err
+    err = one_line_error(capsys)
     assert fragment in err
-    assert err.startswith("unox: error:")
 
 
 def test_a_journal_that_holds_a_table_is_not_reused_for_a_new_one(tmp_path, capsys):
@@ -143,5 +150,5 @@ def test_a_journal_that_holds_a_table_is_not_reused_for_a_new_one(tmp_path, caps
     send(table, cmd="deal", dealer="Ann")
     table.close()
     assert main(["table", "--players", "Ann,Bob", "--journal", str(path)]) == 1
-    assert f"--resume {path}" in capsys.readouterr().err
+    assert f"--resume {path}" in one_line_error(capsys)
     assert Journal(path).entries() == [{"cmd": "deal", "dealer": "Ann"}]

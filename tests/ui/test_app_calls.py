@@ -49,6 +49,7 @@ def test_U2_the_c_key_catches_a_player_who_did_not_call_and_they_press_twice(key
 def test_U1_the_u_key_calls_uno_for_the_only_player_who_can_call():
     session = session_for()
     play_down_to_one(session)
+    assert session.state["uno"] == ["Ann"] and "Ann" not in session.called
 
     async def scenario():
         app = TableApp(session)
@@ -150,11 +151,12 @@ def test_U2_the_uno_window_closes_when_the_next_player_begins_and_a_late_catch_i
             await pilot.press("b")  # the next player begins their turn by pressing (U2)
             await pilot.pause()
             window = list(session.state["uno"])
-            owed = list(session.state["owed"])
+            before = session.state
             await typer(pilot, f"catch Ann by {nxt}")
-            return window, owed, app.error
+            return window, before, app.error
 
-    window, owed, error = asyncio.run(scenario())
+    window, before, error = asyncio.run(scenario())
     assert window == []
     assert error.startswith("Not taken:")
-    assert session.state["owed"] == owed  # nobody owes anything for the late catch
+    assert session.state == before  # the refused catch changed nothing: Ann owes no presses
+    assert not any(entry["player"] == "Ann" for entry in session.state["owed"])  # no U2 presses for Ann
