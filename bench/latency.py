@@ -1,12 +1,14 @@
 """Host reaction time over a real pty: BUTTON frame in -> FIRE frame out, against a bare pyserial echo.
 
-    python3 bench/latency.py [--rounds 2000]
+    python3 bench/latency.py [--rounds 2000] [--blocks 10]
 
 The parent process plays the launcher on the pty's master side; a child process runs the host on the
 slave side through pyserial. Case 1: the real `SerialLauncher` (`wait_press()` then `fire(1)`), timed from
 the BUTTON frame written to the FIRE frame read back. Case 2, the baseline: a bare pyserial loop that
 echoes each line, timed the same way with a line of the same length. Both include two pty crossings and
-one pyserial read and write on the host, so the ratio is what the driver adds. The last line is JSON.
+a read and a write on the host's port (opened with pyserial), so the ratio is what the driver adds. The
+two cases run in alternating blocks (a fresh pty and child each), so both see the same background load
+on a shared machine. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -127,14 +129,28 @@ def percentile(values: list[float], p: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
 
 
+def measure_interleaved(rounds: int, blocks: int) -> tuple[list[float], list[float]]:
+    """Host and echo in alternating blocks: a burst of other work on the machine then lands in both
+    cases alike, where one case after the other let it fall on whichever case ran at that moment."""
+    driver: list[float] = []
+    echo: list[float] = []
+    for block in range(blocks):
+        size = rounds // blocks + (block < rounds % blocks)
+        driver += measure(host_driver, launcher_side, size)
+        echo += measure(host_echo, echo_side, size)
+    return driver, echo
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
-    rounds = parser.parse_args().rounds
-    driver = measure(host_driver, launcher_side, rounds)
-    echo = measure(host_echo, echo_side, rounds)
+    parser.add_argument("--blocks", type=int, default=10, help="alternating blocks per case (1: sequential)")
+    args = parser.parse_args()
+    rounds, blocks = args.rounds, max(1, min(args.blocks, args.rounds))
+    driver, echo = measure_interleaved(rounds, blocks)
     result = {
         "rounds": rounds,
+        "blocks": blocks,
         "p50_us": round(statistics.median(driver), 1),
         "p99_us": round(percentile(driver, 99), 1),
         "echo_p50_us": round(statistics.median(echo), 1),

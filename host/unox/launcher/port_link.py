@@ -9,7 +9,9 @@ numbers and the firmware runs each command once.
 
 from __future__ import annotations
 
+import os
 import random
+import select
 from collections.abc import Callable
 
 import serial
@@ -19,7 +21,8 @@ from unox.launcher.base import LauncherError
 from unox.launcher.clock import Clock, clock_for
 from unox.launcher.device_state import DeviceState
 
-READ_TIMEOUT_S = 0.01  # read(1) returns on the first byte; this only bounds an idle wait
+READ_TIMEOUT_S = 0.01  # a read returns on the first bytes; this only bounds an idle wait
+READ_CHUNK = 4096  # more than any burst of frames the firmware sends between two pumps
 HEARTBEAT_S = 0.5  # well inside the firmware's silence_ms, so a running motor is never cut off
 HELLO_TIMEOUT_S = 2.0
 QUIET_S = 3.0  # the firmware sends a HEARTBEAT every second: this much silence means the link is down
@@ -32,6 +35,12 @@ def advice(name: str) -> str:
         f"Pico runs the unox firmware (`unox firmware flash --port {name}`) and that you may use the "
         "port (group dialout)"
     )
+
+
+def is_local_port(port) -> bool:
+    """A local pyserial port on POSIX, whose file descriptor the link reads and writes directly;
+    anything else (the simulator, URL handlers, pyserial's other readers) goes through its methods."""
+    return os.name == "posix" and isinstance(port, serial.Serial) and type(port).read is serial.Serial.read
 
 
 class PortLink:
@@ -51,6 +60,7 @@ class PortLink:
         self.on_reboot: Callable[[bool], None] | None = None  # called with "had our unacked frames"
         self.heard = self.clock.now()
         self._last_beat = -HEARTBEAT_S
+        self._direct = False  # a local pyserial port: read and write its file descriptor directly
         self._prepare()
 
     def now(self) -> float:
@@ -69,17 +79,27 @@ class PortLink:
     def _prepare(self) -> None:
         self.port.timeout = READ_TIMEOUT_S
         self.port.reset_input_buffer()
+        self._direct = is_local_port(self.port)
 
     def _write(self, frame: bytes) -> None:
         if self.broken:
             return  # the Endpoint keeps the frame unacked; it goes out again after the reconnect
         try:
-            self.port.write(frame)
+            written = 0
+            if self._direct:
+                try:
+                    written = os.write(self.port.fileno(), frame)  # pyserial adds a select per write
+                except BlockingIOError:
+                    written = 0  # the port's buffer is full: pyserial waits for it (write_timeout)
+            if written < len(frame):
+                self.port.write(frame[written:])
         except PORT_ERRORS:
             self.broken = True
 
     def _read(self) -> bytes:
         try:
+            if self._direct:
+                return self._read_fd(self.port.fileno())  # fileno() refuses a closed port
             data = self.port.read(max(1, self.port.in_waiting))
             if data and self.port.in_waiting:  # the rest of a frame that was still arriving
                 data += self.port.read(self.port.in_waiting)
@@ -88,21 +108,37 @@ class PortLink:
             self.broken = True
             return b""
 
+    @staticmethod
+    def _read_fd(fd: int) -> bytes:
+        """All that has arrived, in one select and one read: pyserial's read(1), in_waiting and
+        read(rest) took six syscalls and about as much CPU as decoding the frames (bench/latency.py)."""
+        if not select.select([fd], [], [], READ_TIMEOUT_S)[0]:
+            return b""
+        try:
+            data = os.read(fd, READ_CHUNK)
+        except BlockingIOError:
+            return b""  # another reader took it first
+        if not data:  # readable but empty: the device is gone (as pyserial reports it)
+            raise serial.SerialException("the port is readable but returns no data (unplugged?)")
+        return data
+
     def pump(self) -> None:
         """One step: read what arrived (waiting at most READ_TIMEOUT_S), retransmit, heartbeat."""
         if self.broken:
             self.reconnect()
         data = self._read()
-        now = self.ms()
+        now_s = self.clock.now()  # one clock reading per step: the press -> FIRE path is this method
+        now = int(now_s * 1000)
+        endpoint, state = self.endpoint, self.state
         if data:
-            self.heard = self.now()
-            for _seq, kind, args in self.endpoint.receive(data, now):
-                self.state.apply(kind, args)
-        self.endpoint.poll(now)
-        if self.now() - self._last_beat >= HEARTBEAT_S:
-            self._last_beat = self.now()
-            self.endpoint.send_unreliable("HEARTBEAT", (f"{self.endpoint.epoch:04X}",))
-        if self.in_session and self.state.peer_seen not in (None, f"{self.endpoint.epoch:04X}"):
+            self.heard = now_s
+            for _seq, kind, args in endpoint.receive(data, now):
+                state.apply(kind, args)
+        endpoint.poll(now)
+        if now_s - self._last_beat >= HEARTBEAT_S:
+            self._last_beat = now_s
+            endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}",))
+        if self.in_session and state.peer_seen is not None and state.peer_seen != f"{endpoint.epoch:04X}":
             self._rebooted()
 
     def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:

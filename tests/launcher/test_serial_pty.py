@@ -1,0 +1,111 @@
+"""The serial driver on a real pty, where it reads and writes the port's file descriptor directly.
+
+A thread plays the firmware on the pty's master side with `unoxfw.link.Endpoint`. Nothing sleeps: every
+wait is a blocking read with a timeout that only bounds a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import threading
+import tty
+
+import pytest
+import serial
+from unox.launcher.port_link import PortLink, is_local_port
+from unox.launcher.serial import SerialLauncher
+from unoxfw.link import PROTOCOL, Endpoint
+
+BOUND_S = 5.0  # only reached when something is broken
+
+
+class PtyFirmware(threading.Thread):
+    """Answers HELLO, then presses the button once; answers each FIRE with ACK and FIRED."""
+
+    def __init__(self, master: int):
+        super().__init__(daemon=True)
+        self.master = master
+        self.device = Endpoint(lambda frame: os.write(master, frame), epoch=0x4242)
+        self.fires: list[tuple[str, ...]] = []
+        self._stop_r, self._stop_w = os.pipe()
+
+    def stop(self) -> None:
+        os.write(self._stop_w, b"x")
+        self.join(BOUND_S)
+        os.close(self._stop_r)
+        os.close(self._stop_w)
+
+    def run(self) -> None:
+        while True:
+            ready = select.select([self.master, self._stop_r], [], [], BOUND_S)[0]
+            if not ready or self._stop_r in ready:
+                return
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return  # the master was closed under us (a failed test's teardown)
+            for seq, kind, args in self.device.receive(data, 0):
+                if kind == "HELLO":
+                    self.device.hello((PROTOCOL, "pty-fw"), 0, seq)
+                    self.device.send("BUTTON", ("1",), 0)
+                elif kind == "FIRE":
+                    self.fires.append(args)
+                    self.device.send("FIRED", (args[0], args[0], "-", f"{seq:02X}"), 0, seq)
+
+
+@pytest.fixture
+def pty_pair():
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    port = serial.Serial(os.ttyname(slave), 115200)
+    yield master, port
+    port.close()
+    for fd in (master, slave):
+        try:
+            os.close(fd)
+        except OSError:
+            pass  # the test closed it already
+
+
+def test_a_local_pyserial_port_is_read_directly_and_others_through_their_methods(pty_pair):
+    _, port = pty_pair
+    assert is_local_port(port)
+    assert not is_local_port(serial.serial_for_url("loop://"))  # a URL handler keeps pyserial's read
+    assert not is_local_port(object())
+
+
+def test_L1_press_and_fire_over_a_real_pty_frame_for_frame(pty_pair):
+    master, port = pty_pair
+    firmware = PtyFirmware(master)
+    firmware.start()
+    launcher = SerialLauncher(port, name="pty")
+    assert launcher.state.firmware == "pty-fw"
+    assert launcher.wait_press(timeout=BOUND_S) is True
+    assert launcher.state.presses == 0  # the one press is taken once
+    result = launcher.fire(2)
+    assert (result.fired, result.fault) == (2, None)
+    assert firmware.fires == [("2",)]  # one FIRE however the bytes were split
+    assert firmware.device.decoder.errors == 0 and launcher.link.endpoint.decoder.errors == 0
+    assert launcher.link.endpoint.unacked() == 0  # the firmware's ACK came before its FIRED
+    firmware.stop()
+    assert not firmware.is_alive()
+
+
+def test_a_closed_device_breaks_the_link_on_read_without_delivering_anything(pty_pair):
+    master, port = pty_pair
+    link = PortLink(port, name="pty")
+    os.close(master)  # the cable is pulled: the slave reads EOF
+    assert link._read() == b""
+    assert link.broken
+    assert link.state.presses == 0 and link.state.firmware is None
+
+
+def test_a_closed_device_breaks_the_link_on_write_and_the_frame_stays_unacked(pty_pair):
+    master, port = pty_pair
+    link = PortLink(port, name="pty")
+    os.close(master)
+    link.send("STATUS")
+    assert link.broken
+    assert link.endpoint.unacked() == 1  # it goes out again after a reconnect
