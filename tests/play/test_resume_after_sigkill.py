@@ -9,9 +9,9 @@ import subprocess
 import sys
 import time
 
-from unox.play import open_play_session, resume_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
+from unox.ui.tables import open_play_session, resume_play_session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 LAUNCHER = os.environ.get("UNOX_TEST_LAUNCHER", "sim")

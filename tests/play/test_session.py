@@ -3,10 +3,10 @@
 import pytest
 from unox.launcher.faults import fault_action
 from unox.launcher.script import ScriptLauncher
-from unox.session import Session
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.ui.commands import InputError
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 IN_LAUNCHER = 112 - 7 * len(PLAYERS) - 1  # S2 / issue 2 §4
@@ -113,8 +113,8 @@ def test_R1_reload_is_advised_before_the_launcher_runs_dry_and_cleared_by_reload
 
 
 def test_undo_goes_through_the_journal_and_a_resume_sees_the_same(tmp_path):
-    from unox.play import open_play_session, resume_play_session
     from unox.table.journal import Journal
+    from unox.ui.tables import open_play_session, resume_play_session
 
     path = tmp_path / "undo.db"
     session = open_play_session(TableSettings(players=PLAYERS, seed=2, launcher="script"), journal=path)

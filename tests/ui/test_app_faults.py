@@ -3,9 +3,9 @@
 import asyncio
 import dataclasses
 
-from unox.play import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
+from unox.ui.tables import open_play_session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 

@@ -4,9 +4,9 @@ import asyncio
 import os
 
 import pytest
-from unox.play import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
+from unox.ui.tables import open_play_session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 LAUNCHER = os.environ.get("UNOX_TEST_LAUNCHER", "sim")

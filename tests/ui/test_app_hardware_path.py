@@ -8,10 +8,10 @@ import asyncio
 
 from unox.launcher.serial import SerialLauncher
 from unox.launcher.sim import open_sim_port
-from unox.session import Session
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 

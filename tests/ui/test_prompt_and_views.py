@@ -1,9 +1,8 @@
 """The prompt line names who must act and how; the panels show every field of S."""
 
 from unox.launcher.faults import FAULT_ACTIONS
-from unox.session import next_seat
-from unox.ui.events import describe
 from unox.ui.prompt import Context, prompt_for
+from unox.ui.session import next_seat
 from unox.ui.views import player_rows, render_state, table_lines
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -81,36 +80,3 @@ def test_panels_show_turn_owed_uno_and_scores():
     assert "G7" in text and "green" in text and "clockwise" in text and "Cy owes 2 presses" in text
     whole = render_state(state, Context(fault="jam"))
     assert "Cards inside: 90" in whole and "JAM" in whole
-
-
-def test_events_for_a_press_count_the_fired_cards_from_the_launcher():
-    before = turn_state(owed=[{"player": "Cy", "presses": 2}])
-    after = turn_state(owed=[{"player": "Cy", "presses": 1}], hands={"Ann": 7, "Bob": 7, "Cy": 10},
-                       launcher={"cards": 87})
-    lines = describe({"cmd": "press", "player": "Cy"}, before, after)
-    assert lines[0] == "Cy presses: 3 cards fired (Cy holds 10)."
-    assert "Cy owes 1 press" in lines[1]
-
-
-def test_events_report_direction_hand_end_and_game_over():
-    before = turn_state(hands={"Ann": 1, "Bob": 7, "Cy": 7})
-    after = turn_state(phase="game_over", direction="right", hands={"Ann": 0, "Bob": 7, "Cy": 7},
-                       scores={"Ann": 510, "Bob": 0, "Cy": 0}, winner="Ann")
-    lines = describe({"cmd": "play", "player": "Ann", "card": "G3"}, before, after)
-    assert lines[0] == "Ann plays G3."
-    assert "Ann has gone out: the hand is over." in lines
-    assert lines[-1] == "Game over: Ann wins with 510 points."
-
-
-def test_S4_a_trade_hands_first_card_goes_back_and_the_log_says_turn_up_another():
-    before = turn_state(phase="flip", top=None, color=None)
-    line = describe({"cmd": "flip", "card": "RT"}, before, dict(before))[0]
-    assert line == "First card turned up: RT: back into the launcher (S4), turn up another."
-
-
-def test_G3_players_who_reach_the_limit_are_announced_out():
-    before = turn_state(hands={"Ann": 1, "Bob": 7, "Cy": 7})
-    after = turn_state(phase="deal", hands={"Ann": 0, "Bob": 7, "Cy": 7}, dropped=["Bob"],
-                       scores={"Ann": 0, "Bob": 520, "Cy": 100})
-    lines = describe({"cmd": "play", "player": "Ann", "card": "G3"}, before, after)
-    assert "Bob reached the limit and is out of the game (G3)." in lines

@@ -1,6 +1,10 @@
-"""Short sentences for people: what just happened at the table, and what to do about a launcher fault.
+"""The table's narration: sentences for people about what just happened, and what to do about a fault.
 
-The table runtime sends these to its event listeners (the textual UI's log, `--plain` transcripts).
+An accepted request is told from the request and the table's state before and after it: one headline, then
+one line per visible consequence (presses owed, direction, the end of a hand, an empty launcher). The
+consequences come from comparing the two states, never from re-implementing a rule. The table runtime sends
+these lines to its listeners and the UI's session logs the very same lines, so a `--plain` transcript says
+exactly what the table's log says.
 """
 
 from __future__ import annotations
@@ -8,6 +12,21 @@ from __future__ import annotations
 from typing import Any
 
 from unox.launcher.faults import fault_action as launcher_fault_action
+from unox.rules.cards import COLOR_NAMES
+
+State = dict[str, Any]
+
+
+def describe(request: dict[str, Any], before: State, after: State) -> list[str]:
+    """One line for the accepted request itself, then one per visible consequence."""
+    lines = [_headline(request, before, after)]
+    lines += _consequences(before, after)
+    return [line for line in lines if line]
+
+
+def undone(request: dict[str, Any], before: State, after: State) -> str:
+    """The line for an undo: `before`/`after` are the states before and after the undo itself."""
+    return "Undone: " + _headline(request, after, before)
 
 
 def fault_action(fault: str) -> str:
@@ -17,48 +36,8 @@ def fault_action(fault: str) -> str:
     return text[0].upper() + text[1:] + "." + key
 
 
-def describe(request: dict[str, Any]) -> str:
-    """One accepted request, as a line in the table's log."""
-    cmd = request["cmd"]
-    player = request.get("player", "")
-    if cmd == "deal":
-        return f"{request['dealer']} deals a new hand"
-    if cmd == "flip":
-        return f"{request['card']} is turned up" + _colour(request)
-    if cmd == "play":
-        return _describe_play(request)
-    if cmd == "press":
-        fired = request["fired"]
-        return f"{player} presses: {fired} card{'s' if fired != 1 else ''} fired"
-    if cmd == "uno":
-        return f"{player} calls UNO"
-    if cmd == "catch":
-        return f"{request['by']} catches {player} without UNO: {player} presses twice (U2)"
-    if cmd == "penalty":
-        rule = "P1: 4 presses" if request["kind"] == "advice" else "P2: the card goes back, 2 presses"
-        return f"{player} is penalised for {request['kind'].replace('_', ' ')} ({rule})"
-    if cmd == "reload":
-        return "the discard pile goes back into the launcher (R1/R2)"
-    if cmd == "score":
-        return "the hand is scored: " + ", ".join(f"{p} {n}" for p, n in request["points"].items())
-    return cmd
-
-
-def _describe_play(request: dict[str, Any]) -> str:
-    text = f"{request['player']} plays {request['card']}" + _colour(request)
-    if "target" in request:
-        text += f", trading hands with {request['target']}"
-    if "count" in request:
-        text += f", discarding {request['count']} more"
-    return text
-
-
-def _colour(request: dict[str, Any]) -> str:
-    return f" and names {request['color']}" if "color" in request else ""
-
-
-def whats_next(state: dict[str, Any]) -> str:
-    """What the table waits for now, said to the people at it."""
+def whats_next(state: State) -> str:
+    """What the table waits for now, said in the JSON table protocol (the UI's prompt has its own keys)."""
     phase = state.get("phase")
     if phase == "deal":
         return 'Deal a new hand: send {"cmd":"deal","dealer":NAME}.'
@@ -76,20 +55,104 @@ def whats_next(state: dict[str, Any]) -> str:
     return f"{state.get('turn')} plays a card or presses."
 
 
-def news(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """Lines for what changed beyond the request itself: a hand won, a game won, a launcher run dry."""
-    lines = []
-    if after.get("phase") == "hand_over" and before.get("phase") != "hand_over":
-        who = after.get("went_out") or "a player"
-        lines.append(f"{who} went out: the hand is over. " + whats_next(after))
-    if after.get("phase") == "game_over" and before.get("phase") != "game_over":
-        lines.append(f"{after.get('winner')} wins the game!")
-    cards = after.get("launcher", {}).get("cards")
-    if cards == 0 and before.get("launcher", {}).get("cards") != 0 and after.get("phase") == "turn":
-        lines.append('The launcher should be empty now: reload it (R2) and send {"cmd":"reload"}.')
+def nobody_owes(state: State) -> str:
+    """The message for a launcher press that belongs to nobody."""
+    return "Nobody owes a press now, so nothing was fired. " + whats_next(state)
+
+
+def _headline(request: dict[str, Any], before: State, after: State) -> str:
+    cmd = request.get("cmd")
+    player = request.get("player")
+    if cmd == "deal":
+        return f"{request.get('dealer')} deals 7 cards to each player."
+    if cmd == "flip":
+        if after.get("phase") == "flip":
+            card = request.get("card")
+            return f"First card turned up: {card}: back into the launcher (S4), turn up another."
+        return f"First card turned up: {request.get('card')}{_color_note(request, after)}."
+    if cmd == "play":
+        return _play_line(request, after)
+    if cmd == "press":
+        return _press_line(player, request.get("fired"), before, after)
+    if cmd == "uno":
+        return f"{player} calls UNO."
+    if cmd == "catch":
+        return f"{request.get('by')} catches {player} without UNO (U2)."
+    if cmd == "penalty":
+        rule = "P1: advice" if request.get("kind") == "advice" else "P2: wrong card, taken back"
+        return f"Penalty for {player} ({rule})."
+    if cmd == "reload":
+        return f"Launcher reloaded (R1): {after.get('launcher', {}).get('cards')} cards inside."
+    if cmd == "score":
+        pts = ", ".join(f"{p} {n}" for p, n in request.get("points", {}).items())
+        return f"Points left in the hands: {pts}."
+    return f"{cmd}: {request}"
+
+
+def _color_note(request: dict[str, Any], after: State) -> str:
+    if request.get("color") or (after.get("top") or "").startswith("W"):
+        return f", colour {COLOR_NAMES.get(after.get('color') or '', after.get('color'))}"
+    return ""
+
+
+def _play_line(request: dict[str, Any], after: State) -> str:
+    line = f"{request['player']} plays {request['card']}{_color_note(request, after)}"
+    if request.get("target"):
+        line += f" and trades hands with {request['target']}"
+    if request.get("count"):
+        line += f", discarding {request['count']} more"
+    return line + "."
+
+
+def _press_line(player: str | None, fired: int | None, before: State, after: State) -> str:
+    if fired is None:
+        fired = before.get("launcher", {}).get("cards", 0) - after.get("launcher", {}).get("cards", 0)
+    if fired <= 0:
+        return f"{player} presses: one beep, nothing fired."
+    held = after.get("hands", {}).get(player)
+    return f"{player} presses: {fired} card{'s' if fired != 1 else ''} fired ({player} holds {held})."
+
+
+def _owed_text(entry: dict[str, Any]) -> str:
+    if entry.get("until_fire"):
+        return f"{entry['player']} presses until the launcher fires"
+    n = entry.get("presses", 0)
+    return f"{entry['player']} owes {n} press{'es' if n != 1 else ''}"
+
+
+def _consequences(before: State, after: State) -> list[str]:
+    lines: list[str] = []
+    if before.get("direction") != after.get("direction") and after.get("phase") == "turn":
+        lines.append(f"Play now goes {after.get('direction')}.")
+    owed_after = after.get("owed") or []
+    if owed_after and owed_after != (before.get("owed") or []):
+        lines.append("Owed: " + "; ".join(_owed_text(e) for e in owed_after) + ".")
+    lines += _launcher_dry(before, after)
+    lines += _hand_end(before, after)
     return lines
 
 
-def nobody_owes(state: dict[str, Any]) -> str:
-    """The message for a launcher press that belongs to nobody."""
-    return "Nobody owes a press now, so nothing was fired. " + whats_next(state)
+def _launcher_dry(before: State, after: State) -> list[str]:
+    """R2: once the table's count of cards inside reaches zero, say to reload before the next press."""
+    cards = (after.get("launcher") or {}).get("cards")
+    if cards == 0 and (before.get("launcher") or {}).get("cards") != 0 and after.get("phase") == "turn":
+        return ["The launcher should be empty now: reload it (R2)."]
+    return []
+
+
+def _hand_end(before: State, after: State) -> list[str]:
+    lines: list[str] = []
+    out = [p for p, n in (after.get("hands") or {}).items() if n == 0]
+    if before.get("phase") == "turn" and after.get("phase") != "turn" and out:
+        lines.append(f"{out[0]} has gone out: the hand is over.")
+    if before.get("scores") != after.get("scores"):
+        totals = ", ".join(f"{p} {n}" for p, n in (after.get("scores") or {}).items())
+        lines.append(f"Scores: {totals}.")
+    dropped = [p for p in after.get("dropped") or [] if p not in (before.get("dropped") or [])]
+    if dropped:
+        lines.append(f"{', '.join(dropped)} reached the limit and {'is' if len(dropped) == 1 else 'are'} "
+                     "out of the game (G3).")
+    if after.get("phase") == "game_over" and before.get("phase") != "game_over":
+        winner = after.get("winner")
+        lines.append(f"Game over: {winner} wins with {(after.get('scores') or {}).get(winner)} points.")
+    return lines

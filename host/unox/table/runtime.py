@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from unox.table.journal import Journal, JournalError
-from unox.table.narrate import describe, fault_action, news, nobody_owes, whats_next
+from unox.table.narrate import describe, fault_action, nobody_owes, undone, whats_next
 from unox.table.requests import ProtocolError, check_request
 from unox.table.settings import TableSettings
 
@@ -221,9 +221,8 @@ class Table:
         self.entries.append(request)
         if request["cmd"] == "reload" and self.profile is not None:
             self.profile.reset()  # a reloaded launcher starts a fresh run of presses
-        self.emit(describe(request))
         after = self.state()
-        for line in news(before, after):
+        for line in describe(request, before, after):
             self.emit(line)
         return {"ok": True, "state": after}
 
@@ -245,9 +244,10 @@ class Table:
             return self.refuse("nothing_to_undo", "There is nothing to undo: no request was accepted yet.")
         if self.journal is not None:
             self.journal.truncate_last()
+        before = self.state()
         request = self.entries.pop()
         self._rebuild()
-        self.emit(f"undone: {describe(request)}")
+        self.emit(undone(request, before, self.state()))
         return self.ok(undone=request)
 
     # -- the launcher ---------------------------------------------------------------------------

@@ -20,8 +20,8 @@ from textual.containers import Horizontal, Vertical
 from textual.suggester import Suggester
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
-from unox.session import Session
 from unox.ui.commands import InputError, suggest
+from unox.ui.session import Session
 from unox.ui.views import launcher_lines, player_rows, table_lines
 
 STATUS_INTERVAL = 1.0  # seconds between status requests to a real launcher

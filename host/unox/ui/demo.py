@@ -15,8 +15,8 @@ from unox.launcher import LauncherError
 from unox.launcher.options import open_checked
 from unox.rules.cards import CARDS
 from unox.rules.extreme import extreme_deck
-from unox.session import Session
 from unox.table.runtime import Table
+from unox.ui.session import Session
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
 

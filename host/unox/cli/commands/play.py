@@ -16,7 +16,7 @@ EXAMPLE = """examples:
   unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)"""
 
 if TYPE_CHECKING:
-    from unox.session import Session
+    from unox.ui.session import Session
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _create(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
-    from unox.play import open_play_session
     from unox.table.journal import JournalError
+    from unox.ui.tables import open_play_session
 
     settings = settings_from_args(args, default_launcher="sim")
     try:
@@ -62,8 +62,8 @@ def _create(args: argparse.Namespace) -> Session:
 
 def _resume(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
-    from unox.play import resume_play_session
     from unox.table.journal import JournalError
+    from unox.ui.tables import resume_play_session
 
     path = check_resume_args(args)
     try:

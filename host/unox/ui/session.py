@@ -15,8 +15,8 @@ from unox.launcher.base import LauncherError
 from unox.launcher.faults import fault_action
 from unox.rules.cards import parse_card
 from unox.rules.setup import draw_value, pick_dealer
+from unox.table.narrate import describe, undone
 from unox.ui.commands import Command, InputError, parse_line
-from unox.ui.events import describe
 from unox.ui.prompt import Context, Prompt, prompt_for
 
 LOW_WATER = 13  # the most cards one firing gives: below this, a press may find the launcher dry
@@ -240,8 +240,7 @@ class Session:
         self.state = reply["state"]
         if not reply.get("ok"):
             raise InputError(reply["error"]["message"])
-        what = describe(last, self.state, before)[0]
-        self.emit(f"Undone: {what}")
+        self.emit(undone(last, before, self.state))
         self._refresh(before)
         return reply
 

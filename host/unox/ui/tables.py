@@ -9,10 +9,10 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 from unox.launcher.options import open_checked
-from unox.session import Session
 from unox.table.journal import Journal
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
+from unox.ui.session import Session
 
 
 def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
