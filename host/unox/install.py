@@ -24,6 +24,9 @@ MODES = ("press", "play")
 PICO_VID = "2e8a"
 PICO_MICROPYTHON_PID = "0005"
 LAUNCHER_KINDS = ("sim", "script", "serial", "gpio")
+# Play mode keeps its table here: systemd creates /var/lib/unox for the service user (StateDirectory=unox).
+STATE_DIRECTORY = "unox"
+TABLE_JOURNAL = f"/var/lib/{STATE_DIRECTORY}/table.db"
 
 _USER = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
 _SERIAL_NUMBER = re.compile(r"[0-9A-Za-z]{1,64}")
@@ -109,10 +112,17 @@ def exec_start(
     if mode not in MODES:
         raise InstallError(f"mode {mode!r} is not one of {', '.join(MODES)}; use --mode press or --mode play")
     words = [unox, mode, "--launcher", check_launcher(launcher)]
+    if mode == "play" and players is None:
+        raise InstallError(
+            "--mode play needs the seats: add --players Ann,Bob,Cy (a new table starts with them whenever "
+            "no game is in progress)"
+        )
     if players is not None:
         if mode != "play":
             raise InstallError("--players only applies to --mode play")
         words += ["--players", players]
+    if mode == "play":  # the same table after any restart or power cut; a new one once the game is over
+        words += ["--continue", TABLE_JOURNAL]
     if config is not None:
         words += ["--config", config]
     return words
@@ -163,6 +173,7 @@ def _service_section(mode: str, user: str, words: list[str]) -> list[str]:
         "RestartSec=2",
     ]
     if mode == "play":
+        lines += [f"StateDirectory={STATE_DIRECTORY}"]
         # The table UI needs a terminal: take over the first console, where a screen shows it.
         lines += ["Environment=TERM=linux", "StandardInput=tty", "StandardOutput=tty", "TTYPath=/dev/tty1"]
         lines += ["TTYReset=yes", "TTYVHangup=yes"]

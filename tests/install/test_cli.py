@@ -44,10 +44,11 @@ def test_a_different_unit_is_only_replaced_with_force_and_the_old_one_is_kept(tm
     capsys.readouterr()
     written = tmp_path / "etc" / "systemd" / "system" / "unox.service"
     before = written.read_text(encoding="utf-8")
-    assert main(SERVICE + ["--mode", "play", "--write", "--root", str(tmp_path)]) == 1
+    assert main(SERVICE + ["--mode", "play", "--players", "Ann,Bob", "--write", "--root", str(tmp_path)]) == 1
     assert "exists and differs; pass --force" in one_line_error(capsys)
     assert written.read_text(encoding="utf-8") == before
-    assert main(SERVICE + ["--mode", "play", "--write", "--force", "--root", str(tmp_path)]) == 0
+    play = ["--mode", "play", "--players", "Ann,Bob"]
+    assert main(SERVICE + [*play, "--write", "--force", "--root", str(tmp_path)]) == 0
     assert "replaced" in capsys.readouterr().out
     assert written.with_name("unox.service.bak").read_text(encoding="utf-8") == before
     assert "ExecStart=" + UNOX + " play" in written.read_text(encoding="utf-8")
@@ -108,3 +109,13 @@ def test_bad_options_are_usage_errors(argv, needle, capsys):
 def test_a_bad_value_is_a_command_error_not_a_traceback(capsys):
     assert main(SERVICE[:2] + ["--user", "pi", "--unox", UNOX, "--launcher", "bluetooth"]) == 1
     assert "unox: error: launcher 'bluetooth' is not one of" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize("mode", ["play", "press"])
+def test_only_the_play_service_continues_the_table_in_var_lib_unox(mode, capsys):
+    players = ["--players", "Ann,Bob"] if mode == "play" else []
+    assert main(SERVICE + ["--mode", mode, *players]) == 0
+    out, _ = capsys.readouterr()
+    (exec_line,) = [line for line in out.splitlines() if line.startswith("ExecStart=")]
+    assert ("--continue /var/lib/unox/table.db" in exec_line) is (mode == "play")
+    assert ("StateDirectory=unox" in out.splitlines()) is (mode == "play")

@@ -37,7 +37,8 @@ def exec_words(unit: dict) -> list[str]:
 
 @pytest.mark.parametrize("mode", ["press", "play"])
 def test_unit_starts_the_chosen_mode_with_this_installations_unox(mode):
-    unit = parse_unit(install.service_unit(mode, user="pi"))
+    players = "Ann,Bob" if mode == "play" else None
+    unit = parse_unit(install.service_unit(mode, user="pi", players=players))
     words = exec_words(unit)
     unox = Path(words[0])
     assert unox.is_absolute() and unox.name == "unox" and os.access(unox, os.X_OK)
@@ -81,6 +82,23 @@ def test_play_mode_takes_the_console_and_passes_the_players():
     assert values(unit, "Service", "TTYPath") == ["/dev/tty1"]
     assert values(unit, "Service", "StandardInput") == ["tty"]
     assert "getty@tty1.service" in values(unit, "Unit", "Conflicts")
+
+
+def test_play_mode_keeps_its_table_in_the_state_directory_systemd_creates():
+    unit = parse_unit(install.service_unit("play", user="pi", unox="/usr/bin/unox", players="Ann,Bob"))
+    words = exec_words(unit)
+    assert words.count("--continue") == 1 and "--journal" not in words and "--resume" not in words
+    journal = Path(words[words.index("--continue") + 1])
+    assert str(journal) == "/var/lib/unox/table.db"
+    # StateDirectory=NAME makes /var/lib/NAME, owned by User=, before ExecStart runs (systemd.exec).
+    (state,) = values(unit, "Service", "StateDirectory")
+    assert journal.parent == Path("/var/lib") / state
+
+
+def test_press_mode_keeps_no_table():
+    unit = parse_unit(install.service_unit("press", user="pi", unox="/usr/bin/unox"))
+    assert "--continue" not in exec_words(unit)
+    assert values(unit, "Service", "StateDirectory") == []
 
 
 def test_awkward_paths_survive_systemd_quoting():
@@ -142,3 +160,19 @@ def test_no_unox_anywhere_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(install.InstallError, match="pass --unox PATH"):
         install.service_unit("press", user="pi")
+
+
+@pytest.mark.parametrize("mode", ["press", "play"])
+def test_the_unit_command_line_is_one_the_unox_cli_accepts(mode, tmp_path):
+    from unox.cli.main import build_parser
+
+    players = "Ann,Bob,Cy" if mode == "play" else None
+    config = str(tmp_path / "config.toml")
+    unit = parse_unit(install.service_unit(mode, user="pi", players=players, config=config))
+    args = build_parser().parse_args(exec_words(unit)[1:])  # exits 2 on any option the command lacks
+    assert args.command == mode and args.launcher == install.DEFAULT_LAUNCHER and args.config == config
+
+
+def test_play_mode_without_players_is_refused_with_what_to_add():
+    with pytest.raises(install.InstallError, match="--players"):
+        install.service_unit("play", user="pi")

@@ -23,6 +23,9 @@ def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) ->
     parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the table a journal holds")
+    parser.add_argument(
+        "--config", metavar="FILE", help="calibrated launcher settings (default: ~/.config/unox/config.toml)"
+    )
 
 
 def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> TableSettings:
@@ -63,3 +66,13 @@ def checked_profile(name: str) -> str:
     except ProfileError as exc:
         raise CommandError(str(exc)) from exc
     return name
+
+
+def launcher_config(args: argparse.Namespace) -> dict:
+    """The checked config file (`unox calibrate` writes it): its [firmware] values go to the launcher."""
+    from unox import config as config_file
+
+    try:
+        return config_file.load(args.config)
+    except config_file.ConfigError as exc:
+        raise CommandError(str(exc)) from exc

@@ -5,11 +5,12 @@ The CLI and the tests both start tables through here, so a test runs exactly wha
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 from unox.launcher.options import open_checked
-from unox.table.journal import Journal
+from unox.table.journal import Journal, JournalError
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.ui.session import Session
@@ -27,16 +28,18 @@ def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
     return "sim:?" + urlencode(query) if query else "sim"
 
 
-def open_play_session(settings: TableSettings, *, journal: Path | None = None) -> Session:
-    """A new physical table on the settings' launcher, journalled when `journal` is given."""
+def open_play_session(
+    settings: TableSettings, *, journal: Path | None = None, config: dict | None = None
+) -> Session:
+    """A new physical table on the settings' launcher, calibrated by `config`, journalled to `journal`."""
     spec = sim_spec(settings.launcher, seed=settings.seed, cards=0)  # the dealer loads it at the deal
-    launcher = open_checked(spec)
+    launcher = open_checked(spec, config=config)
     book = Journal(journal) if journal is not None else None
     table = Table.create(settings, launcher=launcher, journal=book)
     return Session(table, launcher=launcher, sim=hasattr(launcher, "press_button"))
 
 
-def resume_play_session(path: Path, *, launcher: str | None = None) -> Session:
+def resume_play_session(path: Path, *, launcher: str | None = None, config: dict | None = None) -> Session:
     """The table a journal holds, on the launcher it used (or `launcher`, e.g. a new serial port)."""
     journal = Journal(path)
     settings = TableSettings.from_dict(journal.settings or {})
@@ -44,8 +47,64 @@ def resume_play_session(path: Path, *, launcher: str | None = None) -> Session:
     if spec.partition(":")[0] == "sim":  # the simulated launcher holds what the table says it holds
         cards = Table.resume(journal).state()["launcher"]["cards"]
         spec = sim_spec(spec, seed=settings.seed, cards=cards)
-    device = open_checked(spec)
+    device = open_checked(spec, config=config)
     table = Table.resume(journal, launcher=device)
     session = Session(table, launcher=device, sim=hasattr(device, "press_button"))
     session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
     return session
+
+
+def continue_play_session(
+    path: Path, settings: TableSettings | None, *, launcher: str | None = None, config: dict | None = None
+) -> Session:
+    """The table `path` holds if its game goes on, else a new one on `settings` journalled to `path`.
+
+    One command line then serves every start of a boot service: a finished game is kept as
+    `path.<N>.done` (nothing is deleted) and a new table begins in its place.
+    """
+    status = journal_status(path)
+    if status == "running":
+        return resume_play_session(path, launcher=launcher, config=config)
+    if settings is None:
+        raise JournalError(
+            f"{path} holds no game in progress; give the seats with --players Ann,Bob,Cy to start a new table"
+        )
+    kept = move_aside(path) if status == "over" else None
+    session = open_play_session(settings, journal=path, config=config)
+    if kept is not None:
+        session.emit(f"The finished game in {path} is kept as {kept}; a new table starts.")
+    return session
+
+
+def journal_status(path: Path) -> str:
+    """'new' (no file, or an empty journal), 'running' (a game not over) or 'over' (phase game_over)."""
+    if not path.exists():
+        return "new"
+    with Journal(path) as journal:
+        if journal.settings is None:
+            if len(journal):
+                raise JournalError(f"{path} holds requests but no table settings; give a new journal file")
+            return "new"
+        phase = Table.resume(journal).state()["phase"]
+    return "over" if phase == "game_over" else "running"
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a finished journal to the first free `path.<N>.done`; nothing is deleted.
+
+    Closing the last connection checkpoints SQLite's write-ahead log into the file and removes it, so
+    the main file alone holds the whole game. A log still there means another unox has it open.
+    """
+    if Path(f"{path}-wal").exists():
+        raise JournalError(
+            f"{path} is open in another unox (its {path.name}-wal is there); stop that one first"
+        )
+    number = 1
+    while Path(f"{path}.{number}.done").exists():
+        number += 1
+    done = Path(f"{path}.{number}.done")
+    try:
+        os.rename(path, done)
+    except OSError as exc:
+        raise JournalError(f"cannot move the finished game {path} to {done}: {exc.strerror or exc}") from exc
+    return done

@@ -8,7 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from unox.cli.errors import CommandError
-from unox.cli.table_options import add_table_options, check_resume_args, settings_from_args
+from unox.cli.table_options import (
+    add_table_options,
+    check_resume_args,
+    launcher_config,
+    settings_from_args,
+)
 from unox.table.journal import Journal, JournalError
 from unox.table.jsonl import serve
 from unox.table.runtime import Table
@@ -55,7 +60,7 @@ def _create(args: argparse.Namespace) -> Table:
                 f"{journal.path} already holds a table; continue it with --resume {journal.path}, "
                 "or give a new --journal file"
             )
-        return Table.create(settings, launcher=_open_launcher(settings.launcher), journal=journal)
+        return Table.create(settings, launcher=_open_launcher(settings.launcher, args), journal=journal)
     except CommandError:
         if journal is not None:
             journal.close()
@@ -65,7 +70,7 @@ def _create(args: argparse.Namespace) -> Table:
 def _resume(args: argparse.Namespace) -> Table:
     journal = _open_journal(check_resume_args(args))
     stored = (journal.settings or {}).get("launcher", "script")
-    launcher = _open_launcher(args.launcher or stored)
+    launcher = _open_launcher(args.launcher or stored, args)
     try:
         return Table.resume(journal, launcher=launcher)
     except (JournalError, SettingsError) as exc:
@@ -79,13 +84,13 @@ def _open_journal(path: Path) -> Journal:
         raise CommandError(str(exc)) from exc
 
 
-def _open_launcher(spec: str) -> Any:
+def _open_launcher(spec: str, args: argparse.Namespace) -> Any:
     """None for `script` (presses say what was fired); otherwise the driver that fires for real."""
     from unox.launcher import LauncherError, parse_spec
     from unox.launcher.options import open_checked
 
     try:
         kind = parse_spec(spec)[0]
-        return None if kind == "script" else open_checked(spec)
+        return None if kind == "script" else open_checked(spec, config=launcher_config(args))
     except (ValueError, LauncherError) as exc:
         raise CommandError(str(exc)) from exc
