@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_ruff_clean():
-    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    beside = Path(sys.executable).with_name("ruff")  # the ruff of this environment first
+    ruff = str(beside) if beside.exists() else shutil.which("ruff")
+    assert ruff, "ruff is missing: pip install -e '.[test]'"
     result = subprocess.run([ruff, "check", str(ROOT)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
