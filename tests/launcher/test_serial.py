@@ -227,3 +227,108 @@ def test_wait_press_with_no_timeout_left_still_reads_what_arrived(sim_launcher):
     launcher.clock.sleep(0.3)  # the press happened; its BUTTON frame waits in the port
     assert launcher.wait_press(timeout=0) is True
     assert launcher.wait_press(timeout=0) is False
+
+
+class RetransmittingPort(FakePort):
+    """A FakePort whose device keeps the firmware's timers: every read first lets the device's
+    Endpoint retransmit on the port's virtual clock; `writes` keeps each write() call as (ms, bytes)."""
+
+    def __init__(self, device: FakeFirmware):
+        super().__init__(device)
+        self.device = device
+        self.writes: list[tuple[int, bytes]] = []
+
+    def press(self) -> int:
+        seq = self.device.endpoint.send("BUTTON", ("1",), self.ms)
+        self.inbox += b"".join(self.device.out)
+        self.device.out.clear()
+        return seq
+
+    def read(self, size: int = 1) -> bytes:
+        self.device.endpoint.poll(self.ms)
+        self.inbox += b"".join(self.device.out)
+        self.device.out.clear()
+        return super().read(size)
+
+    def write(self, data: bytes) -> int:
+        self.writes.append((self.ms, bytes(data)))
+        return super().write(data)
+
+
+def kinds(data: bytes) -> list[str]:
+    return [kind for _, kind, _ in Decoder().feed(data)]
+
+
+def test_L1_a_press_and_its_fire_are_one_write_holding_the_ack_then_the_fire():
+    port = RetransmittingPort(FakeFirmware())
+    launcher = SerialLauncher(port, name="fake5")
+    button_seq = port.press()
+    before = len(port.writes)
+    assert launcher.wait_press(timeout=1.0) is True
+    assert launcher.fire(1).fired == 1
+    writes = [data for _, data in port.writes[before:]]
+    first = list(Decoder().feed(writes[0]))
+    assert [kind for _, kind, _ in first] == ["ACK", "FIRE"]
+    assert first[0][2][0] == f"{button_seq:02X}"
+    assert [kinds(data) for data in writes[1:]] == [["ACK"]]  # the FIRED's ACK, before fire() returned
+    assert port.device.endpoint.unacked() == 0 and port.device.endpoint.retransmits == 0
+
+
+def test_an_ack_is_written_before_the_link_waits_so_the_device_never_retransmits():
+    port = RetransmittingPort(FakeFirmware())
+    launcher = SerialLauncher(port, name="fake6")
+    button_seq = port.press()
+    pressed_at = port.ms
+    assert launcher.wait_press(timeout=1.0) is True
+    assert launcher.wait_press(timeout=1.0) is False  # nothing to send: the held ACK goes out anyway
+    acks = [(ms, args) for ms, data in port.writes for _, kind, args in Decoder().feed(data) if kind == "ACK"]
+    assert (pressed_at, (f"{button_seq:02X}", f"{port.device.endpoint.epoch:04X}")) in acks
+    assert port.ms >= pressed_at + 1000  # the host waited out its second second on virtual time ...
+    assert port.device.endpoint.retransmits == 0  # ... and the device's 250 ms timer never fired
+
+
+class StatusFirmware(FakeFirmware):
+    def _handle(self, seq, kind, args):
+        if kind == "STATUS":
+            self.endpoint.send("STATUS", ("lid=closed", "mv=5000"), 0, seq)
+        super()._handle(seq, kind, args)
+
+
+class PressAgainFirmware(FakeFirmware):
+    """Answers the first FIRE with FIRED and, in the same burst, a second press."""
+
+    def _handle(self, seq, kind, args):
+        super()._handle(seq, kind, args)
+        if kind == "FIRE" and self.fires == 1:
+            self.button_seq = self.endpoint.send("BUTTON", ("2",), 0)
+
+
+def test_L1_a_press_that_comes_with_the_fired_is_acked_before_fire_returns():
+    port = RetransmittingPort(PressAgainFirmware())
+    launcher = SerialLauncher(port, name="fake8")
+    port.press()
+    assert launcher.wait_press(timeout=1.0) is True
+    before = len(port.writes)
+    assert launcher.fire(1).fired == 1  # its FIRED arrives with the next BUTTON
+    assert launcher.link._held == [] and port.device.endpoint.unacked() == 0
+    frames = list(Decoder().feed(port.writes[-1][1]))
+    assert [kind for _, kind, _ in frames] == ["ACK", "ACK"]  # the FIRED's and the BUTTON's, one write
+    assert frames[1][2][0] == f"{port.device.button_seq:02X}"
+    assert len(port.writes) - before == 2  # the ACK + FIRE of the first press, then those two ACKs
+    assert launcher.wait_press(timeout=1.0) is True
+    assert launcher.fire(1).fired == 1
+    assert port.device.endpoint.unacked() == 0 and port.device.endpoint.retransmits == 0
+
+
+def test_calls_that_return_without_a_fire_leave_no_ack_held():
+    port = RetransmittingPort(StatusFirmware())
+    launcher = SerialLauncher(port, name="fake7")
+    assert launcher.link._held == [] and port.device.endpoint.unacked() == 0  # the HELLO's ACK is out
+    assert launcher.status().connected  # its STATUS reply is ACKed before status() returns
+    assert launcher.link._held == [] and port.device.endpoint.unacked() == 0
+    port.press()
+    assert launcher.wait_press(timeout=0) is True
+    assert len(launcher.link._held) == 1  # the press's ACK waits for the FIRE ...
+    assert launcher.fire(0).fired == 0  # ... but fire(0) sends none, so it goes out on its own
+    assert launcher.link._held == [] and port.device.endpoint.unacked() == 0
+    assert port.device.endpoint.retransmits == 0

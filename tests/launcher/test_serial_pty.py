@@ -14,9 +14,10 @@ import tty
 
 import pytest
 import serial
+from unox.launcher.clock import ManualClock
 from unox.launcher.port_link import PortLink, is_local_port
 from unox.launcher.serial import SerialLauncher
-from unoxfw.link import PROTOCOL, Endpoint
+from unoxfw.link import PROTOCOL, Decoder, Endpoint
 
 BOUND_S = 5.0  # only reached when something is broken
 
@@ -109,3 +110,65 @@ def test_a_closed_device_breaks_the_link_on_write_and_the_frame_stays_unacked(pt
     link.send("STATUS")
     assert link.broken
     assert link.endpoint.unacked() == 1  # it goes out again after a reconnect
+
+
+class PressOnCommandFirmware(PtyFirmware):
+    """Like PtyFirmware, but presses the button only when the test says so (`press()`), so the press
+    comes after the handshake whatever the thread timing; records the BUTTON's sequence number."""
+
+    def __init__(self, master: int):
+        super().__init__(master)
+        self.button_seq: int | None = None
+        self._cmd_r, self._cmd_w = os.pipe()
+
+    def press(self) -> None:
+        os.write(self._cmd_w, b"p")
+
+    def run(self) -> None:
+        while True:
+            ready = select.select([self.master, self._stop_r, self._cmd_r], [], [], BOUND_S)[0]
+            if not ready or self._stop_r in ready:
+                return
+            if self._cmd_r in ready:
+                os.read(self._cmd_r, 1)
+                self.button_seq = self.device.send("BUTTON", ("1",), 0)
+                continue
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            for seq, kind, args in self.device.receive(data, 0):
+                if kind == "HELLO":
+                    self.device.hello((PROTOCOL, "pty-fw"), 0, seq)
+                elif kind == "FIRE":
+                    self.fires.append(args)
+                    self.device.send("FIRED", (args[0], args[0], "-", f"{seq:02X}"), 0, seq)
+
+
+def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pair, monkeypatch):
+    master, port = pty_pair
+    firmware = PressOnCommandFirmware(master)
+    firmware.start()
+    launcher = SerialLauncher(port, name="pty", clock=ManualClock())  # frozen: no heartbeat, no resend
+    fd, real_write, writes = port.fileno(), os.write, []
+
+    def counting_write(target: int, data: bytes) -> int:
+        if target == fd:
+            writes.append(bytes(data))
+        return real_write(target, data)
+
+    monkeypatch.setattr(os, "write", counting_write)
+    firmware.press()
+    assert launcher.wait_press() is True
+    presses_writes = len(writes)
+    result = launcher.fire(1)
+    assert (result.fired, result.fault) == (1, None)
+    assert presses_writes == 0  # the press's ACK was held, not written on its own
+    first = list(Decoder().feed(writes[0]))
+    assert [kind for _, kind, _ in first] == ["ACK", "FIRE"]  # one syscall: the ACK rides with the FIRE
+    assert first[0][2][0] == f"{firmware.button_seq:02X}"
+    assert len(writes) == 2  # then only the FIRED's ACK, written before fire() returned
+    assert [kind for _, kind, _ in Decoder().feed(writes[1])] == ["ACK"]
+    monkeypatch.undo()
+    firmware.stop()
+    assert firmware.fires == [("1",)]  # the FIRED's ACK is checked above, on the host's write

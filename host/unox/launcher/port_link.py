@@ -5,6 +5,10 @@ when the driver waits. Reliability is `unoxfw.link.Endpoint` (seq/ack/retransmit
 replies re-sent from the firmware's cache). When the port breaks (USB cable pulled), `reconnect()`
 reopens it and keeps the same session, so unacknowledged frames go out again with their old sequence
 numbers and the firmware runs each command once.
+
+Frames the link produces while taking input (the ACKs) are held and go out in the same write as the
+next frame the host sends (a press's ACK rides with the FIRE that answers it), and in any case before
+the link waits for input again (`flush()`, which the driver also calls before returning to its caller).
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ class PortLink:
         self.heard = self.clock.now()
         self._last_beat = -HEARTBEAT_S
         self._direct = False  # a local pyserial port: read and write its file descriptor directly
+        self._held: list[bytes] = []  # frames made while taking input, not written yet
+        self._holding = False
         self._prepare()
 
     def now(self) -> float:
@@ -82,17 +88,34 @@ class PortLink:
         self._direct = is_local_port(self.port)
 
     def _write(self, frame: bytes) -> None:
+        """Every frame the Endpoint makes; held while taking input, else written with all held ones."""
+        if self._holding:
+            self._held.append(frame)
+            return
+        if self._held:
+            frame = b"".join(self._held) + frame
+            self._held.clear()
+        self._put(frame)
+
+    def flush(self) -> None:
+        """Writes the held frames (ACKs) now, in one write: before any wait, so none waits for a timer."""
+        if self._held:
+            data = b"".join(self._held)
+            self._held.clear()
+            self._put(data)
+
+    def _put(self, data: bytes) -> None:
         if self.broken:
-            return  # the Endpoint keeps the frame unacked; it goes out again after the reconnect
+            return  # the Endpoint keeps its frames unacked; they go out again after the reconnect
         try:
             written = 0
             if self._direct:
                 try:
-                    written = os.write(self.port.fileno(), frame)  # pyserial adds a select per write
+                    written = os.write(self.port.fileno(), data)  # pyserial adds a select per write
                 except BlockingIOError:
                     written = 0  # the port's buffer is full: pyserial waits for it (write_timeout)
-            if written < len(frame):
-                self.port.write(frame[written:])
+            if written < len(data):
+                self.port.write(data[written:])
         except PORT_ERRORS:
             self.broken = True
 
@@ -126,13 +149,19 @@ class PortLink:
         """One step: read what arrived (waiting at most READ_TIMEOUT_S), retransmit, heartbeat."""
         if self.broken:
             self.reconnect()
+        self.flush()  # never wait for input with an ACK unsent
         data = self._read()
         now_s = self.clock.now()  # one clock reading per step: the press -> FIRE path is this method
         now = int(now_s * 1000)
         endpoint, state = self.endpoint, self.state
         if data:
             self.heard = now_s
-            for _seq, kind, args in endpoint.receive(data, now):
+            self._holding = True
+            try:
+                frames = endpoint.receive(data, now)
+            finally:
+                self._holding = False
+            for _seq, kind, args in frames:
                 state.apply(kind, args)
         endpoint.poll(now)
         if now_s - self._last_beat >= HEARTBEAT_S:
@@ -197,6 +226,7 @@ class PortLink:
                 self.clock.sleep(0.25)
 
     def close(self) -> None:
+        self.flush()
         try:
             self.port.close()
         except PORT_ERRORS:

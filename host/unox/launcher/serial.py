@@ -4,6 +4,10 @@ A fire is one FIRE frame and its FIRED reply. Retransmissions keep their sequenc
 firmware runs a FIRE once however often it arrives, also across a pulled and replugged cable. When the
 driver gives a fire up (cable out too long, firmware rebooted mid-fire), it reports fault `link` with
 nothing fired and starts a new session next time, so the abandoned FIRE can never run later.
+
+Every public call writes the link's held ACKs before it returns (`PortLink.flush`), except
+`wait_press()` reporting a press: that press's ACK goes out in the same write as the FIRE answering it
+(or at the start of whatever call comes next, so callers should not dawdle 250 ms before it).
 """
 
 from __future__ import annotations
@@ -34,9 +38,12 @@ class SerialLauncher(Launcher):
         self._lost_in_reboot = False
         self._sent_at = 0.0
         self._errors_seen = 0
-        self.link.handshake()
-        if config is not None:
-            self.configure(config.get("firmware", {}))
+        try:
+            self.link.handshake()
+            if config is not None:
+                self.configure(config.get("firmware", {}))
+        finally:
+            self.link.flush()
 
     @classmethod
     def open_port(cls, device: str, **options) -> SerialLauncher:
@@ -68,6 +75,12 @@ class SerialLauncher(Launcher):
 
     def configure(self, values: dict[str, int]) -> None:
         """Sends settings as CONFIG frames, one at a time; a refusal names the key and the range."""
+        try:
+            self._configure(values)
+        finally:
+            self.link.flush()
+
+    def _configure(self, values: dict[str, int]) -> None:
         self.link.ensure()
         for key, value in values.items():
             self.state.config.pop(key, None)
@@ -85,6 +98,14 @@ class SerialLauncher(Launcher):
 
     # ---- fire -------------------------------------------------------------------------------------
     def fire(self, n: int) -> FireResult:
+        try:
+            return self._fire(n)  # the FIRE carries the press's held ACK in its write
+        finally:
+            # the FIRED's ACK (and that of a press read with it) before the caller goes on, maybe to
+            # sleep; holding them for the next FIRE measured slower (docs/benchmarks.md)
+            self.link.flush()
+
+    def _fire(self, n: int) -> FireResult:
         check_count(n)
         if n == 0:
             return FireResult(0, 0, None)
@@ -152,10 +173,13 @@ class SerialLauncher(Launcher):
 
     # ---- the rest of the interface ----------------------------------------------------------------
     def beep(self, pattern: str) -> None:
-        check_pattern(pattern)
-        self.link.ensure()
-        self.link.send("BEEP", (pattern,))
-        self.link.wait(lambda: self.link.endpoint.unacked() == 0, REPLY_TIMEOUT_S)
+        try:
+            check_pattern(pattern)
+            self.link.ensure()
+            self.link.send("BEEP", (pattern,))
+            self.link.wait(lambda: self.link.endpoint.unacked() == 0, REPLY_TIMEOUT_S)
+        finally:
+            self.link.flush()
 
     def status(self) -> LauncherStatus:
         s, link = self.state, self.link
@@ -168,6 +192,7 @@ class SerialLauncher(Launcher):
                 link.wait(lambda: bool(s.status), REPLY_TIMEOUT_S)
         except LauncherError:
             pass  # reported below as a lost link
+        link.flush()
         faults = s.faults()
         if not link.alive() and "link" not in faults:
             faults.append("link")
@@ -175,8 +200,15 @@ class SerialLauncher(Launcher):
                               low_battery=s.battery_low)
 
     def wait_press(self, timeout: float | None = None) -> bool:
-        self.link.ensure()
-        if not self.link.wait(lambda: self.state.presses > 0, timeout):
+        """A press keeps its ACK held for the FIRE that follows; the next wait or call writes it anyway."""
+        try:
+            self.link.ensure()
+            pressed = self.link.wait(lambda: self.state.presses > 0, timeout)
+        except BaseException:
+            self.link.flush()
+            raise
+        if not pressed:
+            self.link.flush()
             return False
         self.state.presses -= 1
         return True
