@@ -1,21 +1,7 @@
 """`unox play` and `unox demo` on the command line: usage errors say what to do and exit 1."""
 
-import io
-import sys
 
 import pytest
-from unox.cli.main import main
-
-
-def run_cli(argv, capsys, stdin=""):
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        code = main(argv)
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize(
@@ -35,17 +21,17 @@ def run_cli(argv, capsys, stdin=""):
         (["demo", "--profile", "wild"], "unknown eject profile 'wild'"),
     ],
 )
-def test_bad_options_exit_1_with_one_line_saying_what_to_do(argv, message, capsys):
-    code, out, err = run_cli(argv, capsys)
+def test_bad_options_exit_1_with_one_line_saying_what_to_do(argv, message, run_cli):
+    code, out, err = run_cli(argv)
     assert code == 1
     assert out == ""
     assert err.startswith("unox: error: ") and message in err and err.count("\n") == 1
 
 
-def test_play_plain_reads_lines_and_answers_each_with_the_next_prompt(capsys, tmp_path):
+def test_play_plain_reads_lines_and_answers_each_with_the_next_prompt(run_cli, tmp_path):
     lines = "deal Bob\nflip G7\nG5\nZ9\nquit\n"
     code, out, _ = run_cli(["play", "--plain", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "2",
-                            "--journal", str(tmp_path / "j.db")], capsys, stdin=lines)
+                            "--journal", str(tmp_path / "j.db")], stdin=lines)
     assert code == 0
     answers = [line for line in out.splitlines() if line.startswith(("next: ", "not taken: "))]
     assert answers[0].startswith("next: S1:")

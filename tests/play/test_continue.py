@@ -1,10 +1,7 @@
 """`unox play --continue FILE`: one command line for every start of a boot service. The game FILE holds
 goes on; with no file a new table starts journalled to it; a finished game is kept aside, never deleted."""
 
-import io
-import sys
 
-from unox.cli.main import main
 from unox.table.journal import Journal
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
@@ -13,20 +10,9 @@ from unox.ui.tables import continue_play_session
 LINES = ["deal Bob", "flip G7", "G5", "press", "press", "press"]
 
 
-def run_cli(argv, capsys, stdin=""):
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        code = main(argv)
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def play(path, capsys, lines, *extra):
+def play(run_cli, path, lines, *extra):
     argv = ["play", "--plain", "--continue", str(path), *extra]
-    return run_cli(argv, capsys, stdin="".join(line + "\n" for line in lines))
+    return run_cli(argv, stdin="".join(line + "\n" for line in lines))
 
 
 def last_state_block(out: str) -> list[str]:
@@ -61,9 +47,9 @@ def finished_game(path) -> bytes:
     return path.read_bytes()
 
 
-def test_a_new_file_starts_a_table_on_the_given_settings_and_journals_it(tmp_path, capsys):
+def test_a_new_file_starts_a_table_on_the_given_settings_and_journals_it(tmp_path, run_cli):
     path = tmp_path / "table.db"
-    code, out, err = play(path, capsys, LINES[:3] + ["quit"], "--players", "Ann,Bob", "--seed", "2")
+    code, out, err = play(run_cli, path, LINES[:3] + ["quit"], "--players", "Ann,Bob", "--seed", "2")
     assert (code, err) == (0, "")
     assert "Ann plays G5." in out
     with Journal(path) as journal:
@@ -71,12 +57,12 @@ def test_a_new_file_starts_a_table_on_the_given_settings_and_journals_it(tmp_pat
         assert [entry["cmd"] for entry in journal.entries()] == ["deal", "flip", "play"]
 
 
-def test_a_second_start_with_the_same_file_prints_exactly_the_same_state(tmp_path, capsys):
+def test_a_second_start_with_the_same_file_prints_exactly_the_same_state(tmp_path, run_cli):
     path = tmp_path / "table.db"
-    code, first, _ = play(path, capsys, LINES + ["state", "quit"], "--players", "Ann,Bob", "--seed", "2")
+    code, first, _ = play(run_cli, path, LINES + ["state", "quit"], "--players", "Ann,Bob", "--seed", "2")
     assert code == 0 and "not taken" not in first
     # The seats given now are for a new table only: the game in the file goes on with its own.
-    code, second, err = play(path, capsys, ["state", "quit"], "--players", "Xa,Yo,Zu", "--seed", "9")
+    code, second, err = play(run_cli, path, ["state", "quit"], "--players", "Xa,Yo,Zu", "--seed", "9")
     assert (code, err) == (0, "")
     block = last_state_block(first)
     assert any(line.startswith("Phase:") for line in block)
@@ -103,12 +89,12 @@ def test_continue_resumes_the_live_state_exactly_with_a_fired_count_replayed_not
         again.table.close()
 
 
-def test_a_finished_game_is_kept_byte_identical_as_done_and_a_new_table_starts(tmp_path, capsys):
+def test_a_finished_game_is_kept_byte_identical_as_done_and_a_new_table_starts(tmp_path, run_cli):
     path = tmp_path / "table.db"
     old = finished_game(path)
     taken = tmp_path / "table.db.1.done"
     taken.write_bytes(b"an older game")  # the first free number is used; nothing is overwritten
-    code, out, err = play(path, capsys, ["quit"], "--players", "Ann,Bob", "--seed", "3")
+    code, out, err = play(run_cli, path, ["quit"], "--players", "Ann,Bob", "--seed", "3")
     assert (code, err) == (0, "")
     kept = tmp_path / "table.db.2.done"
     assert kept.read_bytes() == old
@@ -121,29 +107,29 @@ def test_a_finished_game_is_kept_byte_identical_as_done_and_a_new_table_starts(t
         assert Table.resume(journal).state()["phase"] == "game_over"
 
 
-def test_no_file_and_no_players_is_one_line_and_creates_nothing(tmp_path, capsys):
+def test_no_file_and_no_players_is_one_line_and_creates_nothing(tmp_path, run_cli):
     path = tmp_path / "table.db"
-    code, out, err = play(path, capsys, ["quit"])
+    code, out, err = play(run_cli, path, ["quit"])
     assert code == 1 and out == ""
     assert err.startswith("unox: error: ") and "--players Ann,Bob,Cy" in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_finished_game_without_players_stays_where_it_is(tmp_path, capsys):
+def test_a_finished_game_without_players_stays_where_it_is(tmp_path, run_cli):
     path = tmp_path / "table.db"
     old = finished_game(path)
-    code, _, err = play(path, capsys, ["quit"])
+    code, _, err = play(run_cli, path, ["quit"])
     assert code == 1 and "holds no game in progress" in err and err.count("\n") == 1
     assert path.read_bytes() == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.db"]
 
 
-def test_a_finished_game_another_process_holds_open_is_not_moved(tmp_path, capsys):
+def test_a_finished_game_another_process_holds_open_is_not_moved(tmp_path, run_cli):
     path = tmp_path / "table.db"
     old = finished_game(path)
     with Journal(path) as other:  # another unox still has the file open: its write-ahead log is there
         assert other.settings is not None
-        code, out, err = play(path, capsys, ["quit"], "--players", "Ann,Bob")
+        code, out, err = play(run_cli, path, ["quit"], "--players", "Ann,Bob")
     assert code == 1 and out == ""
     assert "is open in another unox" in err and err.count("\n") == 1
     assert path.read_bytes() == old

@@ -1,0 +1,18 @@
+"""`run_cli`: the real `unox` command line with a given standard input, returning (code, out, err)."""
+
+import io
+import sys
+
+import pytest
+from unox.cli.main import main
+
+
+@pytest.fixture
+def run_cli(capsys, monkeypatch):
+    def run(argv, stdin=""):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = main(argv)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
