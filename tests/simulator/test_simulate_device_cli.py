@@ -79,3 +79,14 @@ def test_pty_server_paces_virtual_time_to_its_clock_and_skips_long_stalls():
 def test_pty_server_refuses_a_silly_speed():
     with pytest.raises(ValueError, match="speed"):
         PtyServer(VirtualDevice(), speed=0)
+
+
+def test_every_sim_url_parameter_is_an_option_and_reaches_the_device():
+    from unox.cli.commands.simulate_device import device_kwargs
+    from unox.cli.main import build_parser
+    from unoxsim.url import PARAMETERS
+
+    for name, (kwarg, kind, _low, high, _) in PARAMETERS.items():
+        value = "open" if kind is str else str(kind(high))
+        args = build_parser().parse_args(["simulate-device", "--pty", f"--{name}", value])
+        assert device_kwargs(args)[kwarg] == (value if kind is str else kind(high))

@@ -13,21 +13,20 @@ from typing import Any
 
 from unox.cli.errors import CommandError
 
-_OPTIONS: tuple[tuple[str, type, str], ...] = (
-    ("seed", int, "seed of every random choice (default 0)"),
-    ("cards", int, "cards in the hopper, 0..112 (default 83)"),
-    ("jam", float, "probability per card of a jam (0..1)"),
-    ("double", float, "probability per card of a double feed (0..1)"),
-    ("stuck", float, "probability per card of a card stuck in the beam (0..1)"),
-    ("unjam", float, "probability that a reverse pulse frees a jam (default 0.5)"),
-    ("battery", int, "pack voltage in mV (default 4500)"),
-    ("drain", float, "pack mV lost per ampere-second"),
-    ("lid", str, "open or shut (default shut)"),
-    ("bounce", int, "button chatter edges on press and release, 0..10 (default 2)"),
-    ("drop", float, "probability per frame of a lost frame, each direction"),
-    ("corrupt", float, "probability per frame of a flipped bit, each direction"),
-    ("dup", float, "probability per frame of a duplicated frame, each direction"),
-)
+
+def _options() -> list[tuple[str, type, str]]:
+    """One option per `sim://` URL parameter, so the two never drift apart; help gives range and default."""
+    import inspect
+
+    from unoxsim.device import VirtualDevice
+    from unoxsim.url import PARAMETERS
+
+    defaults = {name: p.default for name, p in inspect.signature(VirtualDevice).parameters.items()}
+    options = []
+    for name, (kwarg, kind, low, high, what) in PARAMETERS.items():
+        bounds = f"{low}..{high}, " if kind is not str else ""
+        options.append((name, kind, f"{what} ({bounds}default {defaults[kwarg]})"))
+    return options
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +39,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal (required)")
     parser.add_argument("--speed", type=float, default=1.0, help="virtual ms per real ms (default 1)")
-    for name, kind, text in _OPTIONS:
+    for name, kind, text in _options():
         parser.add_argument(f"--{name}", type=kind, help=text)
     parser.set_defaults(func=handler)
 
@@ -49,7 +48,7 @@ def device_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The options as checked `VirtualDevice` arguments (the same checks as a sim:// URL)."""
     from unoxsim.url import parse_sim_url
 
-    given = [(name, getattr(args, name)) for name, _, _ in _OPTIONS if getattr(args, name) is not None]
+    given = [(name, getattr(args, name)) for name, _, _ in _options() if getattr(args, name) is not None]
     query = "&".join(f"{name}={value}" for name, value in given)
     try:
         return parse_sim_url(f"sim://?{query}")
