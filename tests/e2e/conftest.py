@@ -2,24 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
 from unox import config
-from unox.launcher import open_launcher
-
-
-@pytest.fixture
-def sim():
-    """`sim("seed=1&jam=1", config=...)` opens a simulated launcher; all are closed after the test."""
-    opened = []
-
-    def make(params: str = "seed=1", **options):
-        launcher = open_launcher(f"sim:?{params}", **options)
-        opened.append(launcher)
-        return launcher
-
-    yield make
-    for launcher in opened:
-        launcher.close()
 
 
 def firmware_config(**values: int) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from unox import config
-from unox.launcher import LauncherError, open_launcher
+from unox.launcher import LauncherError
 from unox.launcher.serial import SerialLauncher
 from unoxfw.link import PROTOCOL, Decoder, Endpoint, encode
 
@@ -74,37 +74,37 @@ def test_firmware_of_another_protocol_is_refused_with_advice():
         SerialLauncher(FakePort(answer), name="fake1")
 
 
-def test_garbage_from_the_device_is_dropped_and_the_link_goes_on(sim_launcher):
-    launcher = sim_launcher("seed=1")
+def test_garbage_from_the_device_is_dropped_and_the_link_goes_on(sim):
+    launcher = sim("seed=1")
     launcher.device.cable.to_host._ready += b"\x00\xffnoise\n12 FIRED 9 9 - 01 0000\nZZ\n"
     assert launcher.fire(2).fired == 2
     assert launcher.link.endpoint.decoder.errors >= 2 and launcher.device.cards_out == 2
 
 
-def test_calibrated_settings_go_to_the_firmware_on_connect(sim_launcher):
+def test_calibrated_settings_go_to_the_firmware_on_connect(sim):
     settings = config.defaults()
     settings["firmware"].update(duty=55, card_ms=700)
-    launcher = sim_launcher("seed=1", config=settings)
+    launcher = sim("seed=1", config=settings)
     assert launcher.device.app.settings.get("duty") == 55
     assert launcher.device.app.settings.get("card_ms") == 700
 
 
-def test_a_refused_setting_names_the_key_and_the_range(sim_launcher):
-    launcher = sim_launcher("seed=1")
+def test_a_refused_setting_names_the_key_and_the_range(sim):
+    launcher = sim("seed=1")
     with pytest.raises(LauncherError, match=r"refused duty = 500: out_of_range; allowed: 20\.\.100"):
         launcher.configure({"duty": 500})
     assert launcher.device.app.settings.get("duty") != 500
 
 
-def test_heartbeats_keep_a_long_fire_running(sim_launcher):
-    launcher = sim_launcher("seed=1&cards=112")
+def test_heartbeats_keep_a_long_fire_running(sim):
+    launcher = sim("seed=1&cards=112")
     result = launcher.fire(40)  # several seconds of motor time, far beyond the firmware's silence_ms
     assert (result.fired, result.fault) == (40, None)
     assert result.details["fire_ms"] > 1500
 
 
-def test_L1_a_press_beeps_on_the_device_and_is_taken_once(sim_launcher):
-    launcher = sim_launcher("seed=1")
+def test_L1_a_press_beeps_on_the_device_and_is_taken_once(sim):
+    launcher = sim("seed=1")
     beeps = launcher.device.beeps()
     launcher.press_button()
     assert launcher.wait_press(timeout=2.0) is True
@@ -114,8 +114,8 @@ def test_L1_a_press_beeps_on_the_device_and_is_taken_once(sim_launcher):
     assert launcher.clock.now() - start == pytest.approx(1.0, abs=0.05)  # virtual, not real, time
 
 
-def test_beep_plays_on_the_device(sim_launcher):
-    launcher = sim_launcher("seed=1")
+def test_beep_plays_on_the_device(sim):
+    launcher = sim("seed=1")
     before = launcher.device.beeps()
     launcher.beep("empty")
     launcher.wait_press(timeout=1.5)
@@ -125,27 +125,13 @@ def test_beep_plays_on_the_device(sim_launcher):
     assert tones == 3 and launcher.device.beeps() - before == tones
 
 
-def test_a_busy_launcher_gets_the_fire_again_when_it_is_free(sim_launcher):
-    launcher = sim_launcher("seed=1&cards=112")
+def test_a_busy_launcher_gets_the_fire_again_when_it_is_free(sim):
+    launcher = sim("seed=1&cards=112")
     device = launcher.device
     device.app._start_fire(3, 0, device.now_ms())  # a standalone fire already running
     result = launcher.fire(2)
     assert (result.fired, result.fault) == (2, None)
     assert device.cards_out == 5
-
-
-@pytest.fixture
-def sim_launcher():
-    opened = []
-
-    def make(params: str, **options):
-        launcher = open_launcher(f"sim:?{params}", **options)
-        opened.append(launcher)
-        return launcher
-
-    yield make
-    for launcher in opened:
-        launcher.close()
 
 
 def test_the_host_fire_limit_is_the_firmwares():
@@ -221,8 +207,8 @@ def test_a_bad_beep_pattern_is_refused_before_sending():
     assert len(port.written) == sent
 
 
-def test_wait_press_with_no_timeout_left_still_reads_what_arrived(sim_launcher):
-    launcher = sim_launcher("seed=1")
+def test_wait_press_with_no_timeout_left_still_reads_what_arrived(sim):
+    launcher = sim("seed=1")
     launcher.press_button()
     launcher.clock.sleep(0.3)  # the press happened; its BUTTON frame waits in the port
     assert launcher.wait_press(timeout=0) is True
