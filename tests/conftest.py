@@ -22,3 +22,15 @@ def sim():
     yield make
     for launcher in opened:
         launcher.close()
+
+
+@pytest.fixture
+def one_line_error(capsys):
+    """Reads a user error: nothing on stdout, exactly one line on stderr, in the CLI's error form."""
+
+    def read() -> str:
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("unox: error: ") and err.count("\n") == 1, err
+        return err
+
+    return read

@@ -32,20 +32,15 @@ def test_writing_the_same_unit_again_changes_nothing(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "etc" / "systemd" / "system").iterdir()) == ["unox.service"]
 
 
-def one_line_error(capsys) -> str:
-    """A user error: nothing on stdout, exactly one line on stderr, in the CLI's error form."""
-    out, err = capsys.readouterr()
-    assert out == "" and err.startswith("unox: error: ") and err.count("\n") == 1, err
-    return err
-
-
-def test_a_different_unit_is_only_replaced_with_force_and_the_old_one_is_kept(tmp_path, capsys):
+def test_a_different_unit_is_only_replaced_with_force_and_the_old_one_is_kept(
+    tmp_path, capsys, one_line_error
+):
     assert main(SERVICE + ["--write", "--root", str(tmp_path)]) == 0
     capsys.readouterr()
     written = tmp_path / "etc" / "systemd" / "system" / "unox.service"
     before = written.read_text(encoding="utf-8")
     assert main(SERVICE + ["--mode", "play", "--players", "Ann,Bob", "--write", "--root", str(tmp_path)]) == 1
-    assert "exists and differs; pass --force" in one_line_error(capsys)
+    assert "exists and differs; pass --force" in one_line_error()
     assert written.read_text(encoding="utf-8") == before
     play = ["--mode", "play", "--players", "Ann,Bob"]
     assert main(SERVICE + [*play, "--write", "--force", "--root", str(tmp_path)]) == 0
@@ -79,13 +74,15 @@ def test_a_target_that_cannot_be_written_is_one_clear_line(tmp_path, capsys):
     assert blocker.read_text(encoding="utf-8") == "a file where a directory should be"
 
 
-def test_permission_denied_says_to_use_sudo_and_leaves_no_partial_file(tmp_path, capsys, monkeypatch):
+def test_permission_denied_says_to_use_sudo_and_leaves_no_partial_file(
+    tmp_path, monkeypatch, one_line_error
+):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(install.os, "replace", refuse)
     assert main(SERVICE + ["--write", "--root", str(tmp_path)]) == 1
-    assert "permission denied; run it with sudo" in one_line_error(capsys)
+    assert "permission denied; run it with sudo" in one_line_error()
     assert list((tmp_path / "etc" / "systemd" / "system").iterdir()) == []
 
 
@@ -106,9 +103,9 @@ def test_bad_options_are_usage_errors(argv, needle, capsys):
     assert "usage: unox" in err and needle in err
 
 
-def test_a_bad_value_is_a_command_error_not_a_traceback(capsys):
+def test_a_bad_value_is_a_command_error_not_a_traceback(one_line_error):
     assert main(SERVICE[:2] + ["--user", "pi", "--unox", UNOX, "--launcher", "bluetooth"]) == 1
-    assert "unox: error: launcher 'bluetooth' is not one of" in one_line_error(capsys)
+    assert "unox: error: launcher 'bluetooth' is not one of" in one_line_error()
 
 
 @pytest.mark.parametrize("mode", ["play", "press"])

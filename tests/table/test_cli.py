@@ -104,29 +104,21 @@ def test_resume_after_sigkill_in_mid_hand_equals_the_uninterrupted_run(tmp_path,
     assert json.loads(lines[0]) == {"ok": True, "state": expected}
 
 
-def one_line_error(capsys) -> str:
-    """A user error: nothing on stdout, exactly one line on stderr, in the CLI's error form."""
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert err.startswith("unox: error: ") and err.count("\n") == 1, err
-    return err
-
-
-def test_resume_refuses_settings_that_come_from_the_journal(tmp_path, capsys):
+def test_resume_refuses_settings_that_come_from_the_journal(tmp_path, one_line_error):
     path = tmp_path / "t.db"
     path.touch()
     assert main(["table", "--resume", str(path), "--players", "Ann,Bob"]) == 1
-    assert "--players" in one_line_error(capsys)
+    assert "--players" in one_line_error()
 
 
-def test_resume_of_a_missing_file_says_which_file_to_give(tmp_path, capsys):
+def test_resume_of_a_missing_file_says_which_file_to_give(tmp_path, one_line_error):
     assert main(["table", "--resume", str(tmp_path / "nope.db")]) == 1
-    assert "no journal" in one_line_error(capsys)
+    assert "no journal" in one_line_error()
 
 
-def test_a_table_needs_players(capsys):
+def test_a_table_needs_players(one_line_error):
     assert main(["table"]) == 1
-    assert "--players" in one_line_error(capsys)
+    assert "--players" in one_line_error()
 
 
 @pytest.mark.parametrize(
@@ -138,17 +130,17 @@ def test_a_table_needs_players(capsys):
         (["--players", "Ann,Bob", "--launcher", "usb"], "launcher"),
     ],
 )
-def test_bad_options_exit_1_with_one_clear_line(args, fragment, capsys):
+def test_bad_options_exit_1_with_one_clear_line(args, fragment, one_line_error):
     assert main(["table", *args]) == 1
-    err = one_line_error(capsys)
+    err = one_line_error()
     assert fragment in err
 
 
-def test_a_journal_that_holds_a_table_is_not_reused_for_a_new_one(tmp_path, capsys):
+def test_a_journal_that_holds_a_table_is_not_reused_for_a_new_one(tmp_path, one_line_error):
     path = tmp_path / "t.db"
     table = new_table(journal=Journal(path))
     send(table, cmd="deal", dealer="Ann")
     table.close()
     assert main(["table", "--players", "Ann,Bob", "--journal", str(path)]) == 1
-    assert f"--resume {path}" in one_line_error(capsys)
+    assert f"--resume {path}" in one_line_error()
     assert Journal(path).entries() == [{"cmd": "deal", "dealer": "Ann"}]
