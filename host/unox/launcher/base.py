@@ -66,8 +66,20 @@ class Launcher(ABC):
     """Press events in, `fire(n)` out; every driver counts cards with its beam, never by assumption."""
 
     @abstractmethod
-    def fire(self, n: int) -> FireResult:
-        """Fire exactly `n` cards, or fewer with the fault that stopped it."""
+    def fire(self, n: int, fire_id: int | None = None) -> FireResult:
+        """Fire exactly `n` cards, or fewer with the fault that stopped it.
+
+        `fire_id` is the host's name for this fire (a positive int below 2**31, unique within a journal), so
+        the fire's result can be asked for again after a host crash; None lets the driver pick one.
+        """
+
+    def fire_result(self, fire_id: int) -> FireResult | None:
+        """What the device remembers of fire `fire_id`; None when it cannot tell. Never fires."""
+        return None
+
+    def take_standalone_fires(self) -> list[FireResult]:
+        """Fires the device made alone while the host was away, each returned once, oldest first."""
+        return []
 
     @abstractmethod
     def beep(self, pattern: str) -> None:

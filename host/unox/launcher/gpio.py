@@ -61,7 +61,7 @@ class GpioLauncher(Launcher):
             self._presses += 1
             self.beeper.play("press", now)  # L1: a taken press beeps at once
 
-    def fire(self, n: int) -> FireResult:
+    def fire(self, n: int, fire_id: int | None = None) -> FireResult:
         check_count(n)
         start = self._ms()
         self._last_active = start

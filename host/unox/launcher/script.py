@@ -48,7 +48,7 @@ class ScriptLauncher(Launcher):
         """A press the caller makes, as the simulator's virtual button."""
         self.presses += times
 
-    def fire(self, n: int) -> FireResult:
+    def fire(self, n: int, fire_id: int | None = None) -> FireResult:
         check_count(n)
         if self.lid_open:
             result = FireResult(n, 0, "lid")

@@ -97,7 +97,7 @@ class SerialLauncher(Launcher):
                 raise LauncherError(f"no answer to CONFIG {key} from {name}; {advice(name)}")
 
     # ---- fire -------------------------------------------------------------------------------------
-    def fire(self, n: int) -> FireResult:
+    def fire(self, n: int, fire_id: int | None = None) -> FireResult:
         try:
             return self._fire(n)  # the FIRE carries the press's held ACK in its write
         finally:
