@@ -1,8 +1,9 @@
-"""Table protocol v1 requests: parse one line, check its shape, name the seats it mentions.
+"""Table protocol v1 requests: parse one line, check its shape, name the seats it mentions, bound its numbers.
 
-Only the shape is checked here (JSON, fields, types, seated players); values and whether the move is
-legal are the rules engine's call (its codes are more precise: `bad_fired`, `bad_penalty`, ...).
-A request that passes comes back normalised: `cmd` plus its known fields, with optional fields that
+The shape (JSON, fields, types, seated players) and the numbers' absolute bounds are checked here, before
+anything reaches the rules: no count can exceed the deck, no score what a whole deck is worth, so an absurd
+value can never grow a hand past what Python can print again. Whether the move is legal is the rules'
+call. A request that passes comes back normalised: `cmd` plus its known fields, with optional fields that
 were null left out, so the journal stores one spelling of each request.
 """
 
@@ -52,9 +53,18 @@ REQUESTS: dict[str, dict[str, Field]] = {
     },
     "reload": {},
     "score": {"points": Field(POINTS, hint='points left in each hand, e.g. "points":{"Ann":0,"Bob":23}')},
+    "settle": {"fired": Field(COUNT, hint='the cards that came out of the unsettled press, e.g. "fired":2')},
     "state": {},
     "undo": {},
 }
+
+DECK_SIZE = 112  # UNO Extreme: every count a request carries fits in one deck
+# field -> (largest value, the code that refuses it): a count of cards can never exceed the deck.
+COUNT_LIMITS: dict[str, tuple[int, str]] = {
+    "fired": (DECK_SIZE, "bad_fired"),
+    "count": (DECK_SIZE - 1, "bad_count"),
+}
+MAX_POINTS = DECK_SIZE * 50  # a hand of the whole deck, every card a 50-point wild: no hand holds more
 
 
 # Codes the table itself gives (the rest come from the engine's RuleError, `unox.rules.errors.ERROR_CODES`).
@@ -66,6 +76,9 @@ PROTOCOL_CODES: dict[str, str] = {
     "nothing_to_undo": "undo with no accepted request left",
     "no_launcher": "a launcher press on a table run with --launcher script",
     "launcher_fault": "the launcher fired nothing because of a fault; the press did not count",
+    "unsettled": "the table stopped during a fire nobody can count for it: settle that press first",
+    "nothing_to_settle": "settle when no press waits to be settled",
+    "journal_error": "the journal could not be written; the request was not taken",
     "internal_error": "unox failed on the request (a bug); nothing was applied",
 }
 
@@ -83,10 +96,11 @@ def parse_line(line: str) -> dict[str, Any]:
     """One line of input -> a request object, or ProtocolError `bad_json` / `bad_request`."""
     try:
         request = json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also an int literal past Python's digit limit
         raise ProtocolError(
             "bad_json",
-            f"that line is not JSON ({exc}); send one JSON object per line, e.g. {{\"cmd\":\"state\"}}",
+            f"that line is not JSON ({str(exc)[:120]}); send one JSON object per line, "
+            'e.g. {"cmd":"state"}',
         ) from exc
     if not isinstance(request, dict):
         raise ProtocolError(
@@ -98,7 +112,8 @@ def parse_line(line: str) -> dict[str, Any]:
 def check_request(
     request: Any, players: Sequence[str], *, fired_optional: bool = False
 ) -> dict[str, Any]:
-    """The normalised request, or ProtocolError `bad_request` / `unknown_cmd` / `unknown_player`.
+    """The normalised request, or ProtocolError `bad_request` / `unknown_cmd` / `unknown_player` /
+    `bad_fired` / `bad_count` / `bad_points` (a number no deck can give).
 
     `fired_optional`: a launcher is attached, so a press may leave `fired` (and `player`) out and
     let the host fire for real.
@@ -116,7 +131,8 @@ def check_request(
     unknown = sorted(set(request) - set(fields) - {"cmd"})
     if unknown:
         known = ", ".join(fields) or "no other field"
-        raise ProtocolError("bad_request", f"{cmd} has no field {', '.join(unknown)}; it takes: {known}")
+        names = ", ".join(_shown(name) for name in unknown[:5])
+        raise ProtocolError("bad_request", f"{cmd} has no field {names}; it takes: {known}")
     clean: dict[str, Any] = {"cmd": cmd}
     for name, spec in fields.items():
         value = request.get(name)
@@ -139,6 +155,11 @@ def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str
     if spec.kind == COUNT:
         if not _is_int(value):
             raise ProtocolError("bad_request", f"{cmd}: {name} must be a whole number: {spec.hint}")
+        high, code = COUNT_LIMITS[name]
+        if not 0 <= value <= high:
+            raise ProtocolError(
+                code, f"{cmd}: {name} is a number of cards from 0 to {high} (one deck), not {_number(value)}"
+            )
         return value
     return _checked_points(value, players, spec.hint)
 
@@ -146,22 +167,46 @@ def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str
 def _checked_points(value: Any, players: Sequence[str], hint: str) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ProtocolError("bad_request", f"score: points must be an object: {hint}")
+    most = MAX_POINTS
     for player, points in value.items():
         check_player(player, players)
         if not _is_int(points):
             raise ProtocolError(
-                "bad_request", f"score: {player}'s points must be a whole number, not {points!r}"
+                "bad_request", f"score: {player}'s points must be a whole number, not {_shown(points)}"
+            )
+        if not 0 <= points <= most:
+            raise ProtocolError(
+                "bad_points",
+                f"score: {player}'s points must be from 0 to {most} (more than a whole deck of wilds), not {_number(points)}",
             )
     return dict(value)
 
 
 def _is_int(value: Any) -> bool:
-    """Whole numbers only; their range (negative fired, impossible counts) is the rules' call."""
+    """Whole numbers only (not true/false, not 3.0)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: int) -> str:
+    """A number for a message: a huge one is shown by its size, never printed (it may not be printable)."""
+    if -(10**12) < value < 10**12:
+        return str(value)
+    return f"a number of about {value.bit_length() * 30103 // 100000 + 1} digits"
+
+
+def _shown(value: Any) -> str:
+    """Any JSON value for a message, short and ASCII (a lone surrogate is escaped, never echoed raw)."""
+    if _is_int(value):
+        return _number(value)
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        text = repr(type(value).__name__)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def check_player(name: str, players: Sequence[str]) -> None:
     if name not in players:
         raise ProtocolError(
-            "unknown_player", f"{name!r} is not seated at this table; the players are {', '.join(players)}"
+            "unknown_player", f"{_shown(name)} is not seated at this table; the players are {', '.join(players)}"
         )
