@@ -96,11 +96,11 @@ def parse_line(line: str) -> dict[str, Any]:
     """One line of input -> a request object, or ProtocolError `bad_json` / `bad_request`."""
     try:
         request = json.loads(line)
-    except (ValueError, RecursionError) as exc:  # ValueError: also an int literal past Python's digit limit
+    except (ValueError, RecursionError) as exc:
+        why = str(exc) if isinstance(exc, json.JSONDecodeError) else "a number in it is far too long, or it nests too deep"
         raise ProtocolError(
             "bad_json",
-            f"that line is not JSON ({str(exc)[:120]}); send one JSON object per line, "
-            'e.g. {"cmd":"state"}',
+            f'that line is not JSON unox can read ({why[:120]}); send one JSON object per line, e.g. {{"cmd":"state"}}',
         ) from exc
     if not isinstance(request, dict):
         raise ProtocolError(
@@ -126,7 +126,7 @@ def check_request(
             "bad_request", f'every request needs "cmd", one of: {", ".join(REQUESTS)}; e.g. {{"cmd":"state"}}'
         )
     if cmd not in REQUESTS:
-        raise ProtocolError("unknown_cmd", f'"cmd":"{cmd}" is unknown; use one of: {", ".join(REQUESTS)}')
+        raise ProtocolError("unknown_cmd", f'"cmd":{_shown(cmd)} is unknown; use one of: {", ".join(REQUESTS)}')
     fields = REQUESTS[cmd]
     unknown = sorted(set(request) - set(fields) - {"cmd"})
     if unknown:

@@ -122,7 +122,10 @@ class Table(Presses):
         journal.lock()
         settings = _stored_settings(journal)
         if launcher is not None and profile is None:
-            profile = _profile_for(settings, len(journal))
+            try:
+                profile = _profile_for(settings, len(journal))
+            except ValueError as exc:  # ProfileError: the stored profile name is not one this unox has
+                raise JournalError(f"{journal.path}: {exc}") from exc
         table = cls(settings.build_game(), launcher=launcher, profile=profile, journal=journal, settings=settings)
         table._replay_journal()
         table.settle_pending()
