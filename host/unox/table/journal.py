@@ -12,9 +12,11 @@ upgrades a v1 journal; a file that is not a unox journal is refused before anyth
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 from typing import Any
 
 from unox.table.journal_file import (
@@ -44,12 +46,14 @@ class Journal:
         self._db: sqlite3.Connection | None = None
         self._writable = False
         if self._kind != NEW:
-            self._db = self._connect(read_only=True)
+            # Ours (checked above): read through a normal connection, which tidies its log away on close.
+            writable = os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+            self._db = self._connect(read_only=not writable)
 
     # -- opening ----------------------------------------------------------------------------------
 
     def _connect(self, *, read_only: bool) -> sqlite3.Connection:
-        uri = f"file:{self.path}?mode={'ro' if read_only else 'rw'}"
+        uri = f"file:{quote(str(self.path))}?mode={'ro' if read_only else 'rw'}"
         try:
             db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         except sqlite3.OperationalError as exc:
@@ -73,6 +77,8 @@ class Journal:
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self._kind != NEW and not os.access(self.path, os.W_OK):
+            raise JournalError(permission_message(self.path, PermissionError(13, "read-only")))
         try:
             self._db = self._connect(read_only=False) if self._kind != NEW else self._create()
             self._db.execute("PRAGMA synchronous=FULL")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from unox.table.journal_lock import JournalError
 
@@ -69,7 +70,10 @@ def classify(path: Path) -> str:
 
 
 def _classify_sqlite(path: Path) -> str:
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    # No write-ahead log beside it: the file alone is the whole database, read it as it lies (`immutable`
+    # creates no -wal/-shm files). With a log (a table running, or one that died), read it through SQLite.
+    quiet = "&immutable=1" if not Path(f"{path}-wal").exists() else ""
+    db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro{quiet}", uri=True)
     try:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]

@@ -118,7 +118,14 @@ class Table(Presses):
         A fire the table stopped in is settled from the launcher's memory when it can tell; otherwise the
         table waits for `{"cmd":"settle","fired":N}` before anything else (state key `unsettled`).
         """
-        journal = path if isinstance(path, Journal) else Journal(path)
+        if not isinstance(path, Journal):
+            journal = Journal(path)
+            try:
+                return cls.resume(journal, launcher=launcher, profile=profile)
+            except BaseException:
+                journal.close()  # ours to close: a refused resume leaves no lock behind
+                raise
+        journal = path
         journal.lock()
         settings = _stored_settings(journal)
         if launcher is not None and profile is None:

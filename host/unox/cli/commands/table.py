@@ -55,6 +55,8 @@ def _create(args: argparse.Namespace) -> Table:
     settings = settings_from_args(args, default_launcher="script")
     journal = _open_journal(args.journal) if args.journal is not None else None
     try:
+        if journal is not None:
+            journal.lock()  # a table already running on this file is refused first, whatever it holds
         if journal is not None and len(journal):
             raise CommandError(
                 f"{journal.path} already holds a table; continue it with --resume {journal.path}, "
