@@ -36,7 +36,9 @@ class Life:
     def __init__(self, witness: Path, kill: str, args: list[str]):
         self.proc = subprocess.Popen(
             [sys.executable, str(HERE / "crashing_table.py"), str(witness), kill, "--", *args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         self.buffer = b""
         self.acknowledged = 0  # cards fired in this life whose reply the test has read
@@ -126,7 +128,9 @@ def live_once(life: Life, rng: random.Random, kill: str, in_flight: int) -> str:
         assert reply is not None and "unsettled" not in reply["state"], reply
         outcome = "settled"
     else:
-        assert in_flight == 0, f"{in_flight} card(s) came out for a press that neither reply nor journal knows"
+        assert in_flight == 0, (
+            f"{in_flight} card(s) came out for a press that neither reply nor journal knows"
+        )
         outcome = "clean"
     state = reply["state"]
     stop_at = rng.randint(1, REQUESTS_PER_LIFE)
@@ -150,7 +154,17 @@ def live_once(life: Life, rng: random.Random, kill: str, in_flight: int) -> str:
 def test_cards_out_of_the_simulated_launcher_equal_the_journals_fires_in_every_cycle(tmp_path):
     rng = random.Random(SEED)
     journal, witness = tmp_path / "crash.db", tmp_path / "hopper.witness"
-    args = ["table", "--players", "Ann,Bob,Cy", "--launcher", "sim", "--seed", str(SEED), "--journal", str(journal)]
+    args = [
+        "table",
+        "--players",
+        "Ann,Bob,Cy",
+        "--launcher",
+        "sim",
+        "--seed",
+        str(SEED),
+        "--journal",
+        str(journal),
+    ]
     in_flight, outcomes = 0, []
     for cycle in range(CYCLES):
         kind = KILLS[cycle % len(KILLS)] if cycle < len(KILLS) else rng.choice(KILLS)
@@ -166,7 +180,10 @@ def test_cards_out_of_the_simulated_launcher_equal_the_journals_fires_in_every_c
     final = Life(witness, "none", args)
     outcomes.append(live_once(final, rng, "between", in_flight))
     assert witnessed(witness) == cards_in_journal(journal)
-    print(f"{CYCLES} SIGKILL cycles, {witnessed(witness)} cards fired, {outcomes.count('settled')} fires settled "
-          "by the operator after a kill between fire and commit")
+    print(
+        f"{CYCLES} SIGKILL cycles, {witnessed(witness)} cards fired, "
+        f"{outcomes.count('settled')} fires settled "
+        "by the operator after a kill between fire and commit"
+    )
     assert witnessed(witness) > 100, "the cycles fired cards"
     assert outcomes.count("settled") >= 3, outcomes  # the window between fire and commit was hit and settled

@@ -50,9 +50,23 @@ class TableProcess:
     def __init__(self, tmp_path, launcher: str):
         self.journal = tmp_path / f"fuzz-{launcher}.db"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "unox", "table", "--players", ",".join(PLAYERS), "--launcher", launcher,
-             "--seed", "5", "--journal", str(self.journal)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "unox",
+                "table",
+                "--players",
+                ",".join(PLAYERS),
+                "--launcher",
+                launcher,
+                "--seed",
+                "5",
+                "--journal",
+                str(self.journal),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         self.buffer = b""
         self.state = self.send(b'{"cmd":"state"}')["state"]
@@ -106,14 +120,33 @@ def test_the_literal_cases_each_get_one_reply_and_the_process_lives(table):
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(min_value=-(10**60), max_value=10**60)
-    | st.floats(allow_nan=False) | st.text(st.characters(blacklist_categories=()), max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(10**60), max_value=10**60)
+    | st.floats(allow_nan=False)
+    | st.text(st.characters(blacklist_categories=()), max_size=8)
     | st.sampled_from(PLAYERS + ["G7", "G3", "WA", "RH", "GD", "advice", "red"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(PLAYERS + ["x"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(PLAYERS + ["x"]), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 FIELDS = ["dealer", "card", "color", "player", "target", "count", "fired", "by", "kind", "points", "extra"]
-CMDS = ["deal", "flip", "play", "press", "uno", "catch", "penalty", "reload", "score", "settle", "state", "undo"]
+CMDS = [
+    "deal",
+    "flip",
+    "play",
+    "press",
+    "uno",
+    "catch",
+    "penalty",
+    "reload",
+    "score",
+    "settle",
+    "state",
+    "undo",
+]
 SMALL = st.integers(min_value=0, max_value=4)
 
 requests = st.builds(
@@ -122,14 +155,22 @@ requests = st.builds(
     st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES | SMALL | st.sampled_from(PLAYERS), max_size=4),
 )
 plausible = st.sampled_from(
-    [b'{"cmd":"deal","dealer":"Ann"}', b'{"cmd":"flip","card":"G7"}', b'{"cmd":"press"}',
-     b'{"cmd":"play","player":"Bob","card":"G3"}', b'{"cmd":"reload"}', b'{"cmd":"undo"}']
+    [
+        b'{"cmd":"deal","dealer":"Ann"}',
+        b'{"cmd":"flip","card":"G7"}',
+        b'{"cmd":"press"}',
+        b'{"cmd":"play","player":"Bob","card":"G3"}',
+        b'{"cmd":"reload"}',
+        b'{"cmd":"undo"}',
+    ]
 )
 raw = st.binary(min_size=1, max_size=120).map(lambda b: b.replace(b"\n", b" "))
 lines = (requests | plausible | raw).filter(lambda line: line.strip())
 
 
-@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(batch=st.lists(lines, min_size=1, max_size=12))
 def test_any_lines_get_one_reply_each_and_refusals_change_nothing(table, batch):
     for line in batch:
@@ -141,7 +182,10 @@ def test_the_journal_left_behind_resumes_to_the_last_reported_state(table):
     assert table.finish() == 0
     resumed = subprocess.run(
         [sys.executable, "-m", "unox", "table", "--resume", str(table.journal)],
-        input='{"cmd":"state"}\n', capture_output=True, text=True, timeout=60,
+        input='{"cmd":"state"}\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["state"] == state

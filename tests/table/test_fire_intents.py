@@ -62,8 +62,17 @@ def test_the_intent_is_committed_before_the_launcher_fires(tmp_path):
     table = journalled_table(path, launcher, 3)
     reply = table.button()
     assert reply["ok"], reply
-    assert seen == [{"fire_id": launcher.fire_ids[0], "player": "Bob", "requested": 3, "fired": None,
-                     "fault": None, "seq": None, "settled_by": None}]
+    assert seen == [
+        {
+            "fire_id": launcher.fire_ids[0],
+            "player": "Bob",
+            "requested": 3,
+            "fired": None,
+            "fault": None,
+            "seq": None,
+            "settled_by": None,
+        }
+    ]
     fire = table.journal.fires()[-1]
     assert fire["fired"] == 3 and fire["settled_by"] == "beam"
     assert table.journal.entries()[-1] == {"cmd": "press", "player": "Bob", "fired": 3}
@@ -159,7 +168,9 @@ def test_settle_with_nothing_pending_is_refused(tmp_path):
     refuse(table, "nothing_to_settle", cmd="settle", fired=1)
 
 
-@pytest.mark.parametrize("fired, code", [(-1, "bad_fired"), (113, "bad_fired"), (91, "bad_fired"), ("2", "bad_request")])
+@pytest.mark.parametrize(
+    "fired, code", [(-1, "bad_fired"), (113, "bad_fired"), (91, "bad_fired"), ("2", "bad_request")]
+)
 def test_an_impossible_settle_count_is_refused_and_the_question_stays(tmp_path, fired, code):
     path = tmp_path / "t.db"
     crash_during_a_fire(path)

@@ -64,8 +64,11 @@ def test_a_refused_newest_row_is_damage_too(tmp_path):
     """unox applies before it journals, so even the newest row was accepted once: refused now = edited."""
     path = tmp_path / "t.db"
     written(path)
-    tamper(path, "UPDATE requests SET request = ? WHERE seq = 6",
-           params=(json.dumps({"cmd": "play", "player": "Cy", "card": "R3"}),))
+    tamper(
+        path,
+        "UPDATE requests SET request = ? WHERE seq = 6",
+        params=(json.dumps({"cmd": "play", "player": "Cy", "card": "R3"}),),
+    )
     with pytest.raises(JournalError, match="row 6"):
         Table.resume(path)
     assert len(Journal(path)) == len(ROWS)
@@ -86,7 +89,9 @@ BAD_ROWS = {
 
 
 @pytest.mark.parametrize("text", BAD_ROWS.values(), ids=BAD_ROWS.keys())
-def test_a_row_of_the_wrong_shape_is_named_in_one_line_and_the_file_is_untouched(tmp_path, text, one_line_error):
+def test_a_row_of_the_wrong_shape_is_named_in_one_line_and_the_file_is_untouched(
+    tmp_path, text, one_line_error
+):
     path = tmp_path / "t.db"
     written(path, ROWS[:3])
     tamper(path, "INSERT INTO requests (request) VALUES (?)", params=(text,))
@@ -100,13 +105,19 @@ def test_a_row_of_the_wrong_shape_is_named_in_one_line_and_the_file_is_untouched
 BAD_FILES = {
     "settings_not_an_object": ("UPDATE meta SET value = '[1, 2]' WHERE key = 'settings'", "settings"),
     "settings_not_json": ("UPDATE meta SET value = '{oops' WHERE key = 'settings'", "settings"),
-    "settings_without_players": ("UPDATE meta SET value = '{\"scoring\": \"g1\"}' WHERE key = 'settings'", "players"),
+    "settings_without_players": (
+        "UPDATE meta SET value = '{\"scoring\": \"g1\"}' WHERE key = 'settings'",
+        "players",
+    ),
     "settings_absurd_target": (
-        "UPDATE meta SET value = '{\"players\": [\"Ann\", \"Bob\"], \"target\": " + "9" * 4000 + "}' "
-        "WHERE key = 'settings'", "target"),
+        'UPDATE meta SET value = \'{"players": ["Ann", "Bob"], "target": ' + "9" * 4000 + "}' "
+        "WHERE key = 'settings'",
+        "target",
+    ),
     "settings_unknown_profile": (
-        "UPDATE meta SET value = '{\"players\": [\"Ann\", \"Bob\"], \"profile\": \"wild\"}' WHERE key = 'settings'",
-        "profile"),
+        'UPDATE meta SET value = \'{"players": ["Ann", "Bob"], "profile": "wild"}\' WHERE key = \'settings\'',
+        "profile",
+    ),
     "a_foreign_column": ("ALTER TABLE requests ADD COLUMN note TEXT", "foreign columns"),
     "no_requests_table": ("DROP TABLE requests", "no table requests"),
     "a_foreign_table": ("CREATE TABLE notes (x)", "foreign tables"),
@@ -149,7 +160,7 @@ def test_repair_sets_bad_rows_aside_keeps_a_backup_and_says_so(tmp_path, capsys)
     path = tmp_path / "t.db"
     state = written(path)
     original = sqlite3.connect(path).execute("SELECT seq, request FROM requests ORDER BY seq").fetchall()
-    tamper(path, "INSERT INTO requests (request) VALUES ('{\"cmd\":\"shuffle\"}')")
+    tamper(path, 'INSERT INTO requests (request) VALUES (\'{"cmd":"shuffle"}\')')
     assert main(["journal", "repair", str(path)]) == 0
     out = capsys.readouterr().out
     backup = tmp_path / "t.db.bak"

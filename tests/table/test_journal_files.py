@@ -118,7 +118,9 @@ def test_a_read_only_folder_is_reported_as_a_permissions_problem(tmp_path, one_l
     assert list(folder.iterdir()) == []
 
 
-def test_a_read_only_journal_is_reported_as_a_permissions_problem_and_still_checks(tmp_path, one_line_error, capsys):
+def test_a_read_only_journal_is_reported_as_a_permissions_problem_and_still_checks(
+    tmp_path, one_line_error, capsys
+):
     path = tmp_path / "t.db"
     table = new_table(journal=Journal(path))
     accept(table, cmd="deal", dealer="Ann")
@@ -134,7 +136,11 @@ def test_a_read_only_journal_is_reported_as_a_permissions_problem_and_still_chec
 def start_table(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "unox", "table", *args],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
     )
 
 
@@ -145,8 +151,9 @@ def ask(proc, request):
 
 
 def unox(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "unox", *args], input="", capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "unox", *args], input="", capture_output=True, text=True, timeout=60
+    )
 
 
 def test_a_second_process_on_a_running_journal_is_refused_naming_the_pid(tmp_path):
@@ -154,9 +161,11 @@ def test_a_second_process_on_a_running_journal_is_refused_naming_the_pid(tmp_pat
     first = start_table("--players", "Ann,Bob,Cy", "--journal", str(path))
     try:
         assert ask(first, {"cmd": "deal", "dealer": "Ann"})["ok"]
-        for args in (["table", "--resume", str(path)],
-                     ["table", "--players", "Ann,Bob", "--journal", str(path)],
-                     ["play", "--plain", "--resume", str(path)]):
+        for args in (
+            ["table", "--resume", str(path)],
+            ["table", "--players", "Ann,Bob", "--journal", str(path)],
+            ["play", "--plain", "--resume", str(path)],
+        ):
             second = unox(*args)
             assert second.returncode == 1, (args, second.stderr)
             assert second.stderr.count("\n") == 1, second.stderr

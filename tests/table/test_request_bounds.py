@@ -5,9 +5,9 @@ cards can be worth, and a launcher table attributes a press that names nobody.""
 from __future__ import annotations
 
 import pytest
+from unox.launcher.script import ScriptLauncher
 from unox.rules.cards import CARDS
 from unox.rules.extreme import EXTREME
-from unox.launcher.script import ScriptLauncher
 from unox.table.journal import Journal
 from unox.table.runtime import Table
 

@@ -16,8 +16,8 @@ import os
 import random
 import sqlite3
 from pathlib import Path
-from urllib.parse import quote
 from typing import Any
+from urllib.parse import quote
 
 from unox.table.journal_file import (
     APPLICATION_ID,
@@ -37,7 +37,7 @@ FIRE_ID_LIMIT = 2**31  # the firmware's fire ids are positive and below this
 
 
 class Journal:
-    """An append-only list of requests, plus the launcher's fires, in one SQLite file (WAL, each write committed)."""
+    """Append-only requests plus the launcher's fires, in one SQLite file (WAL, each write committed)."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -105,7 +105,7 @@ class Journal:
         return db
 
     def _upgrade_v1(self) -> None:
-        """A v1 journal (no fires, no marks): add them; its newest row may be v1's refused-row crash window."""
+        """A v1 journal (no fires, no marks): add them; its newest row may be v1's crash window."""
         assert self._db is not None
         last = self._db.execute("SELECT MAX(seq) FROM requests").fetchone()[0]
         with _Transaction(self._db) as db:
@@ -137,7 +137,10 @@ class Journal:
         """(sequence number, stored text) pairs, oldest first, as the file holds them."""
         if self._db is None:
             return []
-        return [(int(seq), text) for seq, text in self._db.execute("SELECT seq, request FROM requests ORDER BY seq")]
+        return [
+            (int(seq), text)
+            for seq, text in self._db.execute("SELECT seq, request FROM requests ORDER BY seq")
+        ]
 
     def rows(self) -> list[tuple[int, dict[str, Any]]]:
         """(sequence number, request) pairs, oldest first."""
@@ -173,7 +176,8 @@ class Journal:
                 if row is None:
                     continue
                 db.execute(
-                    "INSERT OR REPLACE INTO dropped (seq, request, reason) VALUES (?, ?, ?)", (seq, row[0], reason)
+                    "INSERT OR REPLACE INTO dropped (seq, request, reason) VALUES (?, ?, ?)",
+                    (seq, row[0], reason),
                 )
                 db.execute("DELETE FROM requests WHERE seq = ?", (seq,))
 
@@ -190,14 +194,15 @@ class Journal:
         with self._transaction() as db:
             fire_id = self._next_fire_id(db)
             db.execute(
-                "INSERT INTO fires (fire_id, player, requested) VALUES (?, ?, ?)", (fire_id, player, requested)
+                "INSERT INTO fires (fire_id, player, requested) VALUES (?, ?, ?)",
+                (fire_id, player, requested),
             )
         return fire_id
 
     def resolve_fire(
         self, fire_id: int, fired: int, fault: str | None, settled_by: str, request: dict[str, Any] | None
     ) -> int | None:
-        """The fire's outcome and, when the press counted, its request row: one transaction, both or neither."""
+        """The fire's outcome and, when the press counted, its request row: one transaction."""
         with self._transaction() as db:
             seq = None
             if request is not None:
@@ -229,11 +234,13 @@ class Journal:
         last = db.execute("SELECT MAX(fire_id) FROM fires").fetchone()[0]
         fire_id = base if last is None else last + 1
         if not 0 < fire_id < FIRE_ID_LIMIT:
-            raise JournalError(f"{self.path} has used up its fire ids; start a new table with a new journal file")
+            raise JournalError(
+                f"{self.path} has used up its fire ids; start a new table with a new journal file"
+            )
         return int(fire_id)
 
     def fires(self) -> list[dict[str, Any]]:
-        """Every fire, oldest first: id, player, requested, fired (None while unresolved), fault, seq, settled_by."""
+        """Every fire, oldest first (`fired` is None while unresolved)."""
         if self._db is None or not self._has_table("fires"):
             return []
         cursor = self._db.execute(
@@ -275,7 +282,8 @@ class Journal:
     @staticmethod
     def _put_meta(db: sqlite3.Connection, key: str, value: Any) -> None:
         db.execute(
-            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, _dump(value)),
         )
 

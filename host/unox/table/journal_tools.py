@@ -1,4 +1,4 @@
-"""`unox journal check` and `unox journal repair`: look at a journal, and set aside the rows that do not replay.
+"""`unox journal check` and `unox journal repair`: look at a journal; set aside the rows that do not replay.
 
 Check only reads (it works beside a running table). Repair takes the journal's lock, copies the whole file
 to a backup beside it first, and then moves the bad rows into the journal's `dropped` table: nothing the
@@ -27,7 +27,10 @@ class Report:
 
     def lines(self) -> list[str]:
         players = ",".join(self.settings.players)
-        head = f"{self.path}: unox journal of the table {players}; {self.replayed} requests replay, phase {self.phase}"
+        head = (
+            f"{self.path}: unox journal of the table {players}; {self.replayed} requests replay, "
+            f"phase {self.phase}"
+        )
         lines = [head]
         lines += [f"  bad: {row.describe()}" for row in self.bad]
         if self.pending is not None:
@@ -83,7 +86,7 @@ def free_backup_path(path: Path) -> Path:
 
 
 def repair(path: Path) -> Report:
-    """Set the rows that do not replay aside (into the `dropped` table), after a full backup beside the file."""
+    """Set the rows that do not replay aside (into `dropped`), after a full backup beside the file."""
     with Journal(_existing(path)) as journal:
         journal.lock()  # no table may write while rows are set aside
         report = _report(journal)

@@ -48,7 +48,7 @@ def encode(reply: Reply) -> str:
 
 
 def serve(table: Table, lines: Iterable[str | bytes], out: IO[Any]) -> int:
-    """Answer every line until the input ends (or the reader goes away); returns how many replies were written."""
+    """Answer every line until the input ends (or the reader goes away); returns the replies written."""
     replies = 0
     for line in lines:
         if not line.strip():

@@ -151,7 +151,8 @@ class Presses:
             from unox.table.journal import JournalError
 
             raise JournalError(
-                f"{self.journal.path} is damaged: its unfinished fire {pending['fire_id']} was {pending['player']}'s "
+                f"{self.journal.path} is damaged: its unfinished fire {pending['fire_id']} was "
+                f"{pending['player']}'s "
                 f"press, but the journal's game says {presser or 'nobody'} presses now; unox changed nothing"
             )
         result = self._remembered(pending["fire_id"]) if self.launcher is not None else None
@@ -160,8 +161,14 @@ class Presses:
                 f"The table stopped during {pending['player']}'s press; the launcher remembers it: "
                 f"{result.fired} card(s) came out. Nothing was fired again."
             )
-            self._resolve(pending["fire_id"], pending["player"], pending["requested"], result.fired,
-                          result.fault, "device")
+            self._resolve(
+                pending["fire_id"],
+                pending["player"],
+                pending["requested"],
+                result.fired,
+                result.fault,
+                "device",
+            )
             return
         self.unsettled = {
             "player": pending["player"],
@@ -183,7 +190,8 @@ class Presses:
         pending = self.unsettled or {}
         player, asked = pending.get("player"), pending.get("requested")
         return (
-            f"The table stopped while firing {asked} card(s) for {player}, and the launcher cannot say how many "
+            f"The table stopped while firing {asked} card(s) for {player}, and the launcher cannot say how "
+            "many "
             f"came out. Count the cards {player} got from that press and send "
             '{"cmd":"settle","fired":N}; nothing else is taken until then, and nothing is fired again.'
         )
@@ -194,15 +202,17 @@ class Presses:
             pending = self.unsettled
             if pending is None:
                 return self.refuse(
-                    "nothing_to_settle", "No press waits to be settled: settle is only for a fire the table stopped in."
+                    "nothing_to_settle",
+                    "No press waits to be settled: settle is only for a fire the table stopped in.",
                 )
             try:
                 check_fired(self.game.state(), fired, pending["player"])
             except ProtocolError as exc:
                 return self.refuse(exc.code, exc.message)
             self.unsettled = None
-            reply = self._resolve(pending["fire_id"], pending["player"], pending["requested"], fired, None,
-                                  "operator")
+            reply = self._resolve(
+                pending["fire_id"], pending["player"], pending["requested"], fired, None, "operator"
+            )
             reply["settled"] = {**pending, "fired": fired}
             return reply
 
@@ -232,8 +242,10 @@ class Presses:
             self.journal.record_standalone(presser, fired, fault, request)
         if request is None:
             who = "nobody owed a press" if presser is None else f"the launcher stopped ({fault})"
-            line = (f"While the link was down the launcher fired alone: {fired} card(s), but {who}; "
-                    "nothing changed at the table.")
+            line = (
+                f"While the link was down the launcher fired alone: {fired} card(s), but {who}; "
+                "nothing changed at the table."
+            )
         else:
             before = self.state()
             apply_request(self.game, request)

@@ -58,7 +58,7 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
 
 
 def check_in_state(game: Any, request: dict[str, Any]) -> None:
-    """The bounds that depend on the state (ProtocolError bad_fired / bad_points); the rules judge the rest."""
+    """The bounds that depend on the state (ProtocolError bad_fired / bad_points)."""
     cmd = request["cmd"]
     if cmd == "press" and "fired" in request:
         check_fired(game.state(), request["fired"], request.get("player"))
@@ -123,7 +123,9 @@ def scan(game: Any, rows: Sequence[tuple[int, Any]], players: Sequence[str]) -> 
             result.bad.append(BadRow(seq, str(text), f"is refused by the rules ({message})"))
             continue
         except Exception as exc:  # an engine bug on this row: report it as the row that fails, never crash
-            result.bad.append(BadRow(seq, str(text), f"makes unox fail ({type(exc).__name__}: {str(exc)[:60]})"))
+            result.bad.append(
+                BadRow(seq, str(text), f"makes unox fail ({type(exc).__name__}: {str(exc)[:60]})")
+            )
             continue
         result.entries.append(request)
     return result

@@ -97,10 +97,11 @@ def parse_line(line: str) -> dict[str, Any]:
     try:
         request = json.loads(line)
     except (ValueError, RecursionError) as exc:
-        why = str(exc) if isinstance(exc, json.JSONDecodeError) else "a number in it is far too long, or it nests too deep"
+        why = str(exc) if isinstance(exc, json.JSONDecodeError) else "a number far too long, or deep nesting"
         raise ProtocolError(
             "bad_json",
-            f'that line is not JSON unox can read ({why[:120]}); send one JSON object per line, e.g. {{"cmd":"state"}}',
+            f"that line is not JSON unox can read ({why[:120]}); send one JSON object per line, "
+            'e.g. {"cmd":"state"}',
         ) from exc
     if not isinstance(request, dict):
         raise ProtocolError(
@@ -126,7 +127,8 @@ def check_request(
             "bad_request", f'every request needs "cmd", one of: {", ".join(REQUESTS)}; e.g. {{"cmd":"state"}}'
         )
     if cmd not in REQUESTS:
-        raise ProtocolError("unknown_cmd", f'"cmd":{_shown(cmd)} is unknown; use one of: {", ".join(REQUESTS)}')
+        known = ", ".join(REQUESTS)
+        raise ProtocolError("unknown_cmd", f'"cmd":{_shown(cmd)} is unknown; use one of: {known}')
     fields = REQUESTS[cmd]
     unknown = sorted(set(request) - set(fields) - {"cmd"})
     if unknown:
@@ -177,7 +179,8 @@ def _checked_points(value: Any, players: Sequence[str], hint: str) -> dict[str, 
         if not 0 <= points <= most:
             raise ProtocolError(
                 "bad_points",
-                f"score: {player}'s points must be from 0 to {most} (more than a whole deck of wilds), not {_number(points)}",
+                f"score: {player}'s points must be from 0 to {most} (112 cards of 50 points), "
+                f"not {_number(points)}",
             )
     return dict(value)
 
@@ -208,5 +211,6 @@ def _shown(value: Any) -> str:
 def check_player(name: str, players: Sequence[str]) -> None:
     if name not in players:
         raise ProtocolError(
-            "unknown_player", f"{_shown(name)} is not seated at this table; the players are {', '.join(players)}"
+            "unknown_player",
+            f"{_shown(name)} is not seated at this table; the players are {', '.join(players)}",
         )

@@ -133,7 +133,9 @@ class Table(Presses):
                 profile = _profile_for(settings, len(journal))
             except ValueError as exc:  # ProfileError: the stored profile name is not one this unox has
                 raise JournalError(f"{journal.path}: {exc}") from exc
-        table = cls(settings.build_game(), launcher=launcher, profile=profile, journal=journal, settings=settings)
+        table = cls(
+            settings.build_game(), launcher=launcher, profile=profile, journal=journal, settings=settings
+        )
         table._replay_journal()
         table.settle_pending()
         return table
@@ -144,12 +146,21 @@ class Table(Presses):
         rows = journal.raw_rows()
         found = scan(self.game, rows, self.players)
         tail = journal.get_meta("legacy_tail_seq")
-        if len(found.bad) == 1 and found.bad[0].seq == rows[-1][0] and tail is not None and found.bad[0].seq <= tail:
+        if (
+            len(found.bad) == 1
+            and found.bad[0].seq == rows[-1][0]
+            and tail is not None
+            and found.bad[0].seq <= tail
+        ):
             # unox v1 journalled first: its newest row may be a refused request it died before taking out.
             bad = found.bad[0]
             journal.drop([bad.seq], f"v1 crash window: {bad.reason}")
-            log.warning("journal %s: the newest v1 row was never accepted; kept in its dropped rows", journal.path)
-            self.emit(f"The newest row of this v1 journal was never accepted ({bad.reason}); it is kept aside.")
+            log.warning(
+                "journal %s: the newest v1 row was never accepted; kept in its dropped rows", journal.path
+            )
+            self.emit(
+                f"The newest row of this v1 journal was never accepted ({bad.reason}); it is kept aside."
+            )
         elif found.bad:
             raise JournalError(_damage_message(journal.path, found.bad))
         self.entries = found.entries
@@ -231,7 +242,8 @@ class Table(Presses):
             self._rebuild()
             return self.refuse(
                 "journal_error",
-                f"the journal could not be written ({str(exc)[:120]}), so the request was not taken: free disk "
+                f"the journal could not be written ({str(exc)[:120]}), so the request was not taken: "
+                "free disk "
                 "space or fix the file's permissions, then send it again",
             )
         return self._accepted(request, before)

@@ -35,7 +35,8 @@ class TableSettings:
         object.__setattr__(self, "players", tuple(self.players))
         check_players(self.players)
         if self.scoring not in SCORINGS:
-            raise SettingsError(f"scoring {_short(self.scoring)} is unknown; use one of {', '.join(SCORINGS)}")
+            known = ", ".join(SCORINGS)
+            raise SettingsError(f"scoring {_short(self.scoring)} is unknown; use one of {known}")
         if not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET:
             raise SettingsError(
                 f"target {_short(self.target)} is out of range; give a whole number from 1 to {MAX_TARGET}"

@@ -1,4 +1,4 @@
-"""`unox journal check|repair FILE`: see what a table's journal holds, and set aside rows that do not replay."""
+"""`unox journal check|repair FILE`: what a table's journal holds; set aside rows that do not replay."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument("file", type=Path, metavar="FILE")
     check.set_defaults(func=run_check)
     repair = sub.add_parser(
-        "repair", help="set aside the rows that do not replay (into the journal's dropped table), after a backup"
+        "repair",
+        help="set aside the rows that do not replay (into the journal's dropped table), after a backup",
     )
     repair.add_argument("file", type=Path, metavar="FILE")
     repair.set_defaults(func=run_repair)
@@ -55,7 +56,8 @@ def run_repair(args: argparse.Namespace) -> int:
         print(f"{args.file}: every row replays; nothing to repair")
         return 0
     print(
-        f"{args.file}: set aside {len(report.bad)} row(s) that did not replay into the journal's dropped table; "
+        f"{args.file}: set aside {len(report.bad)} row(s) that did not replay into the journal's dropped "
+        "table; "
         f"the file as it was is backed up at {report.backup}"
     )
     for row in report.bad:
