@@ -187,7 +187,7 @@ def test_cards_out_of_the_simulated_launcher_equal_the_journals_fires_in_every_c
     print(
         f"{CYCLES} SIGKILL cycles, {witnessed(witness)} cards fired, "
         f"{outcomes.count('settled')} fires settled "
-        "by the operator after a kill between fire and commit"
+        "by the operator after a kill between intent and commit"
     )
     assert witnessed(witness) > 100, "the cycles fired cards"
     assert outcomes.count("settled") >= 3, outcomes  # the window between fire and commit was hit and settled
