@@ -60,7 +60,7 @@ def test_the_loop_writes_bytes_to_a_binary_stream():
 
 
 def test_a_lone_surrogate_gets_one_ascii_reply_and_the_loop_goes_on():
-    """`{"cmd":"\\ud800"}` used to kill the table: its echo could not be encoded on stdout (issue 7, item 7)."""
+    """`{"cmd":"\\ud800"}` used to kill the table: its echo could not be written (issue 7, item 7)."""
     out = io.BytesIO()
     lines = [b'{"cmd":"\\ud800"}\n', b'{"cmd":"deal","dealer":"\\udfff"}\n', b'{"cmd":"state"}\n']
     assert serve(new_table(), lines, out) == 3
