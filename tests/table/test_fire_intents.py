@@ -188,3 +188,24 @@ def test_a_fault_with_nothing_fired_resolves_the_intent_and_the_press_does_not_c
     fire = table.journal.fires()[-1]
     assert (fire["fired"], fire["fault"], fire["seq"]) == (0, "jam", None)
     assert table.journal.pending_fire() is None
+
+
+def test_a_fire_the_journal_cannot_record_holds_the_table_until_it_is_settled(tmp_path, monkeypatch):
+    """Cards out, disk full: the table says how many came out and takes nothing else until it is written."""
+    launcher = RememberingLauncher()
+    table = journalled_table(tmp_path / "t.db", launcher, 2)
+    real = table.journal.resolve_fire
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(table.journal, "resolve_fire", full)
+    reply = table.button()
+    assert reply["error"]["code"] == "journal_error" and '"fired":2' in reply["error"]["message"]
+    assert reply["state"]["unsettled"]["player"] == "Bob" and reply["state"]["hands"]["Bob"] == HAND
+    refuse(table, "unsettled", cmd="play", player="Bob", card="G3")
+    monkeypatch.setattr(table.journal, "resolve_fire", real)
+    assert accept(table, cmd="settle", fired=2)["hands"]["Bob"] == HAND + 2
+    assert len(launcher.fires) == 1
+    table.close()
+    assert Table.resume(tmp_path / "t.db").state()["hands"]["Bob"] == HAND + 2

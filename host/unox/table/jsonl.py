@@ -34,7 +34,11 @@ def answer(table: Table, line: str | bytes) -> Reply:
         return table.handle(request)
     except Exception:
         log.exception("the table failed on a line")
-        return table.refuse("internal_error", INTERNAL_ERROR)
+        try:
+            return table.refuse("internal_error", INTERNAL_ERROR)
+        except Exception:  # even the state cannot be read: still one reply
+            error = {"code": "internal_error", "message": INTERNAL_ERROR}
+            return {"ok": False, "error": error, "state": None}
 
 
 def encode(reply: Reply) -> str:

@@ -14,9 +14,11 @@ attributed like a button press, journalled and told (`sync_launcher`).
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 from unox.table.bounds import check_fired
+from unox.table.journal import JournalError
 from unox.table.narrate import fault_action, nobody_owes
 from unox.table.replay import apply_request, rule_errors
 from unox.table.requests import ProtocolError
@@ -93,7 +95,17 @@ class Presses:
             counts = fired > 0 or fault is None
         request = {"cmd": "press", "player": who, "fired": fired} if counts else None
         if self.journal is not None and fire_id is not None:
-            self.journal.resolve_fire(fire_id, fired, fault, settled_by, request)
+            try:
+                self.journal.resolve_fire(fire_id, fired, fault, settled_by, request)
+            except (sqlite3.Error, OSError, JournalError) as exc:
+                # The cards are out but not recorded: hold the table until the count is written.
+                self.unsettled = {"player": who, "requested": requested, "fire_id": fire_id}
+                return self.refuse(
+                    "journal_error",
+                    f"{fired} card(s) came out for {who} but the journal could not record it "
+                    f"({str(exc)[:100]}): "
+                    f'free disk space or fix the permissions, then send {{"cmd":"settle","fired":{fired}}}',
+                )
         if request is None:
             why = fault_action(fault) if fault else f"No card came out for {who}."
             return self.refuse("launcher_fault", f"{why} The press did not count.")
@@ -148,8 +160,6 @@ class Presses:
             return
         presser = self.game.presser()
         if presser != pending["player"]:
-            from unox.table.journal import JournalError
-
             raise JournalError(
                 f"{self.journal.path} is damaged: its unfinished fire {pending['fire_id']} was "
                 f"{pending['player']}'s "
@@ -221,6 +231,10 @@ class Presses:
     def sync_launcher(self) -> list[str]:
         """Take the fires the firmware made alone while the link was down: each is attributed like a button
         press, journalled and told. Returns the lines told (none while a fire waits to be settled)."""
+        with self._lock:  # type: ignore[attr-defined]
+            return self._sync_launcher()
+
+    def _sync_launcher(self) -> list[str]:
         if self.launcher is None or self.unsettled is not None:
             return []
         try:
