@@ -205,3 +205,9 @@ def test_two_tables_in_one_process_cannot_share_a_journal(tmp_path):
     reader.close()
     accept(table, cmd="flip", card="G7")
     table.close()
+
+
+def test_a_journal_in_a_missing_folder_says_to_create_the_folder(tmp_path, one_line_error):
+    assert main(["table", "--players", "Ann,Bob", "--journal", str(tmp_path / "no" / "t.db")]) == 1
+    assert "no folder" in one_line_error()
+    assert list(tmp_path.iterdir()) == []

@@ -96,11 +96,14 @@ class Journal:
         """A new journal: marked as unox's in its header before anything else, then switched to WAL."""
         self.path.touch(exist_ok=True)
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        db.executescript(SCHEMA)
-        self._put_meta(db, "version", SCHEMA_VERSION)
-        self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
+        with _Transaction(db):  # all or nothing: a crash leaves an empty file (a new journal), not half a one
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            self._put_meta(db, "version", SCHEMA_VERSION)
+            self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
         db.execute("PRAGMA journal_mode=WAL")
         return db
 

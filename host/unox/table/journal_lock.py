@@ -107,4 +107,6 @@ def permission_message(journal: Path, exc: OSError) -> str:
             f"cannot write the journal {journal}: permission denied (the file or its folder "
             f"{journal.parent} is read-only for this user); give a journal path in a folder you can write"
         )
+    if exc.errno == errno.ENOENT:
+        return f"cannot write the journal {journal}: there is no folder {journal.parent}; create it first"
     return f"cannot write the journal {journal}: {exc.strerror or exc}"
