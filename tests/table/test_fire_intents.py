@@ -209,3 +209,17 @@ def test_a_fire_the_journal_cannot_record_holds_the_table_until_it_is_settled(tm
     assert len(launcher.fires) == 1
     table.close()
     assert Table.resume(tmp_path / "t.db").state()["hands"]["Bob"] == HAND + 2
+
+
+def test_a_beam_count_beyond_the_tables_estimate_is_taken_and_replays(tmp_path):
+    """The launcher held more than the table thought: the cards came out, so they count, live and on resume."""
+    path = tmp_path / "t.db"
+    launcher = RememberingLauncher()
+    table = journalled_table(path, launcher, 40, 40, 40)
+    launcher.queue(40, 40, 40)  # the beam counts 40 each time, whatever the table estimated
+    for _ in range(3):
+        assert table.button()["ok"]
+    state = table.state()
+    assert sum(state["hands"].values()) + state["discard"] > 112  # more than the table knew of
+    table.close()
+    assert Table.resume(path).state() == state

@@ -252,6 +252,14 @@ class Journal:
         keys = ("fire_id", "player", "requested", "fired", "fault", "seq", "settled_by")
         return [dict(zip(keys, row, strict=True)) for row in cursor]
 
+    def beam_rows(self) -> set[int]:
+        """The request rows that record a launcher's own count (beam, device memory, standalone)."""
+        return {
+            fire["seq"]
+            for fire in self.fires()
+            if fire["seq"] is not None and fire["settled_by"] in ("beam", "device", "standalone")
+        }
+
     def pending_fire(self) -> dict[str, Any] | None:
         """The fire whose intent was written but whose outcome was not: the table stopped in between."""
         pending = [fire for fire in self.fires() if fire["fired"] is None]

@@ -59,7 +59,7 @@ def _settings(journal: Journal) -> TableSettings:
 def _report(journal: Journal) -> Report:
     settings = _settings(journal)
     game = settings.build_game()
-    found = scan(game, journal.raw_rows(), settings.players)
+    found = scan(game, journal.raw_rows(), settings.players, journal.beam_rows())
     phase = game.state()["phase"]
     return Report(journal.path, settings, len(found.entries), phase, found.bad, journal.pending_fire())
 

@@ -144,7 +144,7 @@ class Table(Presses):
         journal = self.journal
         assert journal is not None
         rows = journal.raw_rows()
-        found = scan(self.game, rows, self.players)
+        found = scan(self.game, rows, self.players, journal.beam_rows())
         tail = journal.get_meta("legacy_tail_seq")
         if (
             len(found.bad) == 1
