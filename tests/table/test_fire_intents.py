@@ -212,7 +212,7 @@ def test_a_fire_the_journal_cannot_record_holds_the_table_until_it_is_settled(tm
 
 
 def test_a_beam_count_beyond_the_tables_estimate_is_taken_and_replays(tmp_path):
-    """The launcher held more than the table thought: the cards came out, so they count, live and on resume."""
+    """The launcher held more than the table thought: the cards came out: they count, live and on resume."""
     path = tmp_path / "t.db"
     launcher = RememberingLauncher()
     table = journalled_table(path, launcher, 40, 40, 40)
