@@ -2,8 +2,9 @@
 
     python crashing_table.py WITNESS KILL -- table --resume game.db
 
-WITNESS: a file that gets one line per card that really leaves the simulated launcher (the simulator's
-ground truth, `LauncherModel.ejected`), written with `os.write` before anything else happens, so it
+WITNESS: a file that gets `life` when this process starts, `fire ID` when the launcher driver is told to
+fire (before any card moves), and `card` for each card that really leaves the simulated launcher (the
+simulator's ground truth, `LauncherModel.ejected`). Each line is written with `os.write` at once, so it
 survives the SIGKILL that may follow a moment later.
 
 KILL: where this process kills itself with SIGKILL (a real kill, by the kernel; nothing is flushed):
@@ -27,10 +28,19 @@ def die() -> None:
 
 
 def install_witness(path: str, kill_at_card: int | None) -> None:
+    from unox.launcher.serial import SerialLauncher
     from unoxsim.physics import LauncherModel
 
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.write(fd, b"life\n")
     seen = {"cards": 0}
+    real_fire = SerialLauncher.fire
+
+    def fire(self, n, fire_id=None):
+        os.write(fd, f"fire {fire_id}\n".encode())
+        return real_fire(self, n, fire_id)
+
+    SerialLauncher.fire = fire  # type: ignore[method-assign]
 
     def get(model: LauncherModel) -> int:
         return model.__dict__.get("_witnessed_ejected", 0)
