@@ -165,6 +165,7 @@ def test_a_second_process_on_a_running_journal_is_refused_naming_the_pid(tmp_pat
             ["table", "--resume", str(path)],
             ["table", "--players", "Ann,Bob", "--journal", str(path)],
             ["play", "--plain", "--resume", str(path)],
+            ["play", "--plain", "--continue", str(path), "--players", "Ann,Bob"],
         ):
             second = unox(*args)
             assert second.returncode == 1, (args, second.stderr)
