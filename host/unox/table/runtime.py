@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from unox.table.journal import Journal, JournalError
-from unox.table.narrate import describe, undone, whats_next
+from unox.table.narrate import describe, nobody_owes, undone, whats_next
 from unox.table.presses import Presses
 from unox.table.replay import apply_request, check_in_state, rule_errors, scan
 from unox.table.requests import ProtocolError, check_request
@@ -221,7 +221,7 @@ class Table(Presses):
         if cmd == "press" and "player" not in clean:
             presser = self.game.presser()  # a launcher table: attributed like a button press
             if presser is None:
-                return self.refuse("not_owed", _nobody_owes(self.state()))
+                return self.refuse("not_owed", nobody_owes(self.state()))
             clean["player"] = presser
         return self._commit(clean)
 
@@ -297,12 +297,6 @@ class Table(Presses):
             self.journal.close()
         if self.launcher is not None:
             self.launcher.close()
-
-
-def _nobody_owes(state: dict[str, Any]) -> str:
-    from unox.table.narrate import nobody_owes
-
-    return nobody_owes(state)
 
 
 def _damage_message(path: Path, bad: list[Any]) -> str:
