@@ -223,3 +223,16 @@ def test_a_beam_count_beyond_the_tables_estimate_is_taken_and_replays(tmp_path):
     assert sum(state["hands"].values()) + state["discard"] > 112  # more than the table knew of
     table.close()
     assert Table.resume(path).state() == state
+
+
+def test_a_driver_failing_mid_fire_asks_the_operator_instead_of_forgetting_the_intent(tmp_path):
+    class Broken(RememberingLauncher):
+        def fire(self, n, fire_id=None):
+            raise RuntimeError("driver bug")
+
+    table = journalled_table(tmp_path / "t.db", Broken(), 2)
+    reply = table.button()
+    assert reply["error"]["code"] == "unsettled" and "settle" in reply["error"]["message"]
+    assert table.state()["unsettled"]["player"] == "Bob"
+    assert accept(table, cmd="settle", fired=1)["hands"]["Bob"] == HAND + 1
+    assert table.journal.pending_fire() is None

@@ -17,6 +17,7 @@ import logging
 import sqlite3
 from typing import Any
 
+from unox.launcher.base import MAX_FIRE
 from unox.table.bounds import check_fired
 from unox.table.journal import JournalError
 from unox.table.narrate import fault_action, nobody_owes
@@ -73,7 +74,15 @@ class Presses:
         assert who is not None
         count = self._count_for(who)
         fire_id = self.journal.begin_fire(who, count) if self.journal is not None else None
-        result = self._fire(count, fire_id)
+        try:
+            result = self._fire(count, fire_id)
+        except Exception:
+            if fire_id is None:
+                raise
+            # A driver bug mid-fire: nobody knows what came out, so the operator says, as after a crash.
+            log.exception("the launcher failed during fire %s", fire_id)
+            self.unsettled = {"player": who, "requested": count, "fire_id": fire_id}
+            return self.refuse("unsettled", "unox failed while firing (a bug). " + self._settle_question())
         info: dict[str, Any] = {"requested": count, "fired": result.fired, "fault": result.fault}
         if result.fault:
             info["action"] = fault_action(result.fault)
@@ -149,7 +158,7 @@ class Presses:
         count = int(self.profile.next_count(available, must_fire=until_fire))
         if until_fire and available > 0:
             count = max(count, 1)
-        return min(count, available)
+        return max(0, min(count, available, MAX_FIRE))
 
     # -- a fire the table stopped in ------------------------------------------------------------
 
