@@ -197,13 +197,15 @@ class Presses:
         self.emit(self._settle_question())
 
     def _remembered(self, fire_id: int) -> Any:
-        from unox.launcher.base import LauncherError
-
+        """The launcher's memory of fire `fire_id`, or None: any failure to ask leaves it to the operator."""
         try:
-            return self.launcher.fire_result(fire_id)
-        except LauncherError as exc:
+            result = self.launcher.fire_result(fire_id)
+        except Exception as exc:
             log.warning("the launcher could not say what fire %s gave: %s", fire_id, exc)
             return None
+        fired = getattr(result, "fired", None)
+        believable = isinstance(fired, int) and not isinstance(fired, bool) and 0 <= fired <= MAX_FIRE + 1
+        return result if believable else None  # nothing remembered, or nothing believable: ask a person
 
     def _settle_question(self) -> str:
         pending = self.unsettled or {}
