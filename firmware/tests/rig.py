@@ -199,12 +199,16 @@ class Rig:
             self.pack_min = mv
         self.machine.set_adc(PINS["battery_adc"], adc_raw(mv))
 
-    def run(self, ms, dt=5, feed=True):
+    def run(self, ms, dt=5, feed=True, frozen=False):
+        # frozen=True: the main loop hangs (no tick, no feed); timers still fire, as IRQs do
         end = self.now + ms
         while self.now < end:
             self.physics(dt)
             self.now += dt
-            if feed:
+            self.machine.run_timers(self.now)
+            if frozen:
+                pass
+            elif feed:
                 step(self.board, self.app, self.now)
             else:
                 self.app.tick(self.now)
