@@ -2,7 +2,8 @@
 # then pull the next card back; detect stall, jam, empty, stuck, lid and the on-time cap.
 #
 # Feeder(board, settings): busy(), start(n, now_ms) -> result or None, tick(now_ms) -> result or None,
-# abort(now_ms, fault): motor off at once, result from a later tick (after the run-down). A result is (fired, requested, fault, detail); fault is None or one of
+# abort(now_ms, fault, detail="-"): motor off at once, the result from a later tick (after the run-down);
+# cutting(): in that run-down. A result is (fired, requested, fault, detail); fault is None or one of
 # "jam" "empty" "stuck" "lid" "link" "abort"; detail says why ("wedged", "ontime", or "-").
 # `fired` is what the beam counted. After a JAM wedged, `wedged` is how many of those counted cards sit
 # wedged in the exit slot (0 or 1): still inside the launcher, they go back on the stack when the lid is

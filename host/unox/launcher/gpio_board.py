@@ -42,6 +42,7 @@ class GpioBoard:
         from gpiozero import Button, DigitalInputDevice, Motor, PWMOutputDevice
 
         self._devices: list = []
+        self._cut_timer: threading.Timer | None = None
         self._beam_edges = 0
         self._now_ms = now_ms or (lambda: 0)
         self.edges: list[tuple[int, bool]] = []  # (ms, entering) of beam edges, read by calibrate
@@ -58,7 +59,6 @@ class GpioBoard:
         self._beam.when_activated = self._on_beam
         self._beam.when_deactivated = lambda: self.edges.append((self._now_ms(), False))
         self.on_press = None  # set by the driver; called on each button press edge
-        self._cut_timer: threading.Timer | None = None
 
     def _own(self, device):
         self._devices.append(device)

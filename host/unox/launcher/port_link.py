@@ -2,9 +2,12 @@
 
 One thread, no background work: every wait pumps the port, so the simulator's virtual clock moves only
 when the driver waits. Reliability is `unoxfw.link.Endpoint` (seq/ack/retransmit, duplicates dropped,
-replies re-sent from the firmware's cache). When the port breaks (USB cable pulled), `reconnect()`
-reopens it and keeps the same session, so unacknowledged frames go out again with their old sequence
-numbers and the firmware runs each command once.
+replies re-sent from the firmware's cache). When the port breaks (USB cable pulled), each pump tries to
+reopen it (every REOPEN_S, never blocking), keeping the same session, so unacknowledged frames go out
+again with their old sequence numbers and the firmware runs each command once.
+
+The link is down when nothing came from the firmware for QUIET_S (it beats every 250 ms): `alive()`
+says so at once, without waiting for anything.
 
 Frames the link produces while taking input (the ACKs) are held and go out in the same write as the
 next frame the host sends (a press's ACK rides with the FIRE that answers it), and in any case before
@@ -27,9 +30,11 @@ from unox.launcher.device_state import DeviceState
 
 READ_TIMEOUT_S = 0.01  # a read returns on the first bytes; this only bounds an idle wait
 READ_CHUNK = 4096  # more than any burst of frames the firmware sends between two pumps
-HEARTBEAT_S = 0.5  # well inside the firmware's silence_ms, so a running motor is never cut off
+HEARTBEAT_S = 0.5  # sent to the firmware as host_beat_ms; its silence_ms must be at least twice this
 HELLO_TIMEOUT_S = 2.0
-QUIET_S = 3.0  # the firmware sends a HEARTBEAT every second: this much silence means the link is down
+QUIET_S = 1.0  # the heartbeat timeout: the firmware beats every 250 ms, this much silence = link down
+LOST_S = 2.0  # silence that gives a fire in flight up (the firmware cuts its motor after silence_ms)
+REOPEN_S = 0.25  # a broken port is tried again this often, from the pumps
 PORT_ERRORS = (serial.SerialException, OSError)
 
 
@@ -51,7 +56,7 @@ class PortLink:
     """Frames in and out of one port; `state` is what the firmware has told us."""
 
     def __init__(self, port, *, name: str, clock: Clock | None = None, seed: int | None = None,
-                 link_timeout: float = 30.0):
+                 link_timeout: float = LOST_S):
         self.port = port
         self.name = name
         self.clock = clock or clock_for(port)
@@ -63,6 +68,8 @@ class PortLink:
         self.needs_hello = True
         self.on_reboot: Callable[[bool], None] | None = None  # called with "had our unacked frames"
         self.heard = self.clock.now()
+        self.lost_why = ""  # the port error that broke the link, for the messages
+        self._next_reopen = 0.0
         self._last_beat = -HEARTBEAT_S
         self._direct = False  # a local pyserial port: read and write its file descriptor directly
         self._held: list[bytes] = []  # frames made while taking input, not written yet
@@ -116,8 +123,12 @@ class PortLink:
                     written = 0  # the port's buffer is full: pyserial waits for it (write_timeout)
             if written < len(data):
                 self.port.write(data[written:])
-        except PORT_ERRORS:
-            self.broken = True
+        except PORT_ERRORS as exc:
+            self._break(exc)
+
+    def _break(self, exc: Exception) -> None:
+        self.broken = True
+        self.lost_why = str(exc)
 
     def _read(self) -> bytes:
         try:
@@ -127,8 +138,8 @@ class PortLink:
             if data and self.port.in_waiting:  # the rest of a frame that was still arriving
                 data += self.port.read(self.port.in_waiting)
             return data
-        except PORT_ERRORS:
-            self.broken = True
+        except PORT_ERRORS as exc:
+            self._break(exc)
             return b""
 
     @staticmethod
@@ -146,9 +157,12 @@ class PortLink:
         return data
 
     def pump(self) -> None:
-        """One step: read what arrived (waiting at most READ_TIMEOUT_S), retransmit, heartbeat."""
-        if self.broken:
-            self.reconnect()
+        """One step: read what arrived (waiting at most READ_TIMEOUT_S), retransmit, heartbeat.
+
+        With the port broken it only tries to reopen it (every REOPEN_S) and lets READ_TIMEOUT_S pass."""
+        if self.broken and not self.try_reopen():
+            self.clock.sleep(READ_TIMEOUT_S)
+            return
         self.flush()  # never wait for input with an ACK unsent
         data = self._read()
         now_s = self.clock.now()  # one clock reading per step: the press -> FIRE path is this method
@@ -182,23 +196,25 @@ class PortLink:
         return True
 
     # ---- session ----------------------------------------------------------------------------------
-    def ensure(self) -> None:
-        """A working port and a live session, or a LauncherError that says what to check."""
-        if self.broken:
-            self.reconnect()
+    def ensure(self, hello_timeout: float = HELLO_TIMEOUT_S) -> None:
+        """A working port and a session, or at once a LauncherError that says what to check."""
+        if self.broken and not self.try_reopen(force=True):
+            raise LauncherError(f"lost the launcher on {self.name} ({self.lost_why}); {advice(self.name)}")
         if self.needs_hello:
-            self.handshake()
+            self.handshake(hello_timeout)
 
-    def handshake(self) -> None:
-        """HELLO: a new session, a fresh window (frames of an abandoned session are never resent)."""
+    def handshake(self, timeout: float = HELLO_TIMEOUT_S) -> None:
+        """HELLO: a new session, a fresh window (frames of an abandoned session are never resent), then
+        the host's heartbeat period (host_beat_ms), against which the firmware checks its silence_ms."""
         self.in_session = False
         self.state.firmware = None
         self.endpoint.hello((PROTOCOL,), self.ms())
-        if not self.wait(lambda: self.state.firmware is not None, HELLO_TIMEOUT_S):
+        if not self.wait(lambda: self.state.firmware is not None, timeout):
             self.needs_hello = True
             raise LauncherError(f"no answer from the launcher on {self.name}; {advice(self.name)}")
         self.state.peer_seen = None
         self.in_session, self.needs_hello = True, False
+        self.send("CONFIG", ("host_beat_ms", int(HEARTBEAT_S * 1000)))
 
     def _rebooted(self) -> None:
         """The firmware's heartbeat names no session of ours: it rebooted; start again."""
@@ -207,23 +223,25 @@ class PortLink:
         if self.on_reboot is not None:
             self.on_reboot(had_our_frames)
 
-    def reconnect(self) -> None:
-        """The port broke (cable pulled): reopen it until it is back, keeping the session."""
-        deadline = self.now() + self.link_timeout
-        while True:
-            try:
-                self.port.close()
-                self.port.open()
-                self._prepare()
-                self.broken = False
-                self.heard = self.now()
-                return
-            except PORT_ERRORS as exc:
-                if self.now() >= deadline:
-                    self.in_session, self.needs_hello = False, True
-                    message = f"lost the launcher on {self.name} ({exc}); {advice(self.name)}"
-                    raise LauncherError(message) from exc
-                self.clock.sleep(0.25)
+    def try_reopen(self, force: bool = False) -> bool:
+        """The port broke (cable pulled): one attempt to reopen it, keeping the session; never blocks."""
+        now = self.now()
+        if not force and now < self._next_reopen:
+            return False
+        self._next_reopen = now + REOPEN_S
+        try:
+            self.port.close()
+            self.port.open()
+            self._prepare()
+        except PORT_ERRORS as exc:
+            self.lost_why = str(exc)
+            return False
+        self.broken = False
+        return True
+
+    def silent_for(self) -> float:
+        """Seconds since the firmware was last heard."""
+        return self.now() - self.heard
 
     def close(self) -> None:
         self.flush()
