@@ -269,6 +269,7 @@ class App:
             # Klipper's max_duration idea: a host-commanded motor stops when the host goes quiet (the
             # result comes after the run-down; a second cut during it is ignored).
             self.feeder.abort(now_ms, "link")
+            self._lose_link(now_ms)
         result = self.feeder.tick(now_ms)
         if result:
             self._finish_fire(result, now_ms)

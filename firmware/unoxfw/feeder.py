@@ -20,8 +20,8 @@
 # At the end the motor keeps going until the last card has left the beam (else STUCK after exit_ms),
 # then the reverse pulse pulls the next card back; a card in the beam after that is STUCK (T4).
 # A cut (lid, host silence, ontime, abort) stops the motor at once, but the roller coasts and may still carry
-# a card out: the beam keeps counting through the run-down, and the result comes once the beam has been
-# quiet for _RUNDOWN_MS (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too.
+# a card out: the beam keeps counting through the run-down, and the result comes _RUNDOWN_MS after the cut
+# and _QUIET_MS after the beam last changed (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too.
 # Backstop: each fire arms a one-shot timer (Board.cut_after) at max_on_ms + _CUT_MARGIN_MS that stops the
 # motor even if the main loop hangs.
 
@@ -42,8 +42,9 @@ _EXIT = const(3)
 _END_BACK = const(4)
 _SETTLE = const(5)
 _RUNDOWN = const(6)
-_RUNDOWN_MS = const(300)  # the coasting roller (~100 ms time constant) has stopped by then
-_RUNDOWN_MAX_MS = const(1500)
+_RUNDOWN_MS = const(800)  # a coasting roller (~100 ms time constant) has long stopped by then
+_QUIET_MS = const(300)  # and the beam has not changed for this long
+_RUNDOWN_MAX_MS = const(2000)
 _CUT_MARGIN_MS = const(20)
 _MIN_BLOCK_MS = const(10)
 _SPIN_UP_MS = const(50)  # a card entering the beam sooner after the roller (re)started was not at speed
@@ -195,7 +196,9 @@ class Feeder:
         edges, beam = self._board.beam_count(), self._board.beam_blocked()
         if edges != self._edges or beam != self._beam:
             self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
-        if ticks_diff(now_ms, self._t) < _RUNDOWN_MS and ticks_diff(now_ms, self._t0) < _RUNDOWN_MAX_MS:
+        since_cut = ticks_diff(now_ms, self._t0)
+        moving = since_cut < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS
+        if moving and since_cut < _RUNDOWN_MAX_MS:
             return None
         return self._finish(self._cut[0], self._cut[1])
 

@@ -218,12 +218,14 @@ def test_wait_press_with_no_timeout_left_still_reads_what_arrived(sim):
 
 class RetransmittingPort(FakePort):
     """A FakePort whose device keeps the firmware's timers: every read first lets the device's
-    Endpoint retransmit on the port's virtual clock; `writes` keeps each write() call as (ms, bytes)."""
+    Endpoint retransmit on the port's virtual clock, and beat every 250 ms as the firmware does (a host
+    hearing nothing for 0.9 s calls the link down); `writes` keeps each write() call as (ms, bytes)."""
 
     def __init__(self, device: FakeFirmware):
         super().__init__(device)
         self.device = device
         self.writes: list[tuple[int, bytes]] = []
+        self._beat = 0
 
     def press(self) -> int:
         seq = self.device.endpoint.send("BUTTON", ("1",), self.ms)
@@ -232,7 +234,11 @@ class RetransmittingPort(FakePort):
         return seq
 
     def read(self, size: int = 1) -> bytes:
-        self.device.endpoint.poll(self.ms)
+        endpoint = self.device.endpoint
+        endpoint.poll(self.ms)
+        if endpoint.peer_epoch and self.ms - self._beat >= 250:
+            self._beat = self.ms
+            endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}", endpoint.peer_epoch, "host"))
         self.inbox += b"".join(self.device.out)
         self.device.out.clear()
         return super().read(size)

@@ -32,7 +32,7 @@ READ_TIMEOUT_S = 0.01  # a read returns on the first bytes; this only bounds an 
 READ_CHUNK = 4096  # more than any burst of frames the firmware sends between two pumps
 HEARTBEAT_S = 0.5  # sent to the firmware as host_beat_ms; its silence_ms must be at least twice this
 HELLO_TIMEOUT_S = 2.0
-QUIET_S = 1.0  # the heartbeat timeout: the firmware beats every 250 ms, this much silence = link down
+QUIET_S = 0.9  # the heartbeat timeout: the firmware beats every 250 ms; this silence = link down (< 1 s)
 LOST_S = 2.0  # silence that gives a fire in flight up (the firmware cuts its motor after silence_ms)
 REOPEN_S = 0.25  # a broken port is tried again this often, from the pumps
 PORT_ERRORS = (serial.SerialException, OSError)
@@ -208,6 +208,7 @@ class PortLink:
         the host's heartbeat period (host_beat_ms), against which the firmware checks its silence_ms."""
         self.in_session = False
         self.state.firmware = None
+        self.state.results.clear()  # FIREDs of the old session name refs this one will use again
         self.endpoint.hello((PROTOCOL,), self.ms())
         if not self.wait(lambda: self.state.firmware is not None, timeout):
             self.needs_hello = True

@@ -168,6 +168,7 @@ class SerialLauncher(Launcher):
 
     def _send_pending(self) -> None:
         self._pending = f"{self.link.send('FIRE', (self._pending_n, self._fire_id)):02X}"  # FIRED's ref
+        self.state.results.pop(self._pending, None)  # a late FIRED of a given-up fire under a reused seq
         self._sent_at = self.link.now()
         self._errors_seen = len(self.state.errors)
 
@@ -252,8 +253,8 @@ class SerialLauncher(Launcher):
         firmware it may forget them."""
         link, state = self.link, self.state
         try:
-            if link.alive():
-                link.pump()
+            if not link.needs_hello:
+                link.pump()  # what has arrived (never waits more than READ_TIMEOUT_S)
             for boot, number in state.taken_due:
                 link.send("TAKEN", (boot, number))
         except LauncherError:
