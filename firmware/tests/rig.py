@@ -11,7 +11,7 @@
 # it drives forward against a wedged or stuck card, rest_mv otherwise, but the last loaded value for
 # recover_ms after the motor stops (cells recovering). pack=None: the ADC is left to the test.
 
-from unoxfw.link import Endpoint
+from unoxfw.link import PROTOCOL, Endpoint
 from unoxfw.pins import BATTERY, PINS
 from unoxfw.runner import start, step
 
@@ -88,7 +88,7 @@ class Rig:
         self.io.inbox += data
 
     def connect(self):
-        self.host.hello(("1", "rig"), self.now)
+        self.host.hello((str(PROTOCOL), "rig"), self.now)
         self.run(50)
 
     def kinds(self):

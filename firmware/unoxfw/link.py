@@ -33,7 +33,7 @@ if sys.implementation.name == "micropython":
 else:
     from binascii import crc_hqx as _crc_hqx  # CPython (host, simulator): the same CRC in C
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: FIRE n id, QUERY/RESULT, ALONE/TAKEN, host_beat_ms (issue 7)
 
 _MAX_LINE = const(160)
 _TICKS_MASK = const(0x3FFFFFFF)

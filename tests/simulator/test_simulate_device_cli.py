@@ -10,7 +10,7 @@ import sys
 import pytest
 import serial
 from unox.cli.main import main
-from unoxfw.link import Decoder, encode
+from unoxfw.link import PROTOCOL, Decoder, encode
 from unoxsim.device import VirtualDevice
 from unoxsim.pty_server import PtyServer
 
@@ -32,7 +32,7 @@ def test_pty_server_answers_hello_over_a_real_pty_and_stops_on_ctrl_c():
                 if any(kind == "HELLO" for _, kind, _ in frames):
                     break
         hello = next(args for _, kind, args in frames if kind == "HELLO")
-        assert hello[0] == "1"  # protocol version 1
+        assert hello[0] == str(PROTOCOL)  # the protocol version
         assert decoder.errors == 0  # raw mode: no echo, no \r\n mangling
     finally:
         proc.send_signal(signal.SIGINT)
