@@ -66,6 +66,23 @@ def test_waiting_for_a_press_ends_with_a_clear_error_once_the_link_is_silent(sim
     assert launcher.wait_press(timeout=1.0)  # and presses come again once it is back
 
 
+def test_polling_for_presses_on_a_dead_link_never_blocks_the_front_end(sim):
+    launcher = sim("seed=1&cards=112")
+    device = launcher.device
+    device.schedule(100, device.unplug)  # the cable is pulled mid-fire: the fire is given up
+    assert launcher.fire(20).details["detail"] == "lost"
+    for _ in range(5):  # a front end polls with timeout 0 between keystrokes
+        started = launcher.clock.now()
+        with pytest.raises(LauncherError, match="not answering"):
+            launcher.wait_press(timeout=0)
+        assert launcher.status().connected is False
+        assert launcher.clock.now() - started < 0.1  # no HELLO timeout to wait out on every poll
+    device.plug()
+    launcher.clock.sleep(0.5)
+    device.press_button()
+    assert launcher.wait_press(timeout=1.0)  # back: a new session, presses come again
+
+
 def test_a_firmware_beating_slower_than_the_timeout_allows_is_refused_by_the_host(sim):
     launcher = sim("seed=1")
     with pytest.raises(LauncherError, match="beat_ms = 400 is too slow.*use at most 300"):

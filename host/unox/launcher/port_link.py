@@ -196,12 +196,33 @@ class PortLink:
         return True
 
     # ---- session ----------------------------------------------------------------------------------
-    def ensure(self, hello_timeout: float = HELLO_TIMEOUT_S) -> None:
-        """A working port and a session, or at once a LauncherError that says what to check."""
+    def ensure(self, hello_timeout: float = HELLO_TIMEOUT_S, listen_s: float = QUIET_S) -> None:
+        """A working port and a session, or a LauncherError that says what to check. A new session is
+        only tried once the firmware was heard (waiting up to `listen_s` for it), so a dead link costs a
+        caller at most `listen_s`, not a HELLO timeout each time."""
         if self.broken and not self.try_reopen(force=True):
             raise LauncherError(f"lost the launcher on {self.name} ({self.lost_why}); {advice(self.name)}")
         if self.needs_hello:
+            self._listen(listen_s)
+            if self.silent_for() > QUIET_S:  # still silent: a HELLO would only wait out its timeout
+                raise LauncherError(f"the launcher on {self.name} is not answering; {advice(self.name)}")
             self.handshake(hello_timeout)
+
+    def _listen(self, seconds: float) -> None:
+        """Reads until the firmware is heard or `seconds` pass, without retransmitting (the old window may
+        hold an abandoned FIRE) and without writing."""
+        deadline = self.now() + seconds
+        while self.silent_for() > QUIET_S:
+            data = self._read()
+            if data:
+                self.heard = self.clock.now()
+                self._holding = True
+                try:
+                    self.endpoint.receive(data, self.ms())
+                finally:
+                    self._holding = False
+            elif self.broken or self.now() >= deadline:
+                return
 
     def handshake(self, timeout: float = HELLO_TIMEOUT_S) -> None:
         """HELLO: a new session, a fresh window (frames of an abandoned session are never resent), then

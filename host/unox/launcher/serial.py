@@ -302,7 +302,7 @@ class SerialLauncher(Launcher):
         during this wait (the link is down): a front end says so at once instead of waiting on."""
         link = self.link
         try:
-            link.ensure()
+            link.ensure(listen_s=QUIET_S if timeout is None else min(timeout, QUIET_S))
             since = link.now()
 
             def done() -> bool:
