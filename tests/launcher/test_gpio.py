@@ -232,3 +232,10 @@ def test_configure_checks_the_firmware_bounds_and_keeps_the_old_value(gpio):
     with pytest.raises(LauncherError, match=r"duty = 7 refused: out_of_range; allowed: 20\.\.100"):
         gpio.configure({"duty": 7})
     assert gpio.settings.get("duty") == 60
+
+
+def test_gpio_has_no_device_memory_and_no_standalone_fires(gpio, feeder):
+    result = gpio.fire(1, fire_id=12)
+    assert result.fired == 1
+    assert gpio.fire_result(12) is None  # the host is the launcher's brain: nothing outlives it to ask
+    assert gpio.take_standalone_fires() == []  # and it never fires without the host
