@@ -324,6 +324,10 @@ class App:
             return
         self.beeper.play("press", now_ms)  # L1: at once, without waiting for the host
         self.presses_taken += 1
+        if self.connected() and self.link.unacked() >= self.link.window - 1:
+            # the host has not ACKed a window of frames: it is not hearing us. A BUTTON now could push an
+            # unACKed frame out of the window for good; the press fires alone and is reported as ALONE.
+            self._lose_link(now_ms)
         if self.connected():
             self.link.send("BUTTON", (self.presses_taken,), now_ms)
         elif self.feeder.busy():

@@ -12,6 +12,34 @@ from unoxsim.physics import HOPPER_CAPACITY
 from .conftest import FireCounter, cards_in_slot, firmware_config
 
 
+def record_started_fire_ids(device) -> set[int]:
+    """The ids of the fires the firmware really started (ground truth for "it cannot tell")."""
+    started: set[int] = set()
+    feeder, app = device.app.feeder, device.app
+    start = feeder.start
+
+    def recording(n, now_ms):
+        started.add(app._fire_id)
+        return start(n, now_ms)
+
+    feeder.start = recording
+    return started
+
+
+def settle(launcher, unsettled: list[int], started_ids: set[int], recorded: int,
+           asked: int) -> tuple[int, int]:
+    """What a table does with fires given up in flight once the device answers: ask for each by id."""
+    while unsettled:
+        fire_id = unsettled.pop(0)
+        settled = launcher.fire_result(fire_id)
+        if settled is None:  # "cannot tell" (the operator is asked) only for a FIRE lost on the way
+            assert fire_id not in started_ids
+            continue
+        asked += 1
+        recorded += settled.fired
+    return recorded, asked
+
+
 def poll_standalone(launcher, seconds: float) -> list:
     """take_standalone_fires() every 100 ms of virtual time, as a table's timer would."""
     fires = []
@@ -214,3 +242,46 @@ def test_the_lowest_accepted_silence_cuts_no_fire_over_a_lossy_link(sim):
         refill(device)
         faults.append(launcher.fire(13).fault)
     assert faults == [None] * 30
+
+
+# ---- items 1, 10, 11 together: every card out is on record, through pulls and a lossy link ------------
+def test_every_card_out_is_on_record_through_cable_pulls_standalone_presses_and_a_lossy_link(sim):
+    launcher = sim(f"seed=11&cards={HOPPER_CAPACITY}&drop=0.05&corrupt=0.05&dup=0.05",
+                   config=firmware_config(link_ms=1000, reverse_ms=30, settle_ms=10))
+    device = launcher.device
+    started_ids = record_started_fire_ids(device)
+    recorded, unsettled, standalone, asked = 0, [], 0, 0
+    start = device.cards_out + cards_in_slot(device)
+    for i in range(300):
+        refill(device)
+        if i % 30 == 7:  # the cable is pulled for 2.5 s: presses meanwhile fire alone
+            device.schedule(50, lambda: device.unplug(vanish=True))
+            device.schedule(2550, device.plug)
+        device.press_button()
+        try:
+            pressed = launcher.wait_press(timeout=0.5)
+        except LauncherError:
+            pressed = False  # the front end shows the link down and goes on
+        if pressed:
+            result = launcher.fire(1 + i % 4, fire_id=1000 + i)
+            if result.fault == "link" and result.details.get("detail") == "lost":
+                unsettled.append(1000 + i)  # outcome unknown: settled once the device answers
+            else:
+                recorded += result.fired  # `down`: refused, nothing sent, 0 fired
+        launcher.clock.sleep(0.3)
+        standalone += sum(f.fired for f in launcher.take_standalone_fires())
+        if unsettled and launcher.status().connected:  # settle as soon as the device answers again,
+            recorded, asked = settle(launcher, unsettled, started_ids, recorded, asked)  # within 16 fires
+    device.plug()
+    launcher.clock.sleep(2.0)
+    for _ in range(20):  # the front end keeps polling until everything has come in
+        try:
+            launcher.wait_press(timeout=0.2)
+        except LauncherError:
+            pass
+        standalone += sum(f.fired for f in launcher.take_standalone_fires())
+    recorded, asked = settle(launcher, unsettled, started_ids, recorded, asked)
+    out = device.cards_out + cards_in_slot(device) - start
+    assert asked > 0 and standalone > 0  # fires were settled by id, and standalone fires happened
+    assert device.app.alone == []  # every standalone fire was taken
+    assert recorded + standalone == out  # no card out of the hopper is missing from the record, none doubled

@@ -324,3 +324,16 @@ def test_calls_that_return_without_a_fire_leave_no_ack_held():
     assert launcher.fire(0).fired == 0  # ... but fire(0) sends none, so it goes out on its own
     assert launcher.link._held == [] and port.device.endpoint.unacked() == 0
     assert port.device.endpoint.retransmits == 0
+
+
+def test_a_frame_lost_for_good_from_the_device_window_ends_the_session_and_a_new_one_starts():
+    port = RetransmittingPort(FakeFirmware())
+    launcher = SerialLauncher(port, name="fake9")
+    port.device.endpoint._tx += 1  # the next seq never comes: as if pushed out of a full window
+    port.press()  # every copy of this BUTTON arrives ahead of the gap
+    assert launcher.wait_press(timeout=1.0) is False  # not delivered: the gap blocks it
+    assert launcher.wait_press(timeout=3.0) is False  # the link gives that session up and starts anew
+    hellos = [kind for _, kind, _ in port.written if kind == "HELLO"]
+    assert len(hellos) == 2 and not launcher.link.needs_hello
+    port.press()
+    assert launcher.wait_press(timeout=1.0) is True  # frames flow again

@@ -35,6 +35,8 @@ HELLO_TIMEOUT_S = 2.0
 QUIET_S = 0.9  # the heartbeat timeout: the firmware beats every 250 ms; this silence = link down (< 1 s)
 LOST_S = 2.0  # silence that gives a fire in flight up (the firmware cuts its motor after silence_ms)
 REOPEN_S = 0.25  # a broken port is tried again this often, from the pumps
+GAP_S = 2.5  # frames kept arriving ahead of a gap this long (the firmware retransmits at least every 1 s):
+# the frame in the gap is gone for good (pushed out of the firmware's window), so a new session is needed
 PORT_ERRORS = (serial.SerialException, OSError)
 
 
@@ -70,6 +72,8 @@ class PortLink:
         self.heard = self.clock.now()
         self.lost_why = ""  # the port error that broke the link, for the messages
         self._next_reopen = 0.0
+        self._gap_since: float | None = None
+        self._gap_counts = (0, 0)  # the endpoint's (ahead, delivered) when last looked at
         self._last_beat = -HEARTBEAT_S
         self._direct = False  # a local pyserial port: read and write its file descriptor directly
         self._held: list[bytes] = []  # frames made while taking input, not written yet
@@ -177,12 +181,28 @@ class PortLink:
                 self._holding = False
             for _seq, kind, args in frames:
                 state.apply(kind, args)
+            self._watch_gap(now_s)
         endpoint.poll(now)
         if now_s - self._last_beat >= HEARTBEAT_S:
             self._last_beat = now_s
             endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}",))
         if self.in_session and state.peer_seen is not None and state.peer_seen != f"{endpoint.epoch:04X}":
             self._rebooted()
+
+    def _watch_gap(self, now_s: float) -> None:
+        """A gap that never fills (the firmware dropped the frame from its window) blocks every later
+        frame: after GAP_S of that, the session is over and the next call starts a new one."""
+        counts = (self.endpoint.ahead, self.endpoint.delivered)
+        ahead, delivered = counts[0] - self._gap_counts[0], counts[1] - self._gap_counts[1]
+        self._gap_counts = counts
+        if delivered or not self.in_session:
+            self._gap_since = None
+        elif ahead and self._gap_since is None:
+            self._gap_since = now_s
+        if self._gap_since is not None and now_s - self._gap_since > GAP_S:
+            self._gap_since = None
+            self.needs_hello = True
+            self.state.last_fault = "link"
 
     def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
         """Pumps until `done()`; at least once, so `timeout=0` still sees what has arrived."""

@@ -177,7 +177,7 @@ class SerialLauncher(Launcher):
         while self._pending not in self.state.results:
             if self._lost_in_reboot:
                 return self._give_up(n, "reboot")
-            if link.silent_for() > link.link_timeout:
+            if link.silent_for() > link.link_timeout or link.needs_hello:  # silent, or the session broke
                 return self._give_up(n, "lost")
             if link.now() - self._sent_at > FIRE_TIMEOUT_S:
                 return self._give_up(n, "no_reply")
@@ -255,13 +255,12 @@ class SerialLauncher(Launcher):
         try:
             if not link.needs_hello:
                 link.pump()  # what has arrived (never waits more than READ_TIMEOUT_S)
-            for boot, number in state.taken_due:
-                link.send("TAKEN", (boot, number))
+            while state.taken_due and link.endpoint.unacked() < link.endpoint.window - 1:
+                link.send("TAKEN", state.taken_due.pop(0))  # never more than the window: none is dropped
         except LauncherError:
             pass
         finally:
             link.flush()
-        state.taken_due.clear()
         taken, state.standalone = state.standalone, []
         return taken
 
@@ -299,20 +298,10 @@ class SerialLauncher(Launcher):
         """A press keeps its ACK held for the FIRE that follows; the next wait or call writes it anyway.
 
         Raises LauncherError when the port is gone, or when nothing came from the firmware for QUIET_S
-        during this wait (the link is down): a front end says so at once instead of waiting on."""
-        link = self.link
+        during this wait (the link is down): a front end says so at once instead of waiting on. A session
+        that breaks during the wait (a gap that never fills) is replaced by a new one; the wait goes on."""
         try:
-            link.ensure(listen_s=QUIET_S if timeout is None else min(timeout, QUIET_S))
-            since = link.now()
-
-            def done() -> bool:
-                return self.state.presses > 0 or link.now() - max(since, link.heard) > QUIET_S
-
-            pressed = link.wait(done, timeout)
-            if pressed and self.state.presses <= 0:
-                why = f" ({link.lost_why})" if link.broken else ""
-                name = link.name
-                raise LauncherError(f"the launcher on {name} stopped answering{why}; {advice(name)}")
+            pressed = self._wait_press(timeout)
         except BaseException:
             self.link.flush()
             raise
@@ -321,6 +310,28 @@ class SerialLauncher(Launcher):
             return False
         self.state.presses -= 1
         return True
+
+    def _wait_press(self, timeout: float | None) -> bool:
+        link = self.link
+        deadline = None if timeout is None else link.now() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - link.now())
+            link.ensure(listen_s=QUIET_S if left is None else min(left, QUIET_S))
+            since = link.now()
+
+            def done(since: float = since) -> bool:
+                silent = link.now() - max(since, link.heard) > QUIET_S
+                return self.state.presses > 0 or silent or link.needs_hello
+
+            ended = link.wait(done, None if deadline is None else max(0.0, deadline - link.now()))
+            if self.state.presses > 0:
+                return True
+            if not ended:
+                return False
+            if not link.needs_hello:
+                why = f" ({link.lost_why})" if link.broken else ""
+                name = link.name
+                raise LauncherError(f"the launcher on {name} stopped answering{why}; {advice(name)}")
 
     def close(self) -> None:
         self.link.close()
