@@ -115,6 +115,24 @@ class TestStandalone(unittest.TestCase):
         self.assertEqual(rig.app.link.overflows, 0)
 
 
+    def test_presses_the_host_does_not_ack_never_push_a_frame_out_of_the_window(self):
+        rig = Rig(machine, cards=60, seed=9, config={"link_ms": 60000})
+        rig.connect()
+        rig.host_silent = True  # the host hears nothing and ACKs nothing; the firmware cannot tell yet
+        for _ in range(12):
+            rig.press()
+            rig.run(600)
+        self.assertEqual(rig.app.link.overflows, 0)
+        self.assertTrue(rig.app.link.unacked() < rig.app.link.window)
+        self.assertTrue(rig.app.alone_made > 0)  # the presses beyond the window fired alone...
+        rig.host_silent = False
+        rig.host.send_unreliable("HEARTBEAT")
+        rig.run(3000)
+        buttons = len(rig.frames("BUTTON"))
+        alone = len(set(f[2][1] for f in rig.frames("ALONE")))
+        self.assertEqual(buttons + alone, 12)  # ...and every press reached the host, one way or the other
+
+
 class TestCuts(unittest.TestCase):
     def test_a_card_the_coasting_roller_carries_out_after_a_lid_cut_is_counted(self):
         rig = Rig(machine, cards=40, feed_ms=100)
