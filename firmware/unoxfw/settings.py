@@ -25,7 +25,8 @@ class Settings:
         for key in LIMITS:
             self.values[key] = LIMITS[key][0]
         if overrides:
-            for key in overrides:
+            keys = sorted(overrides, key=lambda k: k != "host_beat_ms")  # silence_ms is checked against it
+            for key in keys:
                 error = self.set(key, str(overrides[key]))
                 if error:
                     raise ValueError(f"setting {key}: {error}")

@@ -224,6 +224,13 @@ def test_silence_below_twice_the_host_heartbeat_is_refused_by_the_host(sim):
     assert launcher.link.state.config.get("silence_ms") is None  # never sent
 
 
+def test_the_host_heartbeat_period_cannot_be_configured_to_something_the_host_does_not_do(sim):
+    launcher = sim("seed=1")
+    with pytest.raises(LauncherError, match="host_beat_ms = 100: it is this host's own heartbeat"):
+        launcher.configure({"host_beat_ms": 100, "silence_ms": 200})
+    assert launcher.device.app.settings.get("host_beat_ms") == 500
+
+
 def test_silence_below_twice_the_host_heartbeat_is_refused_by_the_firmware(sim):
     launcher = sim("seed=1")
     assert launcher.device.app.settings.get("host_beat_ms") == 500  # the host sent its period

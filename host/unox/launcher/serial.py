@@ -103,6 +103,11 @@ class SerialLauncher(Launcher):
             self.link.flush()
 
     def _configure(self, values: dict[str, int]) -> None:
+        host_beat = values.get("host_beat_ms")
+        if host_beat is not None and int(host_beat) != int(HEARTBEAT_S * 1000):
+            raise LauncherError(f"host_beat_ms = {host_beat}: it is this host's own heartbeat period "
+                                f"({HEARTBEAT_S * 1000:.0f} ms, sent after each HELLO); leave it out")
+        values = {key: value for key, value in values.items() if key != "host_beat_ms"}
         silence = values.get("silence_ms")
         if silence is not None and int(silence) < 2 * HEARTBEAT_S * 1000:
             raise LauncherError(f"silence_ms = {silence} is below twice the host's heartbeat period "
