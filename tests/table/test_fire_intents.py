@@ -236,3 +236,57 @@ def test_a_driver_failing_mid_fire_asks_the_operator_instead_of_forgetting_the_i
     assert table.state()["unsettled"]["player"] == "Bob"
     assert accept(table, cmd="settle", fired=1)["hands"]["Bob"] == HAND + 1
     assert table.journal.pending_fire() is None
+
+
+class LinkLostMidFire(RememberingLauncher):
+    """The FIRE reached the device, which fired, but its answer was lost with the link (detail `lost`)."""
+
+    def __init__(self, really_fired: int, **options):
+        super().__init__(**options)
+        self.really_fired = really_fired
+        self.connected = False
+
+    def fire(self, n: int, fire_id: int | None = None) -> FireResult:
+        self.fire_ids.append(fire_id)
+        self.cards_counted += self.really_fired
+        if fire_id is not None:
+            self.remembered[fire_id] = FireResult(n, self.really_fired, None)
+        return FireResult(n, 0, "link", {"detail": "lost"})
+
+    def fire_result(self, fire_id: int) -> FireResult | None:
+        self.asked.append(fire_id)
+        return self.remembered.get(fire_id) if self.connected else None
+
+    def status(self):
+        status = super().status()
+        status.connected = self.connected
+        return status
+
+
+def test_a_fire_lost_with_the_link_is_settled_by_the_device_once_it_is_back_and_never_fired_again(tmp_path):
+    launcher = LinkLostMidFire(really_fired=2)
+    table = journalled_table(tmp_path / "t.db", launcher, 2)
+    reply = table.button()
+    assert reply["error"]["code"] == "unsettled"
+    assert "Once it is back" in reply["error"]["message"]
+    pending = table.state()["unsettled"]
+    assert pending["player"] == "Bob" and pending["requested"] == 2
+    assert refuse(table, "unsettled", cmd="play", player="Bob", card="G5")["state"]["unsettled"] == pending
+    launcher.connected = True  # the cable is back: the next request asks the device first
+    before = table.game.state()["hands"]["Bob"]
+    reply = table.handle({"cmd": "state"})
+    assert "unsettled" not in reply["state"]
+    assert reply["state"]["hands"]["Bob"] == before + 2
+    assert launcher.fire_ids == [pending["fire_id"]]  # asked, never fired again
+    assert table.journal.fires()[-1]["settled_by"] == "device"
+    assert table.journal.entries()[-1] == {"cmd": "press", "player": "Bob", "fired": 2}
+
+
+def test_a_fire_refused_because_the_link_was_down_fired_nothing_and_is_not_held(tmp_path):
+    launcher = RememberingLauncher()
+    launcher.queue(FireResult(2, 0, "link", {"detail": "down"}))
+    table = journalled_table(tmp_path / "t.db", launcher, 2)
+    reply = table.button()
+    assert reply["error"]["code"] == "launcher_fault"
+    assert "unsettled" not in reply["state"]
+    assert launcher.asked == []

@@ -83,6 +83,14 @@ class Presses:
             log.exception("the launcher failed during fire %s", fire_id)
             self.unsettled = {"player": who, "requested": count, "fire_id": fire_id}
             return self.refuse("unsettled", "unox failed while firing (a bug). " + self._settle_question())
+        if fire_id is not None and _lost_in_flight(result):
+            remembered = self._remembered(fire_id)
+            if remembered is None:  # the device may have fired: ask it once it answers, else a person
+                self.unsettled = {"player": who, "requested": count, "fire_id": fire_id}
+                self._ask_device = fire_id
+                self.emit(f"launcher fault (link): {fault_action('link')}")
+                return self.refuse("unsettled", self._settle_question())
+            result = remembered
         info: dict[str, Any] = {"requested": count, "fired": result.fired, "fault": result.fault}
         if result.fault:
             info["action"] = fault_action(result.fault)
@@ -194,6 +202,7 @@ class Presses:
             "requested": pending["requested"],
             "fire_id": pending["fire_id"],
         }
+        self._ask_device = pending["fire_id"]  # a launcher that is only unplugged may still tell, later
         self.emit(self._settle_question())
 
     def _remembered(self, fire_id: int) -> Any:
@@ -210,6 +219,13 @@ class Presses:
     def _settle_question(self) -> str:
         pending = self.unsettled or {}
         player, asked = pending.get("player"), pending.get("requested")
+        if getattr(self, "_ask_device", None) is not None and self.launcher is not None:
+            return (
+                f"The launcher did not answer while firing {asked} card(s) for {player}. Once it is back "
+                "the table asks it how many came out; if it cannot tell, count the cards "
+                f'{player} got from that press and send {{"cmd":"settle","fired":N}}. Nothing else is '
+                "taken until then, and nothing is fired again."
+            )
         return (
             f"The table stopped while firing {asked} card(s) for {player}, and the launcher cannot say how "
             "many "
@@ -231,6 +247,7 @@ class Presses:
             except ProtocolError as exc:
                 return self.refuse(exc.code, exc.message)
             self.unsettled = None
+            self._ask_device = None
             reply = self._resolve(
                 pending["fire_id"], pending["player"], pending["requested"], fired, None, "operator"
             )
@@ -246,6 +263,8 @@ class Presses:
             return self._sync_launcher()
 
     def _sync_launcher(self) -> list[str]:
+        if self.launcher is not None and self.unsettled is not None:
+            self._settle_from_device()
         if self.launcher is None or self.unsettled is not None:
             return []
         try:
@@ -257,6 +276,28 @@ class Presses:
         for result in fires:
             told.append(self._standalone(result))
         return told
+
+    def _settle_from_device(self) -> None:
+        """A fire whose link was lost in flight: once the device answers again, its memory settles it."""
+        fire_id = getattr(self, "_ask_device", None)
+        pending = self.unsettled
+        if fire_id is None or pending is None or pending.get("fire_id") != fire_id:
+            return
+        try:
+            if not self.launcher.status().connected:
+                return
+        except Exception:  # a driver failing here leaves it to a later try, or to the operator
+            return
+        result = self._remembered(fire_id)
+        if result is None:
+            return
+        self.unsettled = None
+        self._ask_device = None
+        self.emit(
+            f"The launcher is back and remembers {pending['player']}'s press: {result.fired} card(s) came "
+            "out. Nothing was fired again."
+        )
+        self._resolve(fire_id, pending["player"], pending["requested"], result.fired, result.fault, "device")
 
     def _standalone(self, result: Any) -> str:
         presser = self.game.presser()
@@ -278,3 +319,10 @@ class Presses:
             line = f"While the link was down {presser} pressed: {fired} card(s) came out, now counted."
         self.emit(line)
         return line
+
+
+def _lost_in_flight(result: Any) -> bool:
+    """A `link` fault after the FIRE went out (`lost`, `reboot`): the device may have fired; `down` means
+    nothing was sent, so nothing fired."""
+    details = getattr(result, "details", None) or {}
+    return result.fault == "link" and details.get("detail") not in (None, "down")

@@ -75,6 +75,7 @@ class Table(Presses):
         self._lock = threading.RLock()
         self.entries: list[dict[str, Any]] = []
         self.unsettled: dict[str, Any] | None = None  # a fire the table stopped in and nobody could count
+        self._ask_device: int | None = None  # that fire's id, when the device may still tell (link lost)
         self._snapshot = None if settings is not None else copy.deepcopy(game)
         self.players: tuple[str, ...] = settings.players if settings else _seats(game)
         if launcher is not None and profile is None:
@@ -212,6 +213,8 @@ class Table(Presses):
             return self.ok()
         if cmd == "settle":
             return self.settle(clean["fired"])
+        if self.unsettled is not None:
+            self.sync_launcher()  # a fire lost in flight is settled by the device once it answers
         if self.unsettled is not None:
             return self.refuse("unsettled", self._settle_question())
         if cmd == "undo":
