@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from unox.cli.errors import CommandError
 from unox.cli.table_options import (
@@ -14,10 +13,12 @@ from unox.cli.table_options import (
     launcher_config,
     settings_from_args,
 )
-from unox.table.journal import Journal, JournalError
-from unox.table.jsonl import serve
-from unox.table.runtime import Table
-from unox.table.settings import SettingsError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the table's modules load on use
+if TYPE_CHECKING:
+    from unox.launcher import Launcher
+    from unox.table.journal import Journal
+    from unox.table.runtime import Table
 
 EXAMPLE = """example:
   $ unox table --players Ann,Bob,Cy --journal game.db
@@ -43,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from unox.table.jsonl import serve
+
     table = _resume(args) if args.resume is not None else _create(args)
     try:
         serve(table, iter(sys.stdin.buffer.readline, b""), sys.stdout)
@@ -52,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _create(args: argparse.Namespace) -> Table:
+    from unox.table.runtime import Table
+
     settings = settings_from_args(args, default_launcher="script")
     journal = _open_journal(args.journal) if args.journal is not None else None
     try:
@@ -68,6 +73,10 @@ def _create(args: argparse.Namespace) -> Table:
 
 
 def _resume(args: argparse.Namespace) -> Table:
+    from unox.table.journal import JournalError
+    from unox.table.runtime import Table
+    from unox.table.settings import SettingsError
+
     journal = _open_journal(check_resume_args(args))
     stored = (journal.settings or {}).get("launcher", "script")
     launcher = _open_launcher(args.launcher or stored, args)
@@ -78,13 +87,15 @@ def _resume(args: argparse.Namespace) -> Table:
 
 
 def _open_journal(path: Path) -> Journal:
+    from unox.table.journal import Journal, JournalError
+
     try:
         return Journal(path)
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
 
 
-def _open_launcher(spec: str, args: argparse.Namespace) -> Any:
+def _open_launcher(spec: str, args: argparse.Namespace) -> Launcher | None:
     """None for `script` (presses say what was fired); otherwise the driver that fires for real."""
     from unox.launcher import LauncherError, parse_spec
     from unox.launcher.options import open_checked
