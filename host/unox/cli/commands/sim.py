@@ -10,6 +10,7 @@ from typing import Any
 
 from unox.cli.errors import CommandError
 from unox.cli.numbers import SEED_MAX, int_in
+from unox.cli.progress import Progress
 from unox.profiles import PROFILE_NAMES
 from unox.table.settings import MAX_PLAYERS, MAX_TARGET, MIN_PLAYERS
 
@@ -56,17 +57,16 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from unox import simulation
     from unox.cli.commands.profile import load_profiles
-    from unox.cli.progress import Progress
     from unox.rules.errors import RuleError
-    from unox.simulation import SimulationError, simulate
 
     args.profile_config = load_profiles(args.config)
     _check(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     with Progress(args.games, "games", silent=args.silent or args.json) as bar:
         try:
-            summary = simulate(
+            summary = simulation.simulate(
                 args.games,
                 args.players,
                 bot=args.bot,
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                 target=args.target,
                 on_game=lambda record: bar.advance(),
             )
-        except (RuleError, SimulationError) as exc:
+        except (RuleError, simulation.SimulationError) as exc:
             message = f"simulation stopped: {exc}; this is a bug, please report it with --seed {seed}"
             raise CommandError(message) from exc
     print(json.dumps(summary) if args.json else format_summary(summary))
