@@ -62,6 +62,12 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "period_ms": Option(float, 0, 5000, 0, "mean time from one card to the next while firing"),
         "duty": Option(float, 0, 100, 0, "lowest duty in percent that still fed a card"),
     },
+    "press": {
+        "min_gap_ms": Option(int, 0, 10000, 0, "unox press anti-mash: a press closer than this to the one "
+                             "before gets the not-now beep and fires nothing; 0 = off"),
+        "suspense_ms": Option(int, 0, 10000, 0, "unox press suspense: a random wait of up to this before "
+                              "the motor turns; 0 = off"),
+    },
 }
 
 
