@@ -8,6 +8,7 @@ Examples are the commands in code blocks, and those with options in README.md's 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -77,7 +78,23 @@ def workdir(tmp_path, user_env) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("command", RUNNABLE, ids=name)
+SERVERS = ("simulate-device",)  # they run until stopped: started, checked, stopped with Ctrl-C
+
+
+@pytest.mark.parametrize("command", [c for c in RUNNABLE if c.argv()[0] in SERVERS], ids=name)
+def test_every_server_example_starts_and_stops_on_ctrl_c(command: DocCommand, workdir, user_env):
+    process = subprocess.Popen([str(UNOX), *command.argv()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=user_env, cwd=workdir)
+    try:
+        first = process.stdout.readline().strip()
+        assert first.startswith("/dev/"), f"{name(command)}: first line {first!r}"
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("command", [c for c in RUNNABLE if c.argv()[0] not in SERVERS], ids=name)
 def test_every_example_that_needs_no_hardware_runs(command: DocCommand, workdir, user_env):
     env = {**user_env, "LOGNAME": "pi"}  # `unox install service` prints a unit for the login user
     done = subprocess.run([str(UNOX), *command.argv()], stdin=subprocess.DEVNULL, capture_output=True,

@@ -1,4 +1,4 @@
-"""docs/hardware.md's commands run (item 15): the pin and wiring scripts, and a clear word without schemdraw."""
+"""docs/hardware.md's commands run (item 15): the pin and wiring scripts; a clear word without schemdraw."""
 
 from __future__ import annotations
 
