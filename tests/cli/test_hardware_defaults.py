@@ -63,3 +63,8 @@ def test_calibrate_writes_simulator_timings_only_into_a_file_named_by_hand(unox,
 def test_a_config_file_that_does_not_exist_is_named_not_ignored(unox, argv):
     err = one_line_error(unox(*argv, "--config", "missing.toml"))
     assert "config file missing.toml does not exist; check the path" in err
+
+
+def test_one_card_measured_is_singular(unox, tmp_path):
+    done = unox("calibrate", "--launcher", "sim", "--cards", "1", "--silent", "--config", str(tmp_path / "c.toml"))
+    assert done.code == 0 and f"wrote {tmp_path / 'c.toml'} (1 card measured in all)" in done.out
