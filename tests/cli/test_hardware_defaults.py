@@ -66,5 +66,6 @@ def test_a_config_file_that_does_not_exist_is_named_not_ignored(unox, argv):
 
 
 def test_one_card_measured_is_singular(unox, tmp_path):
-    done = unox("calibrate", "--launcher", "sim", "--cards", "1", "--silent", "--config", str(tmp_path / "c.toml"))
+    path = tmp_path / "c.toml"
+    done = unox("calibrate", "--launcher", "sim", "--cards", "1", "--silent", "--config", str(path))
     assert done.code == 0 and f"wrote {tmp_path / 'c.toml'} (1 card measured in all)" in done.out
