@@ -1,4 +1,4 @@
-"""Item 12: every fault `unox calibrate` meets is named right and comes with what to do; nothing is written."""
+"""Item 12: every fault `unox calibrate` meets is named right, with what to do; nothing is written."""
 
 from __future__ import annotations
 

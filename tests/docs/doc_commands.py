@@ -30,11 +30,16 @@ class DocCommand:
         return [PLACEHOLDERS.get(word, word) for word in words]
 
 
+# The word after `unox` is a command or an option: `unox engine:  85098 actions/s` is output, not a command.
+FIRST_WORD = re.compile(r"^unox(?: (?:-|[a-z][a-z-]*(?: |$))|$)")
+
+
 def _clean(text: str) -> str | None:
     text = text.split("  #")[0].split(" # ")[0].strip()
     if not PREFIX.match(text) or text in TEMPLATES:
         return None
-    return PREFIX.sub("unox", text)
+    text = PREFIX.sub("unox", text)
+    return text if FIRST_WORD.match(text) else None
 
 
 def commands() -> list[DocCommand]:
