@@ -31,7 +31,7 @@ class PressOptions:
     min_gap_s: float = 0.0  # anti-mash; 0 = off
     suspense_s: float = 0.0  # the longest random wait before the motor turns; 0 = off
     confirm_s: float = 1.5  # two presses this close confirm a reload while one is awaited
-    poll_s: float = 0.25  # how often the lid is looked at between presses
+    poll_s: float = 1.0  # the lid is looked at (a STATUS round trip) once a second when idle, and per press
 
 
 @dataclass

@@ -77,9 +77,9 @@ def handler(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     stop_on_signals()
-    print(server.path, flush=True)
-    print(f"unox: simulated launcher on {server.path}; Ctrl-C stops it", file=sys.stderr, flush=True)
-    try:
+    try:  # a Ctrl-C right after the path is printed stops it as cleanly as one later
+        print(server.path, flush=True)
+        print(f"unox: simulated launcher on {server.path}; Ctrl-C stops it", file=sys.stderr, flush=True)
         server.serve()
     except KeyboardInterrupt:
         print("unox: simulated launcher stopped", file=sys.stderr)
