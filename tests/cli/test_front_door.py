@@ -126,3 +126,23 @@ def test_the_version_and_the_top_level_help(unox):
 
 def test_installed_script_is_the_one_tested():
     assert UNOX.exists()
+
+
+def test_the_top_level_help_imports_no_command_and_not_the_simulator(user_env, tmp_path):
+    code = ("import sys\nfrom unox.cli.main import main\ntry:\n    main(['--help'])\n"
+            "except SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.startswith(\n"
+            "    ('unox.cli.commands.', 'unoxsim', 'textual'))))")
+    assert python(code, user_env, tmp_path).stdout.splitlines()[-1] == "[]"
+
+
+def test_help_texts_kept_apart_from_their_modules_for_speed_still_match_them():
+    # sim's --bot help and the table options' --scoring choices are written out so that `--help` imports
+    # neither the bots nor the table; they must name exactly what those modules accept.
+    from unox.cli.commands.sim import BOTS_HELP
+    from unox.cli.table_options import SCORINGS
+    from unox.simulation import BOT_CHOICES
+    from unox.table.settings import SCORINGS as TABLE_SCORINGS
+
+    assert SCORINGS == TABLE_SCORINGS
+    named = BOTS_HELP.split(" (")[0].replace(" or ", ", ").split(", ")
+    assert named == list(BOT_CHOICES)
