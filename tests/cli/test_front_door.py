@@ -146,3 +146,15 @@ def test_help_texts_kept_apart_from_their_modules_for_speed_still_match_them():
     assert SCORINGS == TABLE_SCORINGS
     named = BOTS_HELP.split(" (")[0].replace(" or ", ", ").split(", ")
     assert named == list(BOT_CHOICES)
+
+
+HELPS = [["--help"], ["calibrate"], ["demo"], ["diagnose"], ["firmware"], ["firmware", "flash"],
+         ["firmware", "version"], ["install"], ["install", "service"], ["install", "udev"], ["press"],
+         ["profile"], ["rules"], ["sim"], ["simulate-device"], ["table"]]  # play: the ui helper's (reported)
+
+
+@pytest.mark.parametrize("argv", HELPS, ids=" ".join)
+def test_every_help_fits_a_pi_screen_of_80_columns(argv, unox):
+    done = unox(*argv, *([] if argv == ["--help"] else ["--help"]), env={"COLUMNS": "80"})
+    wide = [line for line in done.out.splitlines() if len(line) > 80]
+    assert done.code == 0 and wide == []

@@ -10,12 +10,13 @@ from unox.cli.launcher_option import add_configured_launcher
 from unox.cli.numbers import int_in
 
 EXAMPLE = """examples:
-  $ unox calibrate --cards 10                          the configured launcher
+  $ unox calibrate --cards 10                     the configured launcher
   $ unox calibrate --launcher serial:/dev/ttyACM0 --cards 10
-  $ unox calibrate --launcher sim --config /tmp/sim.toml    try it without hardware
-The results go into ~/.config/unox/config.toml ($XDG_CONFIG_HOME/unox/config.toml), or --config FILE.
-Running it again refines the values: the means are weighted by the cards measured so far.
-Timings of the simulator (sim) or the script launcher are only written to a file named with --config."""
+  $ unox calibrate --launcher sim --config sim.toml     try it without hardware
+The results go into ~/.config/unox/config.toml ($XDG_CONFIG_HOME/unox/...),
+or --config FILE. Running it again refines the values: the means are weighted
+by the cards measured so far. Timings of the simulator (sim) or the script
+launcher are only written to a file named with --config."""
 MAX_CARDS = 100
 
 

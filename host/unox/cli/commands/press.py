@@ -17,21 +17,22 @@ DEFAULT_CARDS = 83  # a 112-card deck after a 4-player deal and the first discar
 MAX_CARDS = 112
 MAX_GAP_S = MAX_SUSPENSE_S = 10.0
 EXAMPLE = """examples:
-  $ unox press                                   the configured launcher; Ctrl-C prints the summary
-  $ unox press --min-gap 1.5 --suspense 2        anti-mash and suspense, as a game
+  $ unox press                        the configured launcher; Ctrl-C sums up
+  $ unox press --min-gap 1.5 --suspense 2     anti-mash and suspense: a game
   $ unox press --launcher sim --presses 20 --seed 1 --json
-  {"press": 1, "event": "nothing", "requested": 0, "fired": 0, "fault": null, ...}
-The launcher is the truth: a press fires while cards come out. When it reports EMPTY, reload it and
-close the lid (or press twice quickly to say it is reloaded). --cards is only the estimate shown.
---min-gap and --suspense default to [press] min_gap_ms and suspense_ms in the config file (0 = off)."""
+  {"press": 1, "event": "nothing", "requested": 0, "fired": 0, ...}
+The launcher is the truth: a press fires while cards come out. When it reports
+EMPTY, reload it and close the lid (or press twice quickly to say it is
+reloaded). --cards is only the estimate shown. --min-gap and --suspense default
+to [press] min_gap_ms and suspense_ms in the config file (0 = off)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "press",
         help="press-button mode: every press fires what the eject profile picks, with a live tally",
-        description="Wait for presses on the launcher; each one beeps, the eject profile picks a count and "
-        "the launcher fires it. With a simulated launcher, --presses N makes N virtual presses.",
+        description="Wait for presses on the launcher; each one beeps, the eject profile picks a\n"
+        "count and the launcher fires it. With a simulated launcher, --presses N makes N\nvirtual presses.",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "table",
         help="run a table over the JSON-lines table protocol v1 (stdin/stdout)",
-        description="Read one JSON request per line on stdin and answer each with one JSON line on stdout.",
+        description="Read one JSON request per line on stdin and answer each with one JSON line\n"
+        "on stdout.",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
