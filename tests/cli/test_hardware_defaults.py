@@ -69,3 +69,17 @@ def test_one_card_measured_is_singular(unox, tmp_path):
     path = tmp_path / "c.toml"
     done = unox("calibrate", "--launcher", "sim", "--cards", "1", "--silent", "--config", str(path))
     assert done.code == 0 and f"wrote {tmp_path / 'c.toml'} (1 card measured in all)" in done.out
+
+
+@pytest.mark.parametrize("argv", [["play", "--players", "Ann,Bob", "--plain"],
+                                  ["table", "--players", "Ann,Bob"], ["calibrate"], ["firmware", "version"]])
+def test_every_front_end_says_how_to_make_a_missing_dev_unox_launcher(argv, unox):
+    err = one_line_error(unox(*argv, "--launcher", "serial:/dev/unox-launcher"))
+    assert "/dev/unox-launcher does not exist" in err and "sudo unox install udev --write" in err
+
+
+def test_diagnose_names_the_missing_dev_unox_launcher_in_its_link_row(unox):
+    done = unox("diagnose", "--launcher", "serial:/dev/unox-launcher")
+    link = done.out.splitlines()[1]
+    assert done.code == 1 and link.startswith("link  FAIL  /dev/unox-launcher does not exist")
+    assert "sudo unox install udev --write" in link
