@@ -8,17 +8,29 @@ import sys
 
 import pytest
 from unox.cli import commands
-from unox.cli.main import COMMANDS, build_parser
+from unox.cli.main import COMMANDS, build_parser, unlisted_modules
 
 from .conftest import UNOX, usage_error
 
 
 def test_the_registry_names_every_command_module_with_the_help_it_registers():
+    # A module missing here still works (`unlisted_modules`), but is imported on every start: add its line.
     modules = {info.name for info in pkgutil.iter_modules(commands.__path__)}
     assert {module for module, _ in COMMANDS.values()} == modules
+    assert unlisted_modules() == []
     full = next(a for a in build_parser()._actions if a.dest == "command")
     registered = {action.dest: action.help for action in full._choices_actions}
     assert registered == {name: help_text for name, (_, help_text) in COMMANDS.items()}
+
+
+def test_a_module_not_yet_in_the_registry_still_works(monkeypatch, capsys):
+    from unox.cli import main as main_module
+
+    trimmed = {name: entry for name, entry in COMMANDS.items() if name != "rules"}
+    monkeypatch.setattr(main_module, "COMMANDS", trimmed)
+    assert main_module.unlisted_modules() == ["rules"]
+    assert main_module.main(["rules", "errors", "--json"]) == 0
+    assert "unknown_player" in capsys.readouterr().out
 
 
 def python(code: str, user_env: dict, tmp_path) -> subprocess.CompletedProcess:
