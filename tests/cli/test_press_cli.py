@@ -6,9 +6,20 @@ import json
 import signal
 import subprocess
 
+import pytest
 from unox import config
 
-from .conftest import UNOX, usage_error
+from .conftest import UNOX, one_line_error, usage_error
+
+
+@pytest.fixture
+def device(user_env, tmp_path):
+    """The simulated launcher on a pseudo-terminal, as a Pico on USB: a real serial port, real time."""
+    server = subprocess.Popen([str(UNOX), "simulate-device", "--pty", "--seed", "1"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, env=user_env, cwd=tmp_path)
+    yield server.stdout.readline().strip()
+    server.send_signal(signal.SIGINT)
+    server.communicate(timeout=30)
 
 
 def start_press(user_env, tmp_path, *argv: str) -> subprocess.Popen:
@@ -18,8 +29,8 @@ def start_press(user_env, tmp_path, *argv: str) -> subprocess.Popen:
     return process
 
 
-def test_ctrl_c_prints_the_sessions_summary_and_exits_130(user_env, tmp_path):
-    process = start_press(user_env, tmp_path, "--launcher", "sim:?seed=1")
+def test_ctrl_c_prints_the_sessions_summary_and_exits_130(user_env, tmp_path, device):
+    process = start_press(user_env, tmp_path, "--launcher", f"serial:{device}")
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130 and "Traceback" not in err
@@ -27,8 +38,8 @@ def test_ctrl_c_prints_the_sessions_summary_and_exits_130(user_env, tmp_path):
                                     "0 reloads; faults: none")
 
 
-def test_systemd_stopping_the_boot_service_sums_up_too(user_env, tmp_path):
-    process = start_press(user_env, tmp_path, "--launcher", "sim:?seed=1", "--json")
+def test_systemd_stopping_the_boot_service_sums_up_too(user_env, tmp_path, device):
+    process = start_press(user_env, tmp_path, "--launcher", f"serial:{device}", "--json")
     process.send_signal(signal.SIGTERM)
     out, _ = process.communicate(timeout=30)
     assert process.returncode == 130
@@ -85,3 +96,8 @@ def test_numbers_out_of_range_name_their_range(unox):
         "argument --button-timeout: -1 is out of range; give a number from 0.1 to 600 seconds")
     assert usage_error(unox("diagnose", "--cards", "x"), "diagnose").endswith(
         "argument --cards: 'x' is not a whole number; give one from 1 to 13")
+
+
+def test_the_simulator_without_virtual_presses_says_how_to_press_it(unox):
+    err = one_line_error(unox("press", "--launcher", "sim"))
+    assert "add --presses N" in err and "unox simulate-device --pty" in err

@@ -114,6 +114,10 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
     rng = random.Random(args.seed + 1) if args.seed is not None else None  # suspense: repeatable too
     mode = PressMode(launcher, profile, cards=cards, options=options, rng=rng)
     virtual = args.presses is not None and hasattr(launcher, "press_button")
+    if args.presses is None and hasattr(launcher, "press_button"):
+        raise CommandError("the simulated launcher has no button to press here: add --presses N for N "
+                           "virtual presses, or serve it with `unox simulate-device --pty` and press its "
+                           "button there")
     stop = _stop_on_sigterm()
     try:
         if not virtual:  # stderr, so a --json reader's stream stays clean
