@@ -23,6 +23,7 @@ from unox.launcher.clock import Clock, RealClock
 from unox.launcher.faults import fault_action
 from unox.profiles import EjectProfile
 
+KEEPALIVE_S = 0.5  # during a suspense wait, well inside the firmware's link_ms
 RELOAD_HOW = "reload it and close the lid, or press twice quickly to say it is reloaded"
 
 
@@ -98,8 +99,16 @@ class PressMode:
         if count == 0:
             return PressEvent("nothing", result=FireResult(0, 0, None))
         if self.options.suspense_s > 0:
-            self.clock.sleep(self.rng.uniform(0.0, self.options.suspense_s))
+            self._suspense(self.rng.uniform(0.0, self.options.suspense_s))
         return self._fire(count)
+
+    def _suspense(self, seconds: float) -> None:
+        """Waits `seconds`, talking to the launcher every half second: a silent host past the firmware's
+        `link_ms` (4 s) would be taken for gone, and the launcher would fire presses alone."""
+        end = self.clock.now() + seconds
+        while (left := end - self.clock.now()) > 0:
+            self.clock.sleep(min(KEEPALIVE_S, left))
+            self.launcher.status()  # a STATUS round trip: the link's pump also sends its heartbeat
 
     def _fire(self, count: int) -> PressEvent:
         result = self.launcher.fire(count)

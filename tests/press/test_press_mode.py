@@ -184,3 +184,34 @@ def test_an_evening_of_play_never_goes_quiet_while_cards_remain(sim):
     assert reloads > 20 and mode.tally.faults == {"empty": reloads}
     assert fired == mode.tally.fired == device.cards_out
     assert 112 * reloads <= fired < 112 * (reloads + 1)  # every loaded card came out, each reload emptied
+
+
+class WatchedClock:
+    """The launcher's own clock, noting the firmware's mode after every wait."""
+
+    def __init__(self, clock, device):
+        self.clock, self.device, self.modes = clock, device, []
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def sleep(self, seconds: float) -> None:
+        self.clock.sleep(seconds)
+        self.modes.append(self.device.app.mode())
+
+
+def test_a_long_suspense_keeps_the_link_alive_and_fires_exactly(sim):
+    # A suspense of up to 10 s outlasts the firmware's link_ms (4 s): the host keeps talking while it waits,
+    # or the launcher would take the host for gone and work alone, firing presses by itself.
+    launcher = sim("seed=2&cards=112")
+    clock = WatchedClock(launcher.link.clock, launcher.device)
+    seed = next(s for s in range(100) if random.Random(s).uniform(0.0, 10.0) > 7.0)
+    wait = random.Random(seed).uniform(0.0, 10.0)
+    mode = PressMode(launcher, Always(3), cards=112, options=PressOptions(suspense_s=10.0),
+                     rng=random.Random(seed), clock=clock)
+    before = clock.now()
+    event = press(mode, launcher)
+    assert clock.now() - before >= wait > 7.0
+    assert clock.modes and set(clock.modes) == {"host"}  # never alone while waiting
+    assert (event.result.requested, event.result.fired, event.result.fault) == (3, 3, None)
+    assert launcher.device.cards_out == 3
