@@ -7,12 +7,18 @@ Ours: whole dealt-mode games (G1 to 500, several hands) of 4 random bots, with t
 uniformly random legal play and press only when nothing goes (T2), which is the policy of RLCard's random
 loop, whose "draw" is legal only then. An action is one play or one press (owed presses included).
 
-RLCard: the raw `UnoGame` loop: `init_game()`, then a random action from `get_legal_actions()` through
-`step()` until `is_over()`. One RLCard game is one hand. The two run in alternating rounds so that both
-see the same machine load. `turn_ratio` is the stricter comparison: our turns (plays and T2 presses, not
-the presses owed for Hit cards) per second against RLCard's steps.
+RLCard, two baselines, each a random legal action per step until the hand is over (one RLCard game is one
+hand):
+- **engine** (the headline): `game.round.proceed_round(players, action)`, RLCard's rules engine alone,
+  against our engine alone: this is `ratio`.
+- **step**: `UnoGame.step(action)`, which after `proceed_round` builds the next player's observation for
+  learning agents (about two thirds of its time): `step_ratio`, kept for comparison with earlier figures.
+The three run in alternating rounds so that all see the same machine load. `turn_ratio` is the stricter
+comparison: our turns (plays and T2 presses, not the presses owed for Hit cards, which RLCard folds into the
+step of the card that caused them) per second against RLCard's engine steps.
 
-The last line is one JSON object: `actions_per_s`, `rlcard_actions_per_s`, `ratio` and more.
+The last line is one JSON object: `actions_per_s`, `rlcard_actions_per_s` (engine), `ratio` (against the
+engine), `rlcard_step_actions_per_s`, `step_ratio` and more.
 """
 
 from __future__ import annotations
@@ -49,8 +55,11 @@ def ours(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]
     return actions, games, hands, time.perf_counter() - start, turns
 
 
-def rlcard(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]:
-    """RLCard's raw loop for about `seconds`: actions, games (= hands) and the time they took."""
+def _rlcard(seconds: float, rng: random.Random, *, observe: bool) -> tuple[int, int, int, float, int]:
+    """RLCard's loop for about `seconds`: actions, games (= hands) and the time they took.
+
+    `observe`: through `UnoGame.step`, building each next observation; else `proceed_round` alone.
+    """
     from rlcard.games.uno.game import UnoGame
 
     game = UnoGame(num_players=4)
@@ -60,11 +69,26 @@ def rlcard(seconds: float, rng: random.Random) -> tuple[int, int, int, float, in
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         game.init_game()
-        while not game.is_over():
-            game.step(choice(game.get_legal_actions()))
-            actions += 1
+        round_, players = game.round, game.players
+        if observe:
+            while not round_.is_over:
+                game.step(choice(game.get_legal_actions()))
+                actions += 1
+        else:
+            while not round_.is_over:
+                legal = round_.get_legal_actions(players, round_.current_player)
+                round_.proceed_round(players, choice(legal))
+                actions += 1
         games += 1
     return actions, games, games, time.perf_counter() - start, actions
+
+
+def rlcard_engine(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]:
+    return _rlcard(seconds, rng, observe=False)
+
+
+def rlcard_step(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]:
+    return _rlcard(seconds, rng, observe=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,25 +98,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    totals = {"ours": [0, 0, 0, 0.0, 0], "rlcard": [0, 0, 0, 0.0, 0]}
+    runs = {"ours": ours, "rlcard": rlcard_engine, "rlcard_step": rlcard_step}
+    totals = {name: [0, 0, 0, 0.0, 0] for name in runs}
     for _ in range(args.rounds):
-        for name, run in (("ours", ours), ("rlcard", rlcard)):
+        for name, run in runs.items():
             result = run(args.seconds / args.rounds, rng)
             totals[name] = [a + b for a, b in zip(totals[name], result, strict=True)]
     print(f"python {platform.python_version()} on {platform.machine()}, {args.rounds} rounds")
+    labels = {"ours": "unox engine", "rlcard": "RLCard proceed_round (engine)",
+              "rlcard_step": "RLCard step (engine + observation)"}
     for name, (actions, games, hands, elapsed, _) in totals.items():
-        print(f"{name:>7}: {actions / elapsed:10.0f} actions/s {games / elapsed:8.1f} games/s"
-              f" {hands / elapsed:8.1f} hands/s  ({actions / hands:.0f} actions a hand)")
-    a, r = totals["ours"], totals["rlcard"]
+        print(f"{labels[name]:>35}: {actions / elapsed:8.0f} actions/s {games / elapsed:7.1f} games/s"
+              f" {hands / elapsed:7.1f} hands/s  ({actions / hands:.0f} actions a hand)")
+    a, r, s = totals["ours"], totals["rlcard"], totals["rlcard_step"]
+    ours_rate, engine_rate, step_rate = a[0] / a[3], r[0] / r[3], s[0] / s[3]
     result = {
-        "actions_per_s": round(a[0] / a[3]),
+        "actions_per_s": round(ours_rate),
         "games_per_s": round(a[1] / a[3], 2),
         "hands_per_s": round(a[2] / a[3], 2),
-        "rlcard_actions_per_s": round(r[0] / r[3]),
+        "rlcard_actions_per_s": round(engine_rate),
         "rlcard_games_per_s": round(r[1] / r[3], 2),
-        "ratio": round((a[0] / a[3]) / (r[0] / r[3]), 3),
+        "ratio": round(ours_rate / engine_rate, 3),
+        "baseline": "rlcard proceed_round",
+        "rlcard_step_actions_per_s": round(step_rate),
+        "step_ratio": round(ours_rate / step_rate, 3),
         "turns_per_s": round(a[4] / a[3]),
-        "turn_ratio": round((a[4] / a[3]) / (r[0] / r[3]), 3),
+        "turn_ratio": round((a[4] / a[3]) / engine_rate, 3),
     }
     print(json.dumps(result))
     return 0

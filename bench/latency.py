@@ -1,14 +1,17 @@
-"""Host reaction time over a real pty: BUTTON frame in -> FIRE frame out, against a bare pyserial echo.
+"""Host reaction time over a real pty: BUTTON frame in -> FIRE frame out, against an echo doing the same I/O.
 
-    python3 bench/latency.py [--rounds 2000] [--blocks 10]
+    python3 bench/latency.py [--rounds 2000] [--blocks 10] [--runs 5]
 
 The parent process plays the launcher on the pty's master side; a child process runs the host on the
-slave side through pyserial. Case 1: the real `SerialLauncher` (`wait_press()` then `fire(1)`), timed from
-the BUTTON frame written to the FIRE frame read back. Case 2, the baseline: a bare pyserial loop that
-echoes each line, timed the same way with a line of the same length. Both include two pty crossings and
-a read and a write on the host's port (opened with pyserial), so the ratio is what the driver adds. The
-two cases run in alternating blocks (a fresh pty and child each), so both see the same background load
-on a shared machine. The last line is JSON.
+slave side. Case 1: the real `SerialLauncher` (`wait_press()` then `fire(1)`), timed from the BUTTON frame
+written to the FIRE frame read back. Case 2, the baseline: an echo that opens the port with pyserial as the
+driver does and then uses the driver's own I/O (one `select` on the port's descriptor, `os.read` of what
+arrived, `os.write` of it back, as `PortLink` does on a local port), timed the same way with a line of the
+same length. Both include two pty crossings and one read and one write on the host's side, so the ratio is
+what the driver adds on top of its I/O. The two cases run in alternating blocks (a fresh pty and child each)
+so both see the same background load on a shared machine; a run is `--rounds` timed rounds per case, and
+the figures are the medians over `--runs` runs: `ratio` (p99 over the echo's p99) and `p50_ratio`, each the
+median of the runs' ratios. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -45,15 +48,19 @@ def host_driver(path: str, rounds: int) -> None:
 
 
 def host_echo(path: str, rounds: int) -> None:
+    """The baseline: the driver's own I/O (select, os.read, os.write) on a port pyserial opened."""
     import serial
 
     port = serial.Serial(path, 115200, timeout=0.01)
-    port.write(b"READY\n")  # opening a port flushes its input: start only once it is open
+    fd = port.fileno()
+    os.write(fd, b"READY\n")  # opening a port flushes its input: start only once it is open
     echoed = 0
     while echoed < rounds + WARMUP:
-        data = port.read(max(1, port.in_waiting))
+        if not select.select([fd], [], [], 1.0)[0]:
+            continue
+        data = os.read(fd, 4096)
         if data:
-            port.write(data)
+            os.write(fd, data)
             echoed += data.count(b"\n")
     port.close()
 
@@ -141,24 +148,54 @@ def measure_interleaved(rounds: int, blocks: int) -> tuple[list[float], list[flo
     return driver, echo
 
 
+def one_run(rounds: int, blocks: int) -> dict[str, float]:
+    driver, echo = measure_interleaved(rounds, blocks)
+    run = {
+        "p50_us": statistics.median(driver),
+        "p99_us": percentile(driver, 99),
+        "echo_p50_us": statistics.median(echo),
+        "echo_p99_us": percentile(echo, 99),
+    }
+    run["p50_ratio"] = run["p50_us"] / run["echo_p50_us"]
+    run["ratio"] = run["p99_us"] / run["echo_p99_us"]
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=2000, help="timed rounds per case and run")
     parser.add_argument("--blocks", type=int, default=10, help="alternating blocks per case (1: sequential)")
+    parser.add_argument("--runs", type=int, default=5, help="runs; the figures are their medians")
     args = parser.parse_args()
-    rounds, blocks = args.rounds, max(1, min(args.blocks, args.rounds))
-    driver, echo = measure_interleaved(rounds, blocks)
+    rounds, blocks, runs = args.rounds, max(1, min(args.blocks, args.rounds)), max(1, args.runs)
+    results = []
+    for index in range(runs):
+        run = one_run(rounds, blocks)
+        results.append(run)
+        print(f"run {index + 1}: driver p50 {run['p50_us']:7.1f} us p99 {run['p99_us']:7.1f} us | echo p50 "
+              f"{run['echo_p50_us']:7.1f} us p99 {run['echo_p99_us']:7.1f} us | ratio p50 "
+              f"{run['p50_ratio']:.2f} p99 {run['ratio']:.2f}")
+
+    def median(key: str, digits: int = 1) -> float:
+        return round(statistics.median(r[key] for r in results), digits)
+
     result = {
         "rounds": rounds,
         "blocks": blocks,
-        "p50_us": round(statistics.median(driver), 1),
-        "p99_us": round(percentile(driver, 99), 1),
-        "echo_p50_us": round(statistics.median(echo), 1),
-        "echo_p99_us": round(percentile(echo, 99), 1),
+        "runs": runs,
+        "p50_us": median("p50_us"),
+        "p99_us": median("p99_us"),
+        "echo_p50_us": median("echo_p50_us"),
+        "echo_p99_us": median("echo_p99_us"),
+        "ratio": median("ratio", 2),
+        "p50_ratio": median("p50_ratio", 2),
+        "baseline": "echo with the driver's I/O: select, os.read, os.write",
     }
-    result["ratio"] = round(result["p99_us"] / result["echo_p99_us"], 2)
-    print(f"BUTTON -> FIRE  p50 {result['p50_us']:8.1f} us   p99 {result['p99_us']:8.1f} us")
-    print(f"pyserial echo   p50 {result['echo_p50_us']:8.1f} us   p99 {result['echo_p99_us']:8.1f} us")
+    print(f"BUTTON -> FIRE  p50 {result['p50_us']:8.1f} us   p99 {result['p99_us']:8.1f} us   (medians of "
+          f"{runs} runs)")
+    print(f"fd echo         p50 {result['echo_p50_us']:8.1f} us   p99 {result['echo_p99_us']:8.1f} us")
+    print(f"ratio: p99 {result['ratio']:.2f}, p50 {result['p50_ratio']:.2f} (each the median of the runs' "
+          "ratios)")
     print(json.dumps(result))
 
 

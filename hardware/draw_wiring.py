@@ -4,8 +4,10 @@ The diagrams are derived, never edited: every pin of pins.toml is drawn with its
 physical header pin, wired by a named net tag to the part it drives, so a change to the pin map shows
 up in the picture (and a test fails until the SVGs are redrawn).
 
-    python3 hardware/draw_wiring.py           # rewrite hardware/wiring.svg and hardware/wiring-pi.svg
-    python3 hardware/draw_wiring.py --check   # exit 1 if either is stale
+    .venv/bin/python hardware/draw_wiring.py           # rewrite wiring.svg and wiring-pi.svg
+    .venv/bin/python hardware/draw_wiring.py --check   # exit 1 if either is stale
+
+It needs schemdraw, which the test extra installs (`.venv/bin/pip install -e '.[test]'`).
 
 The SVG backend writes text as <text> elements (searchable, no font rendering) and the output depends
 only on the pin map, so the files are byte-for-byte reproducible.
@@ -19,8 +21,13 @@ import re
 import sys
 from pathlib import Path
 
-import schemdraw
-import schemdraw.elements as elm
+try:
+    import schemdraw
+    import schemdraw.elements as elm
+except ImportError:  # schemdraw is a tool of this script only: it comes with the test extra
+    sys.exit("draw_wiring.py needs schemdraw 0.23: run it with the venv that has the test extra "
+             "(.venv/bin/pip install -e '.[test]', then .venv/bin/python hardware/draw_wiring.py), "
+             "or pip install schemdraw==0.23")
 
 HERE = Path(__file__).resolve().parent
 OUTPUTS = {"pico": HERE / "wiring.svg", "pi": HERE / "wiring-pi.svg"}

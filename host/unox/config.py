@@ -1,8 +1,11 @@
 """The launcher's TOML config file: calibrated motor and beam values, checked against bounds.
 
 Location: `$XDG_CONFIG_HOME/unox/config.toml` (normally `~/.config/unox/config.toml`); every command's
-`--config FILE` overrides it. A missing file means the defaults. Unknown keys and out-of-range values
-are errors that name the key, the value and what is allowed, as in Klipper's config checks.
+`--config FILE` overrides it. A missing default file means the defaults; a missing `--config FILE` is an
+error (a typo must not silently give the defaults), except where a command creates it (`unox calibrate`).
+Unknown keys and out-of-range values are errors that name the key, the value and what is allowed, as in
+Klipper's config checks. `[launcher] spec = "serial:/dev/ttyACM0"` names the launcher the hardware
+commands use when no `--launcher` is given.
 """
 
 from __future__ import annotations
@@ -59,6 +62,12 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "period_ms": Option(float, 0, 5000, 0, "mean time from one card to the next while firing"),
         "duty": Option(float, 0, 100, 0, "lowest duty in percent that still fed a card"),
     },
+    "press": {
+        "min_gap_ms": Option(int, 0, 10000, 0, "unox press anti-mash: a press closer than this to the one "
+                             "before gets the not-now beep and fires nothing; 0 = off"),
+        "suspense_ms": Option(int, 0, 10000, 0, "unox press suspense: a random wait of up to this before "
+                              "the motor turns; 0 = off"),
+    },
 }
 
 
@@ -71,11 +80,22 @@ def defaults() -> dict[str, dict[str, float]]:
     return {name: {key: opt.kind(opt.default) for key, opt in opts.items()} for name, opts in SCHEMA.items()}
 
 
-def load(path: str | Path | None = None) -> dict[str, dict[str, float]]:
-    """The checked config with defaults filled in; a missing file is the defaults."""
-    path = Path(path) if path is not None else default_path()
+def load(path: str | Path | None = None, *, missing_ok: bool = False) -> dict[str, dict[str, float]]:
+    """The checked config with defaults filled in; a missing default file is the defaults.
+
+    A file named by the caller (`--config`) must exist, unless `missing_ok` (a command that creates it).
+    """
+    named = path is not None
+    path = Path(path) if named else default_path()
     if not path.exists():
+        if named and not missing_ok:
+            raise ConfigError(
+                f"config file {path} does not exist; check the path, or leave out --config to use "
+                f"{default_path()} (`unox calibrate --config {path}` creates one)"
+            )
         return defaults()
+    if path.is_dir():
+        raise ConfigError(f"config file {path} is a directory; give the path of a .toml file")
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -90,14 +110,36 @@ def validate(raw: dict, *, source: str = "config") -> dict[str, dict[str, float]
         if section == "profiles":
             config["profiles"] = _checked_profiles(values, source)
             continue
+        if section == "launcher":
+            config["launcher"] = _checked_launcher(values, source)
+            continue
         if section not in SCHEMA:
-            known = ", ".join([*SCHEMA, "profiles"])
+            known = ", ".join([*SCHEMA, "launcher", "profiles"])
             raise ConfigError(f"{source}: unknown section [{section}]; known: {known}")
         if not isinstance(values, dict):
             raise ConfigError(f"{source}: {section} must be a table like [{section}]")
         for key, value in values.items():
             config[section][key] = check_value(section, key, value, source=source)
     return config
+
+
+def _checked_launcher(values: object, source: str) -> dict[str, str]:
+    """`[launcher] spec = "..."`: the launcher the hardware commands open when `--launcher` is left out."""
+    from unox.launcher.spec import parse_spec
+
+    if not isinstance(values, dict):
+        raise ConfigError(f'{source}: launcher must be a table like [launcher] spec = "serial:/dev/ttyACM0"')
+    unknown = set(values) - {"spec"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown key launcher.{sorted(unknown)[0]}; known in [launcher]: spec")
+    spec = values.get("spec")
+    if not isinstance(spec, str):
+        raise ConfigError(f'{source}: launcher.spec must be a string such as "serial:/dev/ttyACM0" or "gpio"')
+    try:
+        parse_spec(spec)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: launcher.spec: {exc}") from exc
+    return {"spec": spec}
 
 
 def _checked_profiles(profiles: object, source: str) -> dict:
@@ -149,6 +191,8 @@ def dumps(config: dict[str, dict[str, float]]) -> str:
         for key, opt in options.items():
             value = config.get(section, {}).get(key, opt.default)
             lines.append(f"{key} = {_toml_value(opt.kind(value))}  # {opt.doc}")
+    if "launcher" in config:
+        lines += _toml_table("launcher", config["launcher"])
     for name, table in config.get("profiles", {}).items():
         lines += _toml_table(f"profiles.{_toml_key(name)}", table)
     return "\n".join(lines) + "\n"

@@ -106,9 +106,10 @@ def device_unit(launcher: str) -> str | None:
 
 
 def exec_start(
-    mode: str, launcher: str, *, unox: str, players: str | None = None, config: str | None = None
+    mode: str, launcher: str, *, unox: str, players: str | None = None, config: str | None = None,
+    min_gap: float | None = None, suspense: float | None = None,
 ) -> list[str]:
-    """The words of the service's command line."""
+    """The words of the service's command line; `min_gap` and `suspense` (seconds) are press mode's."""
     if mode not in MODES:
         raise InstallError(f"mode {mode!r} is not one of {', '.join(MODES)}; use --mode press or --mode play")
     words = [unox, mode, "--launcher", check_launcher(launcher)]
@@ -123,6 +124,12 @@ def exec_start(
         words += ["--players", players]
     if mode == "play":  # the same table after any restart or power cut; a new one once the game is over
         words += ["--continue", TABLE_JOURNAL]
+    for flag, seconds in (("--min-gap", min_gap), ("--suspense", suspense)):
+        if seconds is None:
+            continue
+        if mode != "press":
+            raise InstallError(f"{flag} only applies to --mode press")
+        words += [flag, f"{seconds:g}"]
     if config is not None:
         words += ["--config", config]
     return words
@@ -136,10 +143,13 @@ def service_unit(
     unox: str | None = None,
     players: str | None = None,
     config: str | None = None,
+    min_gap: float | None = None,
+    suspense: float | None = None,
 ) -> str:
     """The text of /etc/systemd/system/unox.service."""
     user = check_user(user if user is not None else default_user())
-    words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config)
+    words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config,
+                       min_gap=min_gap, suspense=suspense)
     if not Path(words[0]).is_absolute():
         raise InstallError(f"the unox path {words[0]!r} must be absolute, e.g. /home/{user}/unox/bin/unox")
     lines = ["# Written by `unox install service`: starts unox at boot. Reinstall rather than edit it."]

@@ -54,5 +54,6 @@ def test_text_table_and_unreachable_launcher(capsys):
     code = main(["diagnose", "--launcher", "serial:/dev/ttyUNOX-none"])
     out = capsys.readouterr().out
     assert code == 1
-    assert out.splitlines()[0].startswith("link  FAIL  cannot open /dev/ttyUNOX-none")
+    assert out.splitlines()[0] == "launcher: serial:/dev/ttyUNOX-none"
+    assert out.splitlines()[1].startswith("link  FAIL  cannot open /dev/ttyUNOX-none")
     assert "FAILED" in out.splitlines()[-1]

@@ -35,6 +35,7 @@ def test_a_missing_port_is_a_clear_error_and_nothing_runs():
 
 def test_no_pico_or_several_picos(monkeypatch):
     from serial.tools import list_ports
+    from unox.launcher.configured import PICO_USB_VID
 
     class Info:
         def __init__(self, device, vid):
@@ -43,7 +44,7 @@ def test_no_pico_or_several_picos(monkeypatch):
     monkeypatch.setattr(list_ports, "comports", lambda: [Info("/dev/ttyS0", None)])
     with pytest.raises(CommandError, match="no Raspberry Pi Pico found"):
         firmware.find_pico()
-    picos = [Info("/dev/ttyACM0", firmware.PICO_USB_VID), Info("/dev/ttyACM1", firmware.PICO_USB_VID)]
+    picos = [Info("/dev/ttyACM0", PICO_USB_VID), Info("/dev/ttyACM1", PICO_USB_VID)]
     monkeypatch.setattr(list_ports, "comports", lambda: picos)
     with pytest.raises(CommandError, match="several Picos"):
         firmware.find_pico()
@@ -76,7 +77,9 @@ def test_dry_run_prints_the_commands(capsys, tmp_path):
 
 def test_version_reports_the_hello_of_the_firmware(capsys):
     assert main(["firmware", "version", "--launcher", "sim:?seed=1"]) == 0
-    assert capsys.readouterr().out.strip() == f"unoxfw {unoxfw.__version__} on sim:?seed=1"
+    # Issue 8 item 11: the simulator's answer says it is the simulator's.
+    expected = f"unoxfw {unoxfw.__version__} on sim:?seed=1 (the simulator's copy)"
+    assert capsys.readouterr().out.strip() == expected
 
 
 def test_version_needs_a_firmware(capsys):

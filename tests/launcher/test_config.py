@@ -9,9 +9,30 @@ from unox import config
 from unox.config import SCHEMA, ConfigError
 
 
-def test_missing_file_is_the_defaults(tmp_path):
-    loaded = config.load(tmp_path / "none.toml")
+def test_missing_default_file_is_the_defaults(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    loaded = config.load()
     assert loaded == {s: {k: o.kind(o.default) for k, o in opts.items()} for s, opts in SCHEMA.items()}
+
+
+def test_a_named_file_that_does_not_exist_is_an_error_not_the_defaults(tmp_path):
+    with pytest.raises(config.ConfigError, match="none.toml does not exist; check the path"):
+        config.load(tmp_path / "none.toml")
+    assert config.load(tmp_path / "none.toml", missing_ok=True) == config.defaults()  # calibrate creates it
+
+
+def test_launcher_spec_in_the_config_is_checked_and_kept(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[launcher]\nspec = "serial:/dev/ttyACM0"\n')
+    assert config.load(path)["launcher"] == {"spec": "serial:/dev/ttyACM0"}
+    assert config.load(config.save(config.load(path), tmp_path / "again.toml"))["launcher"]["spec"] == (
+        "serial:/dev/ttyACM0")
+    path.write_text('[launcher]\nspec = "usb"\n')
+    with pytest.raises(config.ConfigError, match="launcher.spec: invalid launcher 'usb'"):
+        config.load(path)
+    path.write_text('[launcher]\nport = "x"\n')
+    with pytest.raises(config.ConfigError, match="unknown key launcher.port"):
+        config.load(path)
 
 
 def test_default_location_follows_xdg(monkeypatch, tmp_path):

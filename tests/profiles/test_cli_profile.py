@@ -55,9 +55,13 @@ def test_bad_name_exits_1_with_one_line(capsys):
 
 
 @pytest.mark.parametrize("presses", ["0", "-3", "10000001"])
-def test_presses_out_of_range_is_refused(presses):
-    with pytest.raises(CommandError, match="--presses must be from 1"):
-        run_cli(["profile", "measured", "--presses", presses])
+def test_presses_out_of_range_is_refused_with_the_range(presses, capsys):
+    # Issue 8 item 8: checked where it is typed, a usage error of `unox profile` naming the range.
+    with pytest.raises(SystemExit) as exit_info:
+        main(["profile", "measured", "--presses", presses])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and err.startswith("usage: unox profile ")
+    assert f"argument --presses: {presses} is out of range; give a whole number from 1 to 10000000" in err
 
 
 def test_custom_profile_from_a_config_file(tmp_path, capsys):
@@ -88,7 +92,7 @@ def test_bad_config_value_is_a_command_error(tmp_path):
 
 
 def test_unreadable_or_broken_config_is_a_command_error(tmp_path):
-    with pytest.raises(CommandError, match="cannot read config"):
+    with pytest.raises(CommandError, match="missing.toml does not exist; check the path"):
         run_cli(["profile", "measured", "--config", str(tmp_path / "missing.toml")])
     broken = tmp_path / "broken.toml"
     broken.write_text("[profiles\n")
@@ -100,8 +104,7 @@ def test_unreadable_or_broken_config_is_a_command_error(tmp_path):
     ("argv", "message"),
     [
         (["profile", "nope"], "unknown eject profile 'nope'"),
-        (["profile", "measured", "--presses", "0"], "--presses must be from 1"),
-        (["profile", "measured", "--config", "/nonexistent/unox.toml"], "cannot read config"),
+        (["profile", "measured", "--config", "/nonexistent/unox.toml"], "unox.toml does not exist"),
     ],
 )
 def test_every_bad_argument_exits_1_with_one_line_and_no_output(argv, message, capsys):

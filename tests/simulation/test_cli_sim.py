@@ -26,12 +26,8 @@ def test_human_summary_names_every_tally(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--games", "0"], "--games must be from 1"),
-        (["--players", "1"], "--players must be from 2 to 10, not 1"),
-        (["--players", "11"], "--players must be from 2 to 10, not 11"),
         (["--bot", "smart"], "unknown bot 'smart'; use one of random, heuristic, mix"),
         (["--profile", "wild"], "unknown eject profile 'wild'; use one of measured, arduino, gentle, brutal"),
-        (["--target", "0"], "--target must be 1 or more"),
     ],
 )
 def test_bad_option_exits_1_with_one_line_saying_what_to_do(argv, message, capsys):
@@ -41,6 +37,25 @@ def test_bad_option_exits_1_with_one_line_saying_what_to_do(argv, message, capsy
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("unox: error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "0"], "argument --games: 0 is out of range; give a whole number from 1 to 1000000"),
+        (["--players", "1"], "argument --players: 1 is out of range; give a whole number from 2 to 10"),
+        (["--players", "11"], "argument --players: 11 is out of range; give a whole number from 2 to 10"),
+        (["--target", "0"], "argument --target: 0 is out of range; give a whole number from 1 to 100000"),
+        (["--seed", "-1"], "argument --seed: -1 is out of range; give a whole number from 0 to 4294967295"),
+    ],
+)
+def test_a_number_out_of_range_is_refused_where_it_is_typed_with_its_range(argv, message, capsys):
+    # Issue 8 item 8: a usage error of `unox sim` (exit 2, its usage), before any game is played.
+    with pytest.raises(SystemExit) as exit_info:
+        main(["sim", "--silent", *argv])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == ""
+    assert err.startswith("usage: unox sim ") and err.rstrip().endswith(f"unox sim: error: {message}")
 
 
 def test_custom_profile_from_the_config_file(tmp_path, capsys):
@@ -73,7 +88,7 @@ def test_a_broken_game_is_one_clear_error_naming_the_seed(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise SimulationError("game with seed 9 did not end within 10 actions")
 
-    monkeypatch.setattr(sim_command, "simulate", broken)
+    monkeypatch.setattr("unox.simulation.simulate", broken)  # the command imports it when it runs
     with pytest.raises(CommandError, match=r"did not end within 10 actions; this is a bug.*--seed 77"):
         run_cli(["sim", "--games", "1", "--seed", "77"])
     capsys.readouterr()

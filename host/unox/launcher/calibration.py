@@ -25,7 +25,27 @@ PERIOD_CARDS = 3
 
 
 class CalibrationError(LauncherError):
-    """A fire failed during calibration; nothing was written."""
+    """A fire failed during calibration; nothing was written. The message names the fault and its fix."""
+
+
+# What to do about each fault met while calibrating: the same faults as at a table, another next step.
+CALIBRATION_ACTIONS: dict[str, str] = {
+    "jam": "a card jammed (not counted): open the lid, take out the wedged card, close the lid",
+    # One-card fires cannot tell a snagged last card from a wedged one (docs/protocol.md): both are STUCK.
+    "stuck": "a card stopped in the exit slot, in the beam (snagged or wedged: a one-card fire cannot tell "
+    "which): pull it out, or open the lid and take it out if it will not come; check the slot is clear",
+    "empty": "no card came out: load the launcher (this run fires about {cards} cards)",
+    "lid": "the lid is open: close it",
+    "battery": "the batteries are too low to fire: fit 3 fresh C cells (4.5 V)",
+    "link": "the launcher stopped answering: check its USB cable or wiring",
+}
+AGAIN = "then run `unox calibrate` again"
+
+
+def fault_message(fault: str, *, cards: int, where: str = "") -> str:
+    """`calibration stopped<where>: stuck (a card is stuck ...; then run ... again)`."""
+    action = CALIBRATION_ACTIONS.get(fault, f"the launcher reported {fault!r}: check it with `unox diagnose`")
+    return f"calibration stopped{where}: {fault} ({action.format(cards=cards)}; {AGAIN})"
 
 
 @dataclass
@@ -46,34 +66,47 @@ def measure(launcher: Launcher, firmware: dict, cards: int, step: Callable[[], N
             ) -> Measurements:
     """Runs the three phases; `step()` is called after every fire (for a progress bar)."""
     found = Measurements()
+    needed = fires_needed(cards) + PERIOD_CARDS
     for duty in SWEEP:
         launcher.configure({"duty": duty})
         result = _fire(launcher, 1, step)
         if result.fired == 1 and result.fault is None:
             found.min_duty = duty
             break
-        if result.fault not in (None, "empty", "jam"):
-            raise CalibrationError(f"calibration stopped at duty {duty} %: {result.fault}")
+        if result.fault not in (None, "empty", "jam"):  # a weak motor looks empty or jammed; others do not
+            raise CalibrationError(fault_message(result.fault, cards=needed, where=f" at duty {duty} %"))
     else:
-        raise CalibrationError("no card came out even at 100 % duty: load cards, check motor and pack")
+        last = result.fault or "empty"
+        if last == "empty":
+            raise CalibrationError(
+                f"calibration stopped: no card came out even at 100 % duty: load the launcher (this run "
+                f"fires about {needed} cards), check the motor wiring and the pack; {AGAIN}")
+        raise CalibrationError(fault_message(last, cards=needed, where=" at 100 % duty"))
     working = min(100, found.min_duty + DUTY_HEADROOM)
     launcher.configure({"duty": working})
     overhead = firmware["reverse_ms"] + firmware["settle_ms"]
     for _ in range(cards):
-        result = _checked(_fire(launcher, 1, step), 1)
+        result = _checked(_fire(launcher, 1, step), 1, needed)
         found.feed_ms.append(max(1.0, result.details.get("fire_ms", 0) - overhead))
         if "block_ms" in result.details:
             found.block_ms.append(result.details["block_ms"])
-    result = _checked(_fire(launcher, PERIOD_CARDS, step), PERIOD_CARDS)
+    result = _checked(_fire(launcher, PERIOD_CARDS, step), PERIOD_CARDS, needed)
     single = sum(found.feed_ms) / len(found.feed_ms) + overhead
     found.period_ms = max(1.0, (result.details.get("fire_ms", 0) - single) / (PERIOD_CARDS - 1))
     return found
 
 
-def _checked(result: FireResult, n: int) -> FireResult:
-    if result.fault or result.fired != n:
-        reason = result.fault or f"{result.fired} of {n} cards"
-        raise CalibrationError(f"calibration stopped: {reason}; fix it (`unox diagnose`), calibrate again")
+def _checked(result: FireResult, n: int, needed: int) -> FireResult:
+    if result.fault:
+        raise CalibrationError(fault_message(result.fault, cards=needed))
+    if result.fired > n:
+        raise CalibrationError(
+            f"calibration stopped: a double feed ({result.fired} cards came out for {n}): fan the cards so "
+            f"they do not cling together and reload them; {AGAIN}")
+    if result.fired < n:
+        raise CalibrationError(
+            f"calibration stopped: {result.fired} of {n} cards came out and no fault was reported: check the "
+            f"beam with `unox diagnose`; {AGAIN}")
     return result
 
 

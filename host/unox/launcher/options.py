@@ -16,6 +16,9 @@ def add_launcher_argument(parser: argparse.ArgumentParser, default: str = "sim")
 
 def open_checked(spec: str, **options) -> Launcher:
     """Opens a launcher; a bad spec or an unreachable device becomes a LauncherError with advice."""
+    from unox.launcher.configured import check_device
+
+    check_device(spec)  # a missing /dev/unox-launcher says how udev makes it
     try:
         return open_launcher(spec, **options)
     except LauncherError:

@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.suggester import Suggester
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
-from unox.ui.commands import InputError, suggest
+from unox.ui.commands import HELP, InputError, suggest
 from unox.ui.session import Session
 from unox.ui.views import launcher_lines, player_rows, table_lines
 
@@ -241,14 +241,6 @@ class TableApp(App):
                 self.session.emit("(fast-forward to the end of the game)")
             await asyncio.sleep(pace)
         self.redraw()
-
-
-HELP = (
-    "Commands: R5 | Bob R5 | Bob W red | Bob RT Cy | Bob GD 2 (play) - press - uno Bob - catch Bob by Cy - "
-    "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
-    "score Ann=0 Bob=23 ... - quit. Keys: p play, b press (sim), u UNO, c catch, x penalty, r reload, "
-    "z undo, d deal, f fix the sim launcher, : command line, q quit."
-)
 
 
 def run_app(session: Session, **options: Any) -> int:

@@ -18,6 +18,14 @@ from dataclasses import dataclass, field
 from unox.rules.cards import CardError, parse_card, parse_color
 from unox.rules.extreme import extreme_deck
 
+# The typed commands and keys in one line: the table UI's help and `--plain`'s `help` (no textual needed).
+HELP = (
+    "Commands: R5 | Bob R5 | Bob W red | Bob RT Cy | Bob GD 2 (play) - press - uno Bob - catch Bob by Cy - "
+    "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
+    "score Ann=0 Bob=23 ... - quit. Keys: p play, b press (sim), u UNO, c catch, x penalty, r reload, "
+    "z undo, d deal, f fix the sim launcher, : command line, q quit."
+)
+
 COLOR_WORDS = ("red", "yellow", "green", "blue")
 PENALTY_KINDS = {"advice": "advice", "p1": "advice", "wrong_card": "wrong_card", "wrong": "wrong_card",
                  "p2": "wrong_card"}

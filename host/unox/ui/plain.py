@@ -10,8 +10,7 @@ import select
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TextIO
 
-from unox.ui.app import HELP
-from unox.ui.commands import InputError
+from unox.ui.commands import HELP, InputError
 from unox.ui.session import Session
 from unox.ui.views import render_state
 

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
+from pathlib import Path
 
-from unox import config as config_file
 from unox.cli.errors import CommandError
-from unox.cli.progress import Progress
-from unox.launcher import LauncherError
-from unox.launcher.calibration import fires_needed, measure, refine
-from unox.launcher.options import add_launcher_argument, open_checked
+from unox.cli.launcher_option import add_configured_launcher
+from unox.cli.numbers import int_in
 
-EXAMPLE = """example:
+EXAMPLE = """examples:
+  $ unox calibrate --cards 10                     the configured launcher
   $ unox calibrate --launcher serial:/dev/ttyACM0 --cards 10
-The results go into ~/.config/unox/config.toml ($XDG_CONFIG_HOME/unox/config.toml), or --config FILE.
-Running it again refines the values: the means are weighted by the cards measured so far."""
+  $ unox calibrate --launcher sim --config sim.toml     try it without hardware
+The results go into ~/.config/unox/config.toml ($XDG_CONFIG_HOME/unox/...),
+or --config FILE. Running it again refines the values: the means are weighted
+by the cards measured so far. Timings of the simulator (sim) or the script
+launcher are only written to a file named with --config."""
+MAX_CARDS = 100
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,24 +27,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_launcher_argument(parser)
-    parser.add_argument("--config", help="config file (default: ~/.config/unox/config.toml)")
-    parser.add_argument("--cards", type=int, default=10, help="single-card test fires (default 10)")
+    add_configured_launcher(parser)
+    parser.add_argument("--config", help="config file (default: ~/.config/unox/config.toml); created if new")
+    parser.add_argument("--cards", type=int_in(1, MAX_CARDS), default=10,
+                        help=f"single-card test fires, 1 to {MAX_CARDS} (default 10)")
     parser.add_argument("--silent", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the new values as JSON")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.cards <= 100:
-        raise CommandError(f"--cards must be from 1 to 100, not {args.cards}")
-    path = args.config or config_file.default_path()
+    from unox import config as config_file
+    from unox.launcher import LauncherError
+    from unox.launcher.configured import is_simulated, resolve
+
+    path = Path(args.config) if args.config else config_file.default_path()
     try:
-        current = config_file.load(path)
-    except config_file.ConfigError as exc:
+        current = config_file.load(path, missing_ok=True)
+        spec = resolve(args.launcher, current)
+    except (config_file.ConfigError, LauncherError) as exc:
         raise CommandError(str(exc)) from exc
+    updated = _measure(spec, current, args)
+    write = not is_simulated(spec) or args.config is not None
+    if write:
+        config_file.save(updated, path)
+    _report(updated, path if write else None, spec, args.json)
+    return 0
+
+
+def _measure(spec: str, current: dict, args: argparse.Namespace) -> dict:
+    from unox.cli.progress import Progress
+    from unox.launcher import LauncherError
+    from unox.launcher.calibration import CalibrationError, fires_needed, measure, refine
+    from unox.launcher.options import open_checked
+
     try:
-        launcher = open_checked(args.launcher, config=current)
+        launcher = open_checked(spec, config=current)
     except LauncherError as exc:
         raise CommandError(str(exc)) from exc
     try:
@@ -51,21 +71,29 @@ def run(args: argparse.Namespace) -> int:
             bar.advance(bar.total - bar.done)  # the duty sweep usually ends early
         updated = refine(current, found)
         launcher.configure(updated["firmware"])
+    except CalibrationError as exc:
+        raise CommandError(f"{exc} (the config file was not changed)") from exc
     except LauncherError as exc:
         raise CommandError(f"{exc} (the config file was not changed)") from exc
     finally:
         launcher.close()
-    config_file.save(updated, path)
-    _report(updated, path, args.json)
-    return 0
+    return updated
 
 
-def _report(updated: dict, path, as_json: bool) -> None:
+def _report(updated: dict, path: Path | None, spec: str, as_json: bool) -> None:
+    import json
+
     cal, fw = updated["calibration"], updated["firmware"]
     if as_json:
-        print(json.dumps({"config": str(path), "calibration": cal, "firmware": fw}))
+        print(json.dumps({"config": str(path) if path else None, "launcher": spec, "calibration": cal,
+                          "firmware": fw}))
         return
-    print(f"wrote {path} ({cal['samples']} cards measured in all)")
+    cards = f"{cal['samples']} card{'s' if cal['samples'] != 1 else ''} measured"
+    if path is None:
+        print(f"measured {spec} ({cards}); simulator timings are not written to your config: "
+              "give --config FILE to keep them")
+    else:
+        print(f"wrote {path} ({cards} in all)")
     print(f"  a card needs {cal['feed_ms']:.0f} ms of motor time, at least {cal['duty']:.0f} % duty")
     print(f"  cards follow each other every {cal['period_ms']:.0f} ms" +
           (f"; one blocks the beam {cal['block_ms']:.0f} ms" if cal["block_ms"] else ""))

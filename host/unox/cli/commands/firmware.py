@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import shlex
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from unox.cli.errors import CommandError
-from unox.launcher import LauncherError
-from unox.launcher.options import add_launcher_argument, open_checked
+from unox.cli.launcher_option import add_configured_launcher
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[4] / "firmware"
-PICO_USB_VID = 0x2E8A  # Raspberry Pi: every Pico running MicroPython enumerates with this vendor id
 MKDIRS = "import os\nfor d in ('/lib', '/lib/unoxfw'):\n try: os.mkdir(d)\n except OSError: pass"
 EXAMPLE = """examples:
   $ unox firmware flash --port /dev/ttyACM0
-  $ unox firmware version --launcher serial:/dev/ttyACM0"""
+  $ unox firmware version --port /dev/ttyACM0
+  $ unox firmware version                     the configured launcher"""
 
 Runner = Callable[[Sequence[str]], int]
 
@@ -36,7 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     flash.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
     flash.set_defaults(func=run_flash)
     version = sub.add_parser("version", help="the firmware version the launcher reports in its HELLO")
-    add_launcher_argument(version)
+    which = version.add_mutually_exclusive_group()
+    which.add_argument("--port", help="serial port of the Pico (the same as --launcher serial:PORT)")
+    add_configured_launcher(which)
+    version.add_argument("--config", help="config file naming the launcher (default: ~/.config/unox/...)")
     version.set_defaults(func=run_version)
 
 
@@ -54,9 +54,9 @@ def flash_commands(port: str, firmware_dir: Path = FIRMWARE_DIR) -> list[list[st
 
 
 def find_pico() -> str:
-    from serial.tools import list_ports
+    from unox.launcher.configured import attached_picos
 
-    picos = [p.device for p in list_ports.comports() if p.vid == PICO_USB_VID]
+    picos = attached_picos()
     if len(picos) == 1:
         return picos[0]
     if not picos:
@@ -75,11 +75,15 @@ def check_port(port: str) -> str:
 
 
 def _subprocess_runner(command: Sequence[str]) -> int:
+    import subprocess
+
     return subprocess.run(list(command)).returncode
 
 
 def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: bool = False) -> list[list[str]]:
     """Runs (or only lists) the flash commands; a failing step stops the flash with advice."""
+    import shlex
+
     port = check_port(port) if port else find_pico()
     commands = flash_commands(port)
     for command in commands:
@@ -104,15 +108,22 @@ def run_flash(args: argparse.Namespace) -> int:
 
 
 def run_version(args: argparse.Namespace) -> int:
+    from unox import config as config_file
+    from unox.launcher import LauncherError
+    from unox.launcher.configured import is_simulated, resolve
+    from unox.launcher.options import open_checked
+
     try:
-        launcher = open_checked(args.launcher)
-    except LauncherError as exc:
+        settings = config_file.load(args.config)
+        spec = resolve(f"serial:{args.port}" if args.port else args.launcher, settings)
+        launcher = open_checked(spec, config=settings)
+    except (config_file.ConfigError, LauncherError) as exc:
         raise CommandError(str(exc)) from exc
     try:
         status = launcher.status()
     finally:
         launcher.close()
     if status.firmware is None:
-        raise CommandError(f"{args.launcher} runs no firmware (direct GPIO or script); use serial:PORT")
-    print(f"unoxfw {status.firmware} on {args.launcher}")
+        raise CommandError(f"{spec} runs no firmware (direct GPIO or script); use serial:PORT")
+    print(f"unoxfw {status.firmware} on {spec}" + (" (the simulator's copy)" if is_simulated(spec) else ""))
     return 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from unox import install
 from unox.cli.errors import CommandError
+from unox.cli.numbers import float_in
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     service.add_argument("--players", help="for --mode play: the seats, e.g. Ann,Bob,Cy")
     service.add_argument("--config", help="config file for unox (default: ~/.config/unox/config.toml)")
     service.add_argument("--unox", help="absolute path of the unox command (default: this installation's)")
+    service.add_argument("--min-gap", type=float_in(0, 10, "seconds"), metavar="SECONDS",
+                         help="--mode press: anti-mash gap between presses (default: the config's, else off)")
+    service.add_argument("--suspense", type=float_in(0, 10, "seconds"), metavar="SECONDS",
+                         help="--mode press: longest random wait before the motor (default: the config's, "
+                         "else off)")
     _add_write_options(service)
     service.set_defaults(func=run_service)
 
@@ -55,7 +61,8 @@ def run_service(args: argparse.Namespace) -> int:
     try:
         user = install.check_user(args.user or install.default_user())
         text = install.service_unit(
-            args.mode, args.launcher, user=user, unox=args.unox, players=args.players, config=args.config
+            args.mode, args.launcher, user=user, unox=args.unox, players=args.players, config=args.config,
+            min_gap=args.min_gap, suspense=args.suspense,
         )
         return _emit(args, text, install.SERVICE_PATH, install.service_next_steps(install.SERVICE_PATH, user))
     except install.InstallError as exc:

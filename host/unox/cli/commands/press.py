@@ -1,124 +1,182 @@
-"""`unox press`: press-button mode. Each press taken by the launcher fires what the eject profile picks."""
+"""`unox press`: press-button mode. Each press taken by the launcher fires what the eject profile picks.
+
+The logic is `unox.press_mode`; this is its front end: options, one line (or JSON record) per event, and
+the session's summary at the end, on Ctrl-C (exit 130) or on SIGTERM from systemd.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
-import random
 import sys
-from dataclasses import dataclass
 
-from unox import config as config_file
 from unox.cli.errors import CommandError
-from unox.launcher import FireResult, Launcher, LauncherError
-from unox.launcher.faults import fault_action
-from unox.launcher.options import add_launcher_argument, open_checked
-from unox.launcher.spec import parse_spec
-from unox.profiles import PROFILE_NAMES, EjectProfile, ProfileError, get_profile
+from unox.cli.launcher_option import add_configured_launcher
+from unox.cli.numbers import SEED_MAX, float_in, int_in
 
 DEFAULT_CARDS = 83  # a 112-card deck after a 4-player deal and the first discard
-EXAMPLE = """example:
+MAX_CARDS = 112
+MAX_GAP_S = MAX_SUSPENSE_S = 10.0
+EXAMPLE = """examples:
+  $ unox press                        the configured launcher; Ctrl-C sums up
+  $ unox press --min-gap 1.5 --suspense 2     anti-mash and suspense: a game
   $ unox press --launcher sim --presses 20 --seed 1 --json
-  {"press": 1, "requested": 0, "fired": 0, "fault": null, "cards_left": 83, ...}"""
+  {"press": 1, "event": "nothing", "requested": 0, "fired": 0, ...}
+The launcher is the truth: a press fires while cards come out. When it reports
+EMPTY, reload it and close the lid (or press twice quickly to say it is
+reloaded). --cards is only the estimate shown. --min-gap and --suspense default
+to [press] min_gap_ms and suspense_ms in the config file (0 = off)."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "press",
         help="press-button mode: every press fires what the eject profile picks, with a live tally",
-        description="Wait for presses on the launcher; each one beeps, the eject profile picks a count and "
-        "the launcher fires it. With a simulated launcher, --presses N makes N virtual presses.",
+        description="Wait for presses on the launcher; each one beeps, the eject profile picks a\n"
+        "count and the launcher fires it. With a simulated launcher, --presses N makes N\nvirtual presses.",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_launcher_argument(parser)
-    parser.add_argument("--profile", default="measured", help=f"eject profile: {', '.join(PROFILE_NAMES)}")
-    parser.add_argument("--seed", type=int, help="repeatable eject counts (default: OS entropy)")
-    parser.add_argument("--presses", type=int, help="stop after N presses (virtual presses on sim/script)")
-    parser.add_argument("--cards", type=int, help=f"cards loaded, for the tally (default {DEFAULT_CARDS})")
+    add_configured_launcher(parser)
+    parser.add_argument("--profile", default="measured", help="eject profile: measured (default), arduino, "
+                        "gentle, brutal, or one from the config file")
+    parser.add_argument("--seed", type=int_in(0, SEED_MAX),
+                        help="repeatable eject counts (default: OS entropy)")
+    parser.add_argument("--presses", type=int_in(1, 10_000_000),
+                        help="stop after N presses (virtual presses on sim/script)")
+    parser.add_argument("--cards", type=int_in(0, MAX_CARDS),
+                        help=f"cards loaded, 0 to {MAX_CARDS}: the estimate shown (default {DEFAULT_CARDS})")
+    parser.add_argument("--min-gap", type=float_in(0, MAX_GAP_S, "seconds"), metavar="SECONDS",
+                        help="anti-mash: a press closer than this to the one before gets the not-now beep "
+                        f"and fires nothing (0 to {MAX_GAP_S:g}; default from the config, else 0 = off)")
+    parser.add_argument("--suspense", type=float_in(0, MAX_SUSPENSE_S, "seconds"), metavar="SECONDS",
+                        help="a random wait of up to this before the motor turns, like the original "
+                        f"(0 to {MAX_SUSPENSE_S:g}; default from the config, else 0 = off)")
     parser.add_argument("--config", help="config file (default: ~/.config/unox/config.toml)")
-    parser.add_argument("--json", action="store_true", help="one JSON record per press")
+    parser.add_argument("--json", action="store_true", help="one JSON record per event, then a summary")
     parser.set_defaults(func=run)
 
 
-@dataclass
-class Tally:
-    cards_left: int
-    presses: int = 0
-    fired: int = 0
-
-    def add(self, result: FireResult) -> None:
-        self.presses += 1
-        self.fired += result.fired
-        self.cards_left = 0 if result.fault == "empty" else max(0, self.cards_left - result.fired)
-
-
 def run(args: argparse.Namespace) -> int:
-    if args.presses is not None and args.presses < 1:
-        raise CommandError(f"--presses must be 1 or more, not {args.presses}")
+    from unox import config as config_file
+    from unox.launcher import LauncherError
+    from unox.launcher.configured import resolve
+    from unox.launcher.options import open_checked
+    from unox.profiles import ProfileError
+
     try:
         settings = config_file.load(args.config)
-        custom = {"profiles": settings["profiles"]} if "profiles" in settings else None
-        profile = get_profile(args.profile, rng=_rng(args.seed), config=custom)
-    except (config_file.ConfigError, ProfileError) as exc:
-        raise CommandError(str(exc)) from exc
-    tally = Tally(cards_left=_initial_cards(args))
-    try:
-        launcher = open_checked(args.launcher, config=settings)
-    except LauncherError as exc:
+        mode_options = _options(args, settings)
+        spec = resolve(args.launcher, settings)
+        profile = _profile(args, settings)
+        launcher = open_checked(spec, config=settings)
+    except (config_file.ConfigError, ProfileError, LauncherError) as exc:
         raise CommandError(str(exc)) from exc
     try:
-        _loop(launcher, profile, tally, args)
-    except LauncherError as exc:
-        raise CommandError(str(exc)) from exc
+        return _session(launcher, profile, mode_options, _start_cards(args, spec), args)
     finally:
         launcher.close()
-    if not args.json:
-        print(f"done: {tally.presses} presses, {tally.fired} cards fired, {tally.cards_left} left")
-    return 0
 
 
-def _rng(seed: int | None) -> random.Random | None:
-    return random.Random(seed) if seed is not None else None
+def _profile(args: argparse.Namespace, settings: dict):
+    import random
+
+    from unox.profiles import get_profile
+
+    custom = {"profiles": settings["profiles"]} if "profiles" in settings else None
+    rng = random.Random(args.seed) if args.seed is not None else None
+    return get_profile(args.profile, rng=rng, config=custom)
 
 
-def _initial_cards(args: argparse.Namespace) -> int:
+def _options(args: argparse.Namespace, settings: dict):
+    from unox.press_mode import PressOptions
+
+    section = settings.get("press", {})
+    gap = args.min_gap if args.min_gap is not None else section.get("min_gap_ms", 0) / 1000
+    suspense = args.suspense if args.suspense is not None else section.get("suspense_ms", 0) / 1000
+    return PressOptions(min_gap_s=gap, suspense_s=suspense)
+
+
+def _start_cards(args: argparse.Namespace, spec: str) -> int:
+    from unox.launcher.spec import parse_spec
+
     if args.cards is not None:
-        if not 0 <= args.cards <= 200:
-            raise CommandError(f"--cards must be from 0 to 200, not {args.cards}")
         return args.cards
-    try:
-        _, _, params = parse_spec(args.launcher)
-    except ValueError:
-        return DEFAULT_CARDS  # open_checked reports the bad spec
-    cards = params.get("cards", "")
+    cards = parse_spec(spec)[2].get("cards", "")
     return int(cards) if cards.isdigit() else DEFAULT_CARDS
 
 
-def _loop(launcher: Launcher, profile: EjectProfile, tally: Tally, args: argparse.Namespace) -> None:
+def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -> int:
+    import random
+
+    from unox.launcher import LauncherError
+    from unox.press_mode import PressMode
+
+    rng = random.Random(args.seed + 1) if args.seed is not None else None  # suspense: repeatable too
+    mode = PressMode(launcher, profile, cards=cards, options=options, rng=rng)
     virtual = args.presses is not None and hasattr(launcher, "press_button")
-    if not args.json and not virtual:
-        print("press the launcher button (Ctrl-C to stop)", file=sys.stderr)
-    while args.presses is None or tally.presses < args.presses:
-        if virtual:
-            launcher.press_button()
-        if not launcher.wait_press(timeout=5.0 if virtual else None):
-            if virtual:
-                raise CommandError("the launcher did not take the virtual press; run `unox diagnose`")
-            continue
-        requested = profile.next_count(tally.cards_left)
-        result = launcher.fire(requested) if requested else FireResult(0, 0, None)
-        tally.add(result)
-        _report(result, tally, args.json)
+    if args.presses is None and hasattr(launcher, "press_button"):
+        raise CommandError("the simulated launcher has no button to press here: add --presses N for N "
+                           "virtual presses, or serve it with `unox simulate-device --pty` and press its "
+                           "button there")
+    stop = _stop_on_sigterm()
+    try:
+        if not virtual:  # stderr, so a --json reader's stream stays clean
+            print("press the launcher button (Ctrl-C stops and sums up)", file=sys.stderr, flush=True)
+        mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual)
+    except KeyboardInterrupt:
+        _summary(mode, args.json, stopped=True)
+        return 130
+    except LauncherError as exc:
+        raise CommandError(str(exc)) from exc
+    finally:
+        stop()
+    _summary(mode, args.json, stopped=False)
+    return 0
 
 
-def _report(result: FireResult, tally: Tally, as_json: bool) -> None:
+def _stop_on_sigterm():
+    """systemd stops the boot service with SIGTERM: sum up as for Ctrl-C. Returns the undo."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        return lambda: None
+    return lambda: signal.signal(signal.SIGTERM, previous)
+
+
+def _report(event, mode, as_json: bool) -> None:
+    import json
+
+    tally = mode.tally
+    result = event.result
     if as_json:
-        record = {"press": tally.presses, **result.to_dict()}
-        record.update(cards_fired=tally.fired, cards_left=tally.cards_left)
+        record = {"press": tally.presses, "event": event.kind,
+                  **(result.to_dict() if result else {"requested": 0, "fired": 0, "fault": None}),
+                  "cards_fired": tally.fired, "cards_left": tally.estimate}
+        if event.message:
+            record["message"] = event.message
         print(json.dumps(record), flush=True)
         return
-    line = f"press {tally.presses:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
-    line += f" | total fired {tally.fired}, left {tally.cards_left}"
-    if result.fault:
-        line += f" | {result.fault}: {fault_action(result.fault)}"
+    if result is not None:
+        line = f"press {tally.presses:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
+        line += f" | total fired {tally.fired}, about {tally.estimate} left"
+        if result.fault:
+            line += f" | {result.fault}: {event.message}"
+    elif event.press is not None:
+        line = f"press {event.press:3d}: {event.message}"
+    else:
+        line = f"           {event.message}"
     print(line, flush=True)
+
+
+def _summary(mode, as_json: bool, *, stopped: bool) -> None:
+    import json
+
+    if as_json:
+        print(json.dumps({"summary": mode.tally.to_dict(), "stopped": stopped}), flush=True)
+    else:
+        print(f"{'stopped' if stopped else 'done'}: {mode.tally.summary()}", flush=True)

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
-import random
 from pathlib import Path
-from typing import Any
 
-from unox import config as config_file
 from unox.cli.errors import CommandError
-from unox.profiles import PROFILE_NAMES, ProfileError, get_profile
-from unox.profiles.builtin import MEASURED_GAP_SHARES
-from unox.profiles.stats import press_statistics
+from unox.cli.numbers import SEED_MAX, int_in
+from unox.profiles import PROFILE_NAMES
 
 MAX_PRESSES = 10_000_000
 
@@ -25,8 +20,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " and how many cards. Example: unox profile measured --presses 100000 --seed 1 --json",
     )
     parser.add_argument("name", help=f"profile: {', '.join(PROFILE_NAMES)}, or one from --config")
-    parser.add_argument("--presses", type=int, default=10_000, help="virtual presses (default 10000)")
-    parser.add_argument("--seed", type=int, default=None, help="repeatable run (default: OS entropy)")
+    parser.add_argument("--presses", type=int_in(1, MAX_PRESSES), default=10_000,
+                        help=f"virtual presses, 1 to {MAX_PRESSES} (default 10000)")
+    parser.add_argument("--seed", type=int_in(0, SEED_MAX), default=None,
+                        help="repeatable run (default: OS entropy)")
     parser.add_argument(
         "--config", type=Path, default=None, help="config file with [profiles.NAME] (default: unox's own)"
     )
@@ -34,10 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def load_profiles(path: Path | None) -> dict[str, Any] | None:
+def load_profiles(path: Path | None) -> dict | None:
     """The custom `[profiles.NAME]` tables of the config file (`--config`, else the default file), checked."""
-    if path is not None and not path.is_file():
-        raise CommandError(f"cannot read config {path}: no such file; check the path")
+    from unox import config as config_file
+
     try:
         settings = config_file.load(path)
     except config_file.ConfigError as exc:
@@ -46,8 +43,12 @@ def load_profiles(path: Path | None) -> dict[str, Any] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.presses <= MAX_PRESSES:
-        raise CommandError(f"--presses must be from 1 to {MAX_PRESSES}, not {args.presses}")
+    import json
+    import random
+
+    from unox.profiles import ProfileError, get_profile
+    from unox.profiles.stats import press_statistics
+
     rng = random.Random(args.seed) if args.seed is not None else None
     try:
         profile = get_profile(args.name, rng=rng, config=load_profiles(args.config))
@@ -61,8 +62,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_table(stats: dict[str, Any]) -> str:
+def format_table(stats: dict) -> str:
     """A table of gap shares beside the real launcher's, then the totals."""
+    from unox.profiles.builtin import MEASURED_GAP_SHARES
+
     lines = [
         f"profile {stats['profile']}: {stats['presses']} presses, {stats['firings']} firings",
         "presses since last firing | share of firings | measured unit | mean cards",

@@ -8,15 +8,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from unox.cli.commands.profile import load_profiles
 from unox.cli.errors import CommandError
+from unox.cli.numbers import SEED_MAX, int_in
 from unox.cli.progress import Progress
-from unox.profiles import PROFILE_NAMES, ProfileError, get_spec
-from unox.rules.errors import RuleError
-from unox.rules.game import MAX_PLAYERS, MIN_PLAYERS
-from unox.simulation import BOT_CHOICES, SimulationError, simulate
+from unox.profiles import PROFILE_NAMES
+from unox.table.settings import MAX_PLAYERS, MAX_TARGET, MIN_PLAYERS
 
 MAX_GAMES = 1_000_000
+BOTS_HELP = "random, heuristic or mix (a seat each, in turn)"  # tests/cli checks it names every bot
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,30 +26,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " launcher modelled by an eject profile, and sum them up."
         " Example: unox sim --games 100 --players 4 --bot heuristic --seed 1",
     )
-    parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
-    parser.add_argument("--players", type=int, default=4, help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default 4)")
-    parser.add_argument("--bot", default="random", help=f"{', '.join(BOT_CHOICES)} (default random)")
+    parser.add_argument("--games", type=int_in(1, MAX_GAMES), default=10, help="games to play (default 10)")
+    parser.add_argument("--players", type=int_in(MIN_PLAYERS, MAX_PLAYERS), default=4,
+                        help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
+    parser.add_argument("--bot", default="random", help=f"{BOTS_HELP} (default random)")
     parser.add_argument("--profile", default="measured", help=f"eject profile: {', '.join(PROFILE_NAMES)}")
     parser.add_argument("--scoring", default="g1", choices=("g1", "g2", "g3"), help="scoring (default g1)")
-    parser.add_argument("--target", type=int, default=500, help="points that end a game (default 500)")
+    parser.add_argument("--target", type=int_in(1, MAX_TARGET), default=500,
+                        help="points that end a game (default 500)")
     parser.add_argument(
         "--config", type=Path, default=None, help="config file with [profiles.NAME] (default: unox's own)"
     )
-    parser.add_argument("--seed", type=int, default=None, help="repeatable run (default: OS entropy)")
+    parser.add_argument("--seed", type=int_in(0, SEED_MAX), default=None,
+                        help="repeatable run (default: OS entropy)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, no bar")
     parser.add_argument("--silent", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 
 def _check(args: argparse.Namespace) -> None:
-    if not 1 <= args.games <= MAX_GAMES:
-        raise CommandError(f"--games must be from 1 to {MAX_GAMES}, not {args.games}")
-    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-        raise CommandError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
+    from unox.profiles import ProfileError, get_spec
+    from unox.simulation import BOT_CHOICES
+
     if args.bot not in BOT_CHOICES:
         raise CommandError(f"unknown bot {args.bot!r}; use one of {', '.join(BOT_CHOICES)}")
-    if args.target < 1:
-        raise CommandError(f"--target must be 1 or more points, not {args.target}")
     try:
         get_spec(args.profile, args.profile_config)
     except ProfileError as exc:
@@ -58,12 +57,16 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from unox import simulation
+    from unox.cli.commands.profile import load_profiles
+    from unox.rules.errors import RuleError
+
     args.profile_config = load_profiles(args.config)
     _check(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     with Progress(args.games, "games", silent=args.silent or args.json) as bar:
         try:
-            summary = simulate(
+            summary = simulation.simulate(
                 args.games,
                 args.players,
                 bot=args.bot,
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                 target=args.target,
                 on_game=lambda record: bar.advance(),
             )
-        except (RuleError, SimulationError) as exc:
+        except (RuleError, simulation.SimulationError) as exc:
             message = f"simulation stopped: {exc}; this is a bug, please report it with --seed {seed}"
             raise CommandError(message) from exc
     print(json.dumps(summary) if args.json else format_summary(summary))

@@ -118,11 +118,11 @@ def handler(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     stop_on_signals()
     signal.signal(signal.SIGUSR1, lambda signum, frame: server.requests.append("press"))
-    print(server.path, flush=True)
-    print(f"unox: simulated launcher on {server.path}; Ctrl-C stops it", file=sys.stderr, flush=True)
-    control = f" or `--control {args.control} --send press`" if args.control else ""
-    print(f"unox: press its button with `kill -USR1 {os.getpid()}`{control}", file=sys.stderr, flush=True)
-    try:
+    try:  # a Ctrl-C right after the path is printed stops it as cleanly as one later
+        print(server.path, flush=True)
+        print(f"unox: simulated launcher on {server.path}; Ctrl-C stops it", file=sys.stderr, flush=True)
+        control = f" or `--control {args.control} --send press`" if args.control else ""
+        print(f"unox: press its button with `kill -USR1 {os.getpid()}`{control}", file=sys.stderr, flush=True)
         server.serve()
     except KeyboardInterrupt:
         print("unox: simulated launcher stopped", file=sys.stderr)

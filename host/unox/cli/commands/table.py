@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from unox.cli.errors import CommandError
 from unox.cli.table_options import (
@@ -14,10 +13,12 @@ from unox.cli.table_options import (
     launcher_config,
     settings_from_args,
 )
-from unox.table.journal import Journal, JournalError
-from unox.table.jsonl import serve
-from unox.table.runtime import Table
-from unox.table.settings import SettingsError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the table's modules load on use
+if TYPE_CHECKING:
+    from unox.launcher import Launcher
+    from unox.table.journal import Journal
+    from unox.table.runtime import Table
 
 EXAMPLE = """example:
   $ unox table --players Ann,Bob,Cy --journal game.db
@@ -30,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "table",
         help="run a table over the JSON-lines table protocol v1 (stdin/stdout)",
-        description="Read one JSON request per line on stdin and answer each with one JSON line on stdout.",
+        description="Read one JSON request per line on stdin and answer each with one JSON line\n"
+        "on stdout.",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -43,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from unox.table.jsonl import serve
+
     table = _resume(args) if args.resume is not None else _create(args)
     try:
         serve(table, iter(sys.stdin.buffer.readline, b""), sys.stdout)
@@ -52,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _create(args: argparse.Namespace) -> Table:
+    from unox.table.runtime import Table
+
     settings = settings_from_args(args, default_launcher="script")
     journal = _open_journal(args.journal) if args.journal is not None else None
     try:
@@ -74,6 +80,10 @@ def _create(args: argparse.Namespace) -> Table:
 
 
 def _resume(args: argparse.Namespace) -> Table:
+    from unox.table.journal import JournalError
+    from unox.table.runtime import Table
+    from unox.table.settings import SettingsError
+
     journal = _open_journal(check_resume_args(args))
     try:
         journal.lock()  # before the launcher opens: a table already running on this journal is refused
@@ -86,13 +96,15 @@ def _resume(args: argparse.Namespace) -> Table:
 
 
 def _open_journal(path: Path) -> Journal:
+    from unox.table.journal import Journal, JournalError
+
     try:
         return Journal(path)
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
 
 
-def _open_launcher(spec: str, args: argparse.Namespace) -> Any:
+def _open_launcher(spec: str, args: argparse.Namespace) -> Launcher | None:
     """None for `script` (presses say what was fired); otherwise the driver that fires for real."""
     from unox.launcher import LauncherError, parse_spec
     from unox.launcher.options import open_checked

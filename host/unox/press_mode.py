@@ -1,0 +1,175 @@
+"""Press-button mode, the launcher as the original toy only better: run by `unox press` and the boot service.
+
+The launcher is the truth, not a tally: a press fires whatever the eject profile picks while cards come
+out; the firmware's EMPTY fault asks for a reload; a reload is seen when the lid is closed after being
+opened, or confirmed by a double press (two presses within `confirm_s`) while a reload is awaited. The
+double press stands in for a long press: a BUTTON frame carries no hold time, so the host cannot tell a long
+press from a short one. The card estimate (`--cards`) is only shown to the player, never used to refuse.
+
+Two options make it play like a game, both off by default: anti-mash (a press closer than `min_gap_s` to
+the one before gets the not-now beep and fires nothing) and suspense (a random wait of up to `suspense_s`
+before the motor turns, as the original's mechanism seems to).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from unox.launcher.base import MAX_FIRE, FireResult, Launcher, LauncherError
+from unox.launcher.clock import Clock, RealClock
+from unox.launcher.faults import fault_action
+from unox.profiles import EjectProfile
+
+KEEPALIVE_S = 0.5  # during a suspense wait, well inside the firmware's link_ms
+RELOAD_HOW = "reload it and close the lid, or press twice quickly to say it is reloaded"
+
+
+@dataclass(frozen=True)
+class PressOptions:
+    min_gap_s: float = 0.0  # anti-mash; 0 = off
+    suspense_s: float = 0.0  # the longest random wait before the motor turns; 0 = off
+    confirm_s: float = 1.5  # two presses this close confirm a reload while one is awaited
+    poll_s: float = 1.0  # the lid is looked at (a STATUS round trip) once a second when idle, and per press
+
+
+@dataclass
+class Tally:
+    """What happened this session; `estimate` is the cards believed inside, for show only."""
+
+    start: int
+    estimate: int
+    presses: int = 0
+    fires: int = 0
+    fired: int = 0
+    refused: int = 0
+    reloads: int = 0
+    faults: Counter = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        faults = ", ".join(f"{name} x{n}" for name, n in sorted(self.faults.items())) or "none"
+        return (f"{self.presses} presses, {self.fired} cards fired in {self.fires} fires, {self.refused} "
+                f"refused as too quick, {self.reloads} reloads; faults: {faults}")
+
+    def to_dict(self) -> dict:
+        return {"presses": self.presses, "fires": self.fires, "cards_fired": self.fired,
+                "refused": self.refused, "reloads": self.reloads, "faults": dict(self.faults),
+                "cards_left": self.estimate}
+
+
+@dataclass
+class PressEvent:
+    """One thing the player should hear about: a press's outcome, or the lid."""
+
+    kind: str  # fire | nothing | mash | reload_needed | reload | lid_open | lid_closed | link
+    message: str = ""
+    result: FireResult | None = None
+    press: int | None = None  # the press it answers; None for the lid and the link
+
+
+class PressMode:
+    """One launcher, one eject profile; `handle_press()` per press taken, `poll()` between presses."""
+
+    def __init__(self, launcher: Launcher, profile: EjectProfile, *, cards: int,
+                 options: PressOptions = PressOptions(), rng: random.Random | None = None,
+                 clock: Clock | None = None):
+        self.launcher, self.profile, self.options = launcher, profile, options
+        self.rng = rng or random.SystemRandom()
+        self.clock = clock or getattr(getattr(launcher, "link", None), "clock", None) or RealClock()
+        self.tally = Tally(start=cards, estimate=cards)
+        self.awaiting_reload = False
+        self.lid_open = False
+        self._last_press: float | None = None
+        self._reload_press: float | None = None
+
+    def handle_press(self) -> PressEvent:
+        now = self.clock.now()
+        self.tally.presses += 1
+        if self.awaiting_reload:
+            return self._press_while_empty(now)
+        previous, self._last_press = self._last_press, now
+        gap = self.options.min_gap_s
+        if gap > 0 and previous is not None and now - previous < gap:
+            self.tally.refused += 1
+            self.launcher.beep("not_owed")
+            return PressEvent("mash", f"too quick: wait {gap:g} s between presses")
+        count = self.profile.next_count(MAX_FIRE)  # the beam, not the estimate, says when cards run out
+        if count == 0:
+            return PressEvent("nothing", result=FireResult(0, 0, None))
+        if self.options.suspense_s > 0:
+            self._suspense(self.rng.uniform(0.0, self.options.suspense_s))
+        return self._fire(count)
+
+    def _suspense(self, seconds: float) -> None:
+        """Waits `seconds`, talking to the launcher every half second: a silent host past the firmware's
+        `link_ms` (4 s) would be taken for gone, and the launcher would fire presses alone."""
+        end = self.clock.now() + seconds
+        while (left := end - self.clock.now()) > 0:
+            self.clock.sleep(min(KEEPALIVE_S, left))
+            self.launcher.status()  # a STATUS round trip: the link's pump also sends its heartbeat
+
+    def _fire(self, count: int) -> PressEvent:
+        result = self.launcher.fire(count)
+        self.tally.fires += 1
+        self.tally.fired += result.fired
+        self.tally.estimate = max(0, self.tally.estimate - result.fired)
+        if result.fault is None:
+            return PressEvent("fire", result=result)
+        self.tally.faults[result.fault] += 1
+        if result.fault == "empty":
+            self.awaiting_reload, self._reload_press, self.tally.estimate = True, None, 0
+            return PressEvent("fire", f"the launcher is empty (L4): {RELOAD_HOW}", result)
+        return PressEvent("fire", fault_action(result.fault), result)
+
+    def _press_while_empty(self, now: float) -> PressEvent:
+        if self._reload_press is not None and now - self._reload_press <= self.options.confirm_s:
+            return self._reloaded("a double press says the launcher is reloaded")
+        self._reload_press = now
+        self.launcher.beep("empty")
+        return PressEvent("reload_needed", f"the launcher is empty: {RELOAD_HOW}")
+
+    def _reloaded(self, how: str) -> PressEvent:
+        self.awaiting_reload, self._reload_press = False, None
+        self.tally.reloads += 1
+        self.tally.estimate = self.tally.start
+        return PressEvent("reload", f"{how}: about {self.tally.start} cards; press to fire")
+
+    def poll(self) -> PressEvent | None:
+        """Looks at the lid: open then closed while a reload is awaited is the reload."""
+        lid_open = self.launcher.status().lid_open
+        if lid_open == self.lid_open:
+            return None
+        self.lid_open = lid_open
+        if lid_open:
+            return PressEvent("lid_open", "lid open: load or straighten the cards, then close it")
+        if self.awaiting_reload:
+            return self._reloaded("lid closed after a reload")
+        return PressEvent("lid_closed", "lid closed; press to fire")
+
+    def run(self, on_event: Callable[[PressEvent], None], *, presses: int | None = None,
+            virtual: bool = False) -> Tally:
+        """Until `presses` presses (forever when None); `virtual` makes each press on a simulated launcher."""
+        while presses is None or self.tally.presses < presses:
+            try:
+                self._step(on_event, virtual)
+            except LauncherError as exc:
+                if virtual:
+                    raise
+                on_event(PressEvent("link", f"{exc}; waiting for the launcher"))
+                self.clock.sleep(1.0)  # the driver reconnects by itself; an evening never ends on a cable
+        return self.tally
+
+    def _step(self, on_event: Callable[[PressEvent], None], virtual: bool) -> None:
+        event = self.poll()
+        if event is not None:
+            on_event(event)
+        if virtual:
+            self.launcher.press_button()  # type: ignore[attr-defined]
+        if self.launcher.wait_press(timeout=5.0 if virtual else self.options.poll_s):
+            event = self.handle_press()
+            event.press = self.tally.presses
+            on_event(event)
+        elif virtual:
+            raise LauncherError("the launcher did not take the virtual press; run `unox diagnose`")

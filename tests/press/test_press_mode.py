@@ -1,0 +1,217 @@
+"""Press-button mode (`unox.press_mode`): the launcher is the truth, reloads are seen, an evening never ends.
+
+Issue 8 items 9 and 10a. Virtual time throughout: the simulated launcher's clock, or a ManualClock with the
+script launcher, so nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from unox.launcher import FireResult, LauncherError
+from unox.launcher.clock import ManualClock
+from unox.launcher.script import ScriptLauncher
+from unox.press_mode import PressMode, PressOptions
+from unox.profiles import get_profile
+
+
+class Always:
+    """An eject profile firing `n` on every press: the logic under test is press mode's, not the profile's."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def next_count(self, available: int) -> int:
+        return min(self.n, available)
+
+
+def press(mode: PressMode, launcher, clock=None, after: float = 0.0):
+    if clock is not None:
+        clock.sleep(after)
+    launcher.press_button()
+    assert launcher.wait_press(timeout=5.0)
+    return mode.handle_press()
+
+
+def test_L4_a_press_fires_past_the_estimate_while_cards_come_out():
+    # The estimate says 2 cards; the launcher holds 10: every press still fires, until the beam says EMPTY.
+    launcher, clock = ScriptLauncher(cards=10), ManualClock()
+    mode = PressMode(launcher, Always(3), cards=2, clock=clock)
+    results = [press(mode, launcher, clock, 1).result for _ in range(4)]
+    assert [(r.requested, r.fired, r.fault) for r in results] == [(3, 3, None)] * 3 + [(3, 1, "empty")]
+    assert mode.tally.estimate == 0 and mode.awaiting_reload
+
+
+def test_L4_empty_asks_for_a_reload_and_presses_fire_nothing_until_one():
+    launcher, clock = ScriptLauncher(cards=1), ManualClock()
+    mode = PressMode(launcher, Always(2), cards=5, clock=clock)
+    assert press(mode, launcher, clock).result.fault == "empty"
+    fires = len(launcher.fires)
+    for _ in range(3):  # presses far apart: each beeps empty and says what to do; none confirms
+        event = press(mode, launcher, clock, after=5.0)
+        assert event.kind == "reload_needed" and "reload it and close the lid" in event.message
+    assert len(launcher.fires) == fires and launcher.beeps[-3:] == ["empty"] * 3
+
+
+def test_a_double_press_confirms_a_reload_without_the_lid():
+    launcher, clock = ScriptLauncher(cards=1), ManualClock()
+    mode = PressMode(launcher, Always(2), cards=7, clock=clock)
+    press(mode, launcher, clock)
+    launcher.cards = 30  # reloaded through the top, the lid switch never moved
+    assert press(mode, launcher, clock, after=3.0).kind == "reload_needed"
+    event = press(mode, launcher, clock, after=0.8)  # within confirm_s = 1.5 s of the one before
+    assert event.kind == "reload" and mode.tally.reloads == 1 and mode.tally.estimate == 7
+    assert press(mode, launcher, clock, after=3.0).result == FireResult(2, 2, None)
+
+
+def test_the_lid_opened_then_closed_is_a_reload():
+    launcher, clock = ScriptLauncher(cards=0), ManualClock()
+    mode = PressMode(launcher, Always(1), cards=9, clock=clock)
+    press(mode, launcher, clock)
+    launcher.lid_open = True
+    assert mode.poll().kind == "lid_open"
+    assert mode.poll() is None  # nothing new while it stays open
+    launcher.cards, launcher.lid_open = 50, False
+    event = mode.poll()
+    assert event.kind == "reload" and "about 9 cards" in event.message and not mode.awaiting_reload
+    assert press(mode, launcher, clock, after=2).result.fired == 1
+
+
+def test_the_lid_closed_without_an_empty_is_no_reload():
+    launcher = ScriptLauncher(cards=20)
+    mode = PressMode(launcher, Always(1), cards=20, clock=ManualClock())
+    launcher.lid_open = True
+    mode.poll()
+    launcher.lid_open = False
+    assert mode.poll().kind == "lid_closed" and mode.tally.reloads == 0
+
+
+def test_anti_mash_refuses_presses_closer_than_the_gap_with_the_not_now_beep():
+    launcher, clock = ScriptLauncher(cards=100), ManualClock()
+    mode = PressMode(launcher, Always(1), cards=100, options=PressOptions(min_gap_s=1.0), clock=clock)
+    kinds = [press(mode, launcher, clock, after=gap).kind for gap in (0, 0.4, 0.4, 1.0, 1.5, 0.99)]
+    assert kinds == ["fire", "mash", "mash", "fire", "fire", "mash"]
+    assert launcher.beeps == ["not_owed"] * 3 and len(launcher.fires) == 3 and mode.tally.refused == 3
+
+
+def test_anti_mash_off_by_default_fires_every_press():
+    launcher, clock = ScriptLauncher(cards=100), ManualClock()
+    mode = PressMode(launcher, Always(1), cards=100, clock=clock)
+    assert [press(mode, launcher, clock, after=0.01).kind for _ in range(5)] == ["fire"] * 5
+
+
+class TimedScript(ScriptLauncher):
+    """Records the virtual time each fire starts at."""
+
+    def __init__(self, clock, **kw):
+        super().__init__(**kw)
+        self.clock, self.fired_at = clock, []
+
+    def fire(self, n, fire_id=None):
+        self.fired_at.append(self.clock.now())
+        return super().fire(n, fire_id)
+
+
+def test_suspense_waits_a_random_time_up_to_the_set_one_before_the_motor():
+    clock = ManualClock()
+    launcher = TimedScript(clock, cards=100)
+    mode = PressMode(launcher, Always(1), cards=100, options=PressOptions(suspense_s=2.0),
+                     rng=random.Random(4), clock=clock)
+    draws, pressed_at = random.Random(4), []
+    for _ in range(20):
+        clock.sleep(10)
+        pressed_at.append(clock.now())
+        press(mode, launcher)
+    waits = [fired - pressed for fired, pressed in zip(launcher.fired_at, pressed_at, strict=True)]
+    assert waits == pytest.approx([draws.uniform(0.0, 2.0) for _ in range(20)])
+    assert all(0 <= w <= 2.0 for w in waits) and max(waits) > 1.0  # random, and up to the set time
+
+
+def test_no_suspense_by_default():
+    clock = ManualClock()
+    launcher = TimedScript(clock, cards=100)
+    mode = PressMode(launcher, Always(1), cards=100, clock=clock)
+    press(mode, launcher)
+    assert launcher.fired_at == [0.0]
+
+
+class Flaky(ScriptLauncher):
+    """Loses the link once while waiting for a press, then works again (the driver reconnects)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.failed = False
+
+    def wait_press(self, timeout=None):
+        if not self.failed:
+            self.failed = True
+            raise LauncherError("lost the launcher on /dev/unox-launcher")
+        return super().wait_press(timeout)
+
+
+def test_a_lost_link_does_not_end_the_session():
+    launcher, clock, events = Flaky(cards=10, presses=3), ManualClock(), []
+    mode = PressMode(launcher, Always(1), cards=10, clock=clock)
+    mode.run(events.append, presses=3)
+    assert [e.kind for e in events] == ["link", "fire", "fire", "fire"]
+    assert "waiting for the launcher" in events[0].message
+
+
+def test_an_evening_of_play_never_goes_quiet_while_cards_remain(sim):
+    # Two thousand presses, a reload through the lid each time it runs out, on the simulated launcher (real
+    # firmware, virtual time). After every reload the presses fire again; the beam's count is the only truth.
+    launcher = sim("seed=7&cards=112&idle_step=50")
+    device = launcher.device
+    mode = PressMode(launcher, get_profile("measured", rng=random.Random(3)), cards=83, rng=random.Random(1))
+    events, quiet_since_reload = [], 0
+    while mode.tally.presses < 2000 or mode.awaiting_reload:
+        event = press(mode, launcher)
+        events.append(event)
+        quiet_since_reload = quiet_since_reload + 1 if event.kind == "nothing" else 0
+        assert quiet_since_reload < 20, "press mode went quiet while the launcher held cards"
+        if mode.awaiting_reload:
+            assert device.model.hopper == 0  # EMPTY only when it really is
+            device.open_lid()
+            launcher.wait_press(timeout=0.2)
+            assert mode.poll().kind == "lid_open"
+            device.load_cards(112)
+            device.close_lid()
+            launcher.wait_press(timeout=0.2)
+            assert mode.poll().kind == "reload"
+    fired = sum(e.result.fired for e in events if e.result)
+    reloads = mode.tally.reloads
+    assert reloads > 20 and mode.tally.faults == {"empty": reloads}
+    assert fired == mode.tally.fired == device.cards_out
+    assert 112 * reloads <= fired < 112 * (reloads + 1)  # every loaded card came out, each reload emptied
+
+
+class WatchedClock:
+    """The launcher's own clock, noting the firmware's mode after every wait."""
+
+    def __init__(self, clock, device):
+        self.clock, self.device, self.modes = clock, device, []
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def sleep(self, seconds: float) -> None:
+        self.clock.sleep(seconds)
+        self.modes.append(self.device.app.mode())
+
+
+def test_a_long_suspense_keeps_the_link_alive_and_fires_exactly(sim):
+    # A suspense of up to 10 s outlasts the firmware's link_ms (4 s): the host keeps talking while it waits,
+    # or the launcher would take the host for gone and work alone, firing presses by itself.
+    launcher = sim("seed=2&cards=112")
+    clock = WatchedClock(launcher.link.clock, launcher.device)
+    seed = next(s for s in range(100) if random.Random(s).uniform(0.0, 10.0) > 7.0)
+    wait = random.Random(seed).uniform(0.0, 10.0)
+    mode = PressMode(launcher, Always(3), cards=112, options=PressOptions(suspense_s=10.0),
+                     rng=random.Random(seed), clock=clock)
+    before = clock.now()
+    event = press(mode, launcher)
+    assert clock.now() - before >= wait > 7.0
+    assert clock.modes and set(clock.modes) == {"host"}  # never alone while waiting
+    assert (event.result.requested, event.result.fired, event.result.fault) == (3, 3, None)
+    assert launcher.device.cards_out == 3
