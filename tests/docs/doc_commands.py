@@ -35,7 +35,7 @@ FIRST_WORD = re.compile(r"^unox(?: (?:-|[a-z][a-z-]*(?: |$))|$)")
 
 
 def _clean(text: str) -> str | None:
-    text = text.split("  #")[0].split(" # ")[0].strip()
+    text = text.split("  #")[0].split(" # ")[0].strip().removesuffix(" &").strip()  # `&`: run in background
     if not PREFIX.match(text) or text in TEMPLATES:
         return None
     text = PREFIX.sub("unox", text)

@@ -81,13 +81,30 @@ def workdir(tmp_path, user_env) -> Path:
 SERVERS = ("simulate-device",)  # they run until stopped: started, checked, stopped with Ctrl-C
 
 
+def is_client(command: DocCommand) -> bool:
+    return "--send" in command.argv()
+
+
+def with_socket(argv: list[str], socket: Path) -> list[str]:
+    """The example's argv with its control socket moved into the test's folder."""
+    return [str(socket) if i and argv[i - 1] == "--control" else word for i, word in enumerate(argv)]
+
+
 @pytest.mark.parametrize("command", [c for c in RUNNABLE if c.argv()[0] in SERVERS], ids=name)
 def test_every_server_example_starts_and_stops_on_ctrl_c(command: DocCommand, workdir, user_env):
-    process = subprocess.Popen([str(UNOX), *command.argv()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=user_env, cwd=workdir)
+    """A server example is started and stopped; a client example (`--send`) talks to a started server."""
+    socket = workdir / "sim.sock"
+    server = ["simulate-device", "--pty", "--control", str(socket)] if is_client(command) else command.argv()
+    process = subprocess.Popen([str(UNOX), *with_socket(server, socket)], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=user_env,
+                               cwd=workdir)
     try:
         first = process.stdout.readline().strip()
         assert first.startswith("/dev/"), f"{name(command)}: first line {first!r}"
+        if is_client(command):
+            done = subprocess.run([str(UNOX), *with_socket(command.argv(), socket)], capture_output=True,
+                                  text=True, env=user_env, cwd=workdir, timeout=60)
+            assert done.returncode == 0 and done.stdout.strip(), (done.stdout, done.stderr)
     finally:
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)

@@ -36,13 +36,14 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "simulate-device",
         help="serve the simulated launcher on a pseudo-terminal",
-        description="Run the launcher firmware on the simulated board and serve its USB serial link on a "
-        "pseudo-terminal. Prints the pty path on the first line of stdout; Ctrl-C stops it.",
+        description="Run the launcher firmware on the simulated board and serve its USB serial link\n"
+        "on a pseudo-terminal. Prints the pty path on the first line of stdout;\n"
+        "Ctrl-C stops it.",
         epilog="examples:\n"
-        "  unox simulate-device --pty --seed 1 --cards 83 --jam 0.02 --control /tmp/unox-sim.sock\n"
-        "  unox simulate-device --control /tmp/unox-sim.sock --send press     # press its button\n"
-        "  unox simulate-device --control /tmp/unox-sim.sock --send count     # cards out and left (JSON)\n"
-        "  kill -USR1 PID                                                      # press its button too\n"
+        "  unox simulate-device --pty --seed 1 --jam 0.02 --control /tmp/unox-sim.sock\n"
+        "  unox simulate-device --control /tmp/unox-sim.sock --send press  # its button\n"
+        "  unox simulate-device --control /tmp/unox-sim.sock --send count  # cards\n"
+        "  kill -USR1 PID                                                  # its button\n"
         "control commands: press [hold_ms], count, lid open|shut, take, unplug, plug",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

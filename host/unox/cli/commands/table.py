@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _create(args: argparse.Namespace) -> Table:
+    from unox.table.journal import JournalError
     from unox.table.runtime import Table
 
     settings = settings_from_args(args, default_launcher="script")
