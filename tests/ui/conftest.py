@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon"}
+KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon", "?": "question_mark"}
 
 
 def keys(text: str) -> list[str]:
@@ -13,8 +13,7 @@ def keys(text: str) -> list[str]:
 
 
 async def type_line(pilot: Pilot, text: str) -> None:
-    """Open the command line (:), type `text` key by key, and press Enter."""
-    await pilot.press("colon")
+    """Type `text` key by key into the command line (it always has the focus), and press Enter."""
     await pilot.press(*keys(text))
     await pilot.press("enter")
     await pilot.pause()

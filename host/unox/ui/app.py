@@ -73,6 +73,7 @@ class TableApp(App):
         Binding("ctrl+q", "quit", "quit", priority=True),
         Binding("escape", "clear", "clear the line", show=False, priority=True),
         Binding("question_mark", "help_if_empty", "help", show=False, priority=True),
+        Binding("up", "recall", "the last line again", show=False, priority=True),
     ]
 
     def __init__(
@@ -98,6 +99,7 @@ class TableApp(App):
         self.message = ""
         self.refused = False
         self.leaving = False  # a quit was asked for and waits for its confirmation
+        self.history: list[str] = []
         self.crash: BaseException | None = None
         self._listener: Callable[[str], None] | None = None
         self._status_pending = False
@@ -165,7 +167,7 @@ class TableApp(App):
     def say(self, text: str, *, refused: bool = False) -> None:
         self.message, self.refused = text, refused
 
-    def run_line(self, line: str) -> bool:
+    def run_line(self, line: str, *, typed: bool = False) -> bool:
         """Run one command line: done, or refused with the reason under the prompt (nothing changes)."""
         self.say("")
         word = line.strip().lower()
@@ -190,24 +192,35 @@ class TableApp(App):
                 self.session.submit(line)
             return True
         except InputError as exc:
-            self.say(f"Not taken: {exc}", refused=True)
+            quoted = f"`{line.strip()}`: " if typed and line.strip() else ""
+            self.say(f"Not taken: {quoted}{exc}", refused=True)
             return False
         finally:
             self.redraw()
 
     # --- the command line ----------------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """A refused line stays in the box to be mended; a done one clears it."""
-        if self.run_line(event.value):
-            event.input.value = ""
+        """Every line leaves the box once sent (the refusal quotes it); the up arrow brings it back."""
+        line = event.value
+        event.input.value = ""
+        if line.strip():
+            self.history.append(line)
+        self.run_line(line, typed=True)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        """Spell out the card being typed (`RD` -> red Discard All) until the line is sent."""
-        if self.refused and event.value:
+        """Spell out the card being typed (`RD` -> red Discard All); a refusal stays until the next line."""
+        if self.refused:
             return
         last = (event.value.split() or [""])[-1].upper()
         self.say(f"{last} = {card_meaning(last)}" if CARD_CODE.fullmatch(last) else "")
         self.redraw()
+
+    def action_recall(self) -> None:
+        """The up arrow: the last line sent, to mend and send again."""
+        if self.history:
+            box = self.query_one("#command", Input)
+            box.value = self.history[-1]
+            box.cursor_position = len(box.value)
 
     def action_clear(self) -> None:
         self.query_one("#command", Input).value = ""
