@@ -29,3 +29,11 @@ def typer():
 def keyer():
     """`keyer("Ann G3")` -> the key names that type that text."""
     return keys
+
+
+@pytest.fixture(autouse=True)
+def state_home(tmp_path, monkeypatch):
+    """`unox play` journals every table under the user's state directory: here, a fresh one per test."""
+    home = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home

@@ -9,18 +9,53 @@ import argparse
 from pathlib import Path
 
 from unox.cli.errors import CommandError
-from unox.table.settings import SCORINGS, SettingsError, TableSettings, parse_players
+from unox.table.settings import MAX_TARGET, SCORINGS, SettingsError, TableSettings, parse_players
 
 NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal")
+MAX_SEED = 2**63 - 1  # the simulator's seed range
+
+
+def whole_number(low: int, high: int):
+    """An argparse type: a whole number from `low` to `high`, refused with the range in the message."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            message = f"{text!r} is not a whole number; give {low} to {high}"
+            raise argparse.ArgumentTypeError(message) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range; give {low} to {high}")
+        return value
+
+    return parse
+
+
+def seconds(low: float, high: float):
+    """An argparse type: a number of seconds from `low` to `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            message = f"{text!r} is not a number of seconds; give {low:g} to {high:g}"
+            raise argparse.ArgumentTypeError(message) from None
+        if not low <= value <= high:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"{text} is out of range; give {low:g} to {high:g} seconds")
+        return value
+
+    return parse
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) -> None:
     parser.add_argument("--players", help="seats clockwise, e.g. Ann,Bob,Cy (2 to 10)")
     parser.add_argument("--launcher", metavar="SPEC", help=launcher_help)
     parser.add_argument("--profile", help="eject profile for the launcher (default measured)")
-    parser.add_argument("--seed", type=int, help="repeatable eject counts and simulator (default: random)")
+    parser.add_argument("--seed", type=whole_number(0, MAX_SEED),
+                        help=f"repeatable eject counts and simulator, 0 to {MAX_SEED} (default: random)")
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
-    parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
+    parser.add_argument("--target", type=whole_number(1, MAX_TARGET),
+                        help=f"score that ends the game, 1 to {MAX_TARGET} (default 500)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the table a journal holds")
     parser.add_argument(
