@@ -90,4 +90,5 @@ def test_7_a_wild_on_top_is_spelled_out_with_its_colour():
 
 def test_7_after_a_jam_the_prompt_says_who_presses_again():
     prompt = prompt_for(turn_state(), Context(fault="jam", presser="Cy"))
-    assert prompt.text.startswith("LAUNCHER: the launcher jammed") and "(Cy is the one to press again)" in prompt.text
+    assert prompt.text.startswith("LAUNCHER: the launcher jammed")
+    assert "(Cy is the one to press again)" in prompt.text
