@@ -72,7 +72,6 @@ class TableApp(App):
         Binding("f1", "help", "help", priority=True),
         Binding("ctrl+q", "quit", "quit", priority=True),
         Binding("escape", "clear", "clear the line", show=False, priority=True),
-        Binding("question_mark", "help_if_empty", "help", show=False, priority=True),
         Binding("up", "recall", "the last line again", show=False, priority=True),
     ]
 
@@ -96,8 +95,9 @@ class TableApp(App):
         self.status_interval = status_interval if status_interval is not None else (
             STATUS_INTERVAL if poll_interval else None)
         self.budget = budget  # autoplay: after this many seconds, play the rest without pausing
-        self.message = ""
+        self.message = ""  # the answer to the last line, until the next one
         self.refused = False
+        self.hint = ""  # the card being typed, spelled out (shown while there is no message)
         self.leaving = False  # a quit was asked for and waits for its confirmation
         self.history: list[str] = []
         self.crash: BaseException | None = None
@@ -153,8 +153,8 @@ class TableApp(App):
         panel.set_class(bool(session.ctx.fault), "fault")
         self.query_one("#prompt", Static).update(painted(self.prompt_text()))
         message = self.query_one("#message", Static)
-        message.update(painted(self.message))
-        message.set_class(self.refused, "refused")
+        message.update(painted(self.message or self.hint))
+        message.set_class(self.refused and bool(self.message), "refused")
 
     def prompt_text(self) -> str:
         """What the prompt line shows now (for tests and screen readers)."""
@@ -203,16 +203,21 @@ class TableApp(App):
         """Every line leaves the box once sent (the refusal quotes it); the up arrow brings it back."""
         line = event.value
         event.input.value = ""
+        self.hint = ""
         if line.strip():
             self.history.append(line)
         self.run_line(line, typed=True)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        """Spell out the card being typed (`RD` -> red Discard All); a refusal stays until the next line."""
-        if self.refused:
+        """Spell out the card being typed (`RD` -> red Discard All); a refusal stays until the next line.
+
+        `?` typed on an empty line (no command starts with it) is the help; the line is left empty."""
+        if event.value == "?":
+            event.input.value = ""
+            self.action_help()
             return
         last = (event.value.split() or [""])[-1].upper()
-        self.say(f"{last} = {card_meaning(last)}" if CARD_CODE.fullmatch(last) else "")
+        self.hint = f"{last} = {card_meaning(last)}" if CARD_CODE.fullmatch(last) else ""
         self.redraw()
 
     def action_recall(self) -> None:
@@ -227,14 +232,6 @@ class TableApp(App):
         self.leaving = False
         self.say("")
         self.redraw()
-
-    def action_help_if_empty(self) -> None:
-        """`?` on an empty line shows the help; anywhere else it is just typed."""
-        box = self.query_one("#command", Input)
-        if box.value:
-            box.insert_text_at_cursor("?")
-        else:
-            self.action_help()
 
     def action_help(self) -> None:
         self.session.emit(WATCH_HELP if self.autoplay is not None else HELP)
