@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, RichLog, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerFailed, WorkerState
 
 from unox.ui.commands import InputError, card_meaning, suggest
 from unox.ui.paint import CARD_CODE, painted, players_grid, table_panel
@@ -186,8 +186,7 @@ class TableApp(App):
             elif word == "help":
                 self.action_help()
             elif self.autoplay is not None:
-                raise InputError(f"{line.strip()!r} not taken: this is the bots' table; watch, F1 for "
-                                 "help, or type quit to leave")
+                raise InputError("this is the bots' table: watch, F1 for help, or type quit to leave")
             else:
                 self.session.submit(line)
             return True
@@ -308,7 +307,7 @@ class TableApp(App):
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error ends the app with status 1 and is kept for `run_app` to raise."""
         if self.crash is None:
-            self.crash = error
+            self.crash = error.error if isinstance(error, WorkerFailed) else error
         super()._handle_exception(error)
 
     def _fatal_error(self) -> None:
@@ -337,10 +336,10 @@ WATCH_HELP = (
 )
 
 
-def run_app(session: Session, **options: Any) -> int:
+def run_app(session: Session, *, headless: bool = False, **options: Any) -> int:
     """Run the table UI; an unexpected error is raised here (never a traceback on screen, never status 0)."""
     app = TableApp(session, **options)
-    app.run()
+    app.run(headless=headless)
     if app.crash is not None:
         raise app.crash
     return app.return_code or 0
