@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from textual.pilot import Pilot
 
@@ -37,3 +40,23 @@ def state_home(tmp_path, monkeypatch):
     home = tmp_path / "state"
     monkeypatch.setenv("XDG_STATE_HOME", str(home))
     return home
+
+
+CELL = re.compile(r'<text [^>]*?x="([\d.]+)"[^>]*?clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>')
+
+
+def screen_lines(app) -> list[str]:
+    """The terminal as a person sees it, one string per row, read back from the app's own screenshot."""
+    rows: dict[int, dict[int, str]] = {}
+    for x, row, text in CELL.findall(app.export_screenshot()):
+        column = round(float(x) / 12.2)
+        for offset, char in enumerate(html.unescape(text).replace("\xa0", " ")):
+            rows.setdefault(int(row), {})[column + offset] = char
+    width, height = app.size
+    return ["".join(rows.get(r, {}).get(c, " ") for c in range(width)).rstrip() for r in range(height)]
+
+
+@pytest.fixture
+def screen():
+    """`screen(app)` -> the rows of the terminal as text."""
+    return screen_lines

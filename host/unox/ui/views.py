@@ -51,7 +51,7 @@ def table_lines(state: dict) -> list[str]:
     """Phase and direction, turn, the top card spelled out (and a wild's colour), what is owed."""
     direction = ARROWS.get(state.get("direction") or "", state.get("direction") or "-")
     lines = [
-        f"Phase:     {state.get('phase')}, passing {direction}",
+        f"Phase:     {state.get('phase')}, {direction}",
         f"Turn:      {state.get('turn') or '-'}",
         f"Top card:  {top_card(state)}",
     ]
@@ -75,11 +75,11 @@ def top_card(state: dict) -> str:
 def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:
     """Cards inside (the host's estimate), the link, the battery, the faults and what to do about them."""
     cards = (state.get("launcher") or {}).get("cards")
-    lines = [f"Launcher:  {cards if cards is not None else '?'} cards inside (estimated)"]
+    lines = [f"Launcher:  {cards if cards is not None else '?'} cards inside (est.)"]
     if status is not None:
         battery = f"{status.battery_mv / 1000:.2f} V" if status.battery_mv else "unknown"
         link = "up" if status.connected else "DOWN"
-        lines.append(f"Link: {link}   Battery: {battery}   Beam counted: {status.cards_counted}")
+        lines.append(f"Link: {link}  Battery: {battery}  Beam: {status.cards_counted}")
     lines.append(f"Fault: {ctx.fault.upper()}" if ctx.fault else "Fault: none")
     if ctx.reload_due:
         lines.append("Reload soon (R1): type reload after refilling")
