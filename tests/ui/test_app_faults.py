@@ -53,6 +53,9 @@ def test_a_jam_in_mid_hand_is_shown_with_what_to_do_and_the_game_resumes(typer):
     asyncio.run(scenario())
     assert seen["fault"] == "jam" and seen["jammed"]
     assert seen["prompt"].startswith("NEXT: LAUNCHER: the launcher jammed: open the lid")
+    # Issue 8.7: after a jam the screen says who must press again, and says it again when it clears.
+    assert f"({seen['presser']} is the one to press again)" in seen["prompt"]
+    assert f"Launcher fault cleared (jam): the game goes on. {seen['presser']} presses again." in session.log
     assert "Fault: JAM" in seen["panel"] and seen["fault_class"]
     assert any(line.startswith("Launcher fault (jam)") for line in session.log)
     fault, jammed, prompt = seen["after_fix"]

@@ -37,6 +37,12 @@ def next_seat(players: Sequence[str], player: str, active: Sequence[str] | None 
     return player
 
 
+def next_presser(state: dict) -> str | None:
+    """Who the next press belongs to: the first who owes presses, else the player whose turn it is."""
+    owed = state.get("owed") or []
+    return owed[0]["player"] if owed else state.get("turn")
+
+
 def sim_device(launcher: Any) -> Any:
     """The virtual device behind a `sim` launcher (its port's device), or None for real hardware."""
     return getattr(getattr(launcher, "port", None), "device", None)
@@ -191,7 +197,8 @@ class Session:
             self.emit(*describe(self.table.entries[-1], before, self.state))
         if fault is not None:
             self.ctx.fault = fault
-            self.ctx.presser = self.table.entries[-1].get("player") if reply.get("ok") else None
+            # Whoever the next press belongs to presses again (a press that fired nothing did not count).
+            self.ctx.presser = next_presser(self.state)
             self.emit(f"Launcher fault ({fault}): {fault_action(fault)}.")
         elif self.ctx.fault in ("jam", "stuck"):
             self._fault_cleared()
