@@ -42,7 +42,8 @@ def player_rows(state: dict, called: set[str] | None = None) -> list[tuple[str, 
             uno = "UNO called"
         else:
             uno = ""
-        extra = "; ".join(x for x in ("to play" if turn else "", uno, owed.get(name, "")) if x)
+        doing = owed.get(name, "to play" if turn else "")
+        extra = "; ".join(x for x in (uno, doing) if x)
         rows.append((marker, name, str(cards), str((state.get("scores") or {}).get(name, 0)), extra))
     return rows
 
