@@ -138,3 +138,17 @@ def test_question_mark_on_an_empty_line_is_help_and_inside_a_line_is_typed():
     helped, value = asyncio.run(scenario())
     assert helped.startswith("Type a card for the player whose turn it is")
     assert value == "G?"
+
+
+def test_tab_completes_the_word_being_typed_and_keeps_the_focus(keyer):
+    session = dealt_session()
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press(*keyer("uno B"))
+            await pilot.pause()
+            await pilot.press("tab")
+            return app.query_one("#command", Input).value, app.focused.id
+
+    assert asyncio.run(scenario()) == ("uno Bob", "command")

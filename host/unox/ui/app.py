@@ -73,6 +73,7 @@ class TableApp(App):
         Binding("ctrl+q", "quit", "quit", priority=True),
         Binding("escape", "clear", "clear the line", show=False, priority=True),
         Binding("up", "recall", "the last line again", show=False, priority=True),
+        Binding("tab", "complete", "complete the word", show=False, priority=True),
     ]
 
     def __init__(
@@ -225,6 +226,12 @@ class TableApp(App):
             box = self.query_one("#command", Input)
             box.value = self.history[-1]
             box.cursor_position = len(box.value)
+
+    def action_complete(self) -> None:
+        """Tab, as in a shell: take the greyed completion of the word being typed (the → key does too)."""
+        box = self.query_one("#command", Input)
+        box.cursor_position = len(box.value)
+        box.action_cursor_right()  # at the end of the line this accepts the suggestion
 
     def action_clear(self) -> None:
         self.query_one("#command", Input).value = ""
