@@ -93,6 +93,7 @@ def test_a_press_that_is_not_owed_is_refused_and_fires_nothing():
             return app, state, beam
 
     app, state, beam = run(scenario())
+    assert app.message.startswith("Not taken: Press refused (not-now beep): nobody owes a press now")
     assert session.state == state
     assert counted(session) == beam
     refusal = [line for line in session.log if line.startswith("Press refused (not-now beep)")]

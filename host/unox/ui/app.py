@@ -189,7 +189,9 @@ class TableApp(App):
             elif self.autoplay is not None:
                 raise InputError("this is the bots' table: watch, F1 for help, or type quit to leave")
             else:
-                self.session.submit(line)
+                reply = self.session.submit(line)
+                if reply is not None and not reply.get("ok", True):  # a press the rules refused
+                    raise InputError(self.session.refused_press(reply["error"]))
             return True
         except InputError as exc:
             quoted = f"`{line.strip()}`: " if typed and line.strip() else ""

@@ -191,7 +191,7 @@ class Session:
         self.state = reply["state"]
         fault = (reply.get("launcher") or {}).get("fault")
         if not reply.get("ok") and fault is None:
-            self.emit(self._refused_press(reply["error"]))
+            self.emit(self.refused_press(reply["error"]))
             return reply
         if reply.get("ok"):
             self.emit(*describe(self.table.entries[-1], before, self.state))
@@ -272,7 +272,7 @@ class Session:
         self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.{again}")
         self.ctx.fault, self.ctx.presser = None, None
 
-    def _refused_press(self, error: dict) -> str:
+    def refused_press(self, error: dict) -> str:
         """A press the rules refused, in the play screen's words (the JSON wording is `unox table`'s)."""
         if error.get("code") == "not_owed" and "nobody owes" in error.get("message", "").lower():
             return f"Press refused (not-now beep): nobody owes a press now, so nothing was fired. NEXT: " \
