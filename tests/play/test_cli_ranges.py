@@ -7,7 +7,7 @@ import pytest
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--players", "A,B", "--seed", "-1"], f"--seed -1 is out of range; give 0 to {2**63 - 1}"),
+        (["play", "--players", "A,B", "--seed", "-1"], f"--seed -1 is out of range; give 0 to {2**32 - 1}"),
         (["play", "--players", "A,B", "--seed", "7x"], "--seed '7x' is not a whole number; give 0 to"),
         (["play", "--players", "A,B", "--target", "0"], "--target 0 is out of range; give 1 to 100000"),
         (["demo", "--seed", "-1"], "--seed -1 is out of range; give 0 to"),
@@ -25,5 +25,14 @@ def test_a_number_out_of_range_is_refused_with_its_range(argv, message, run_cli)
 
 
 def test_the_largest_seed_is_taken(run_cli):
-    code, out, _ = run_cli(["demo", "--plain", "--players", "2", "--target", "1", "--seed", str(2**63 - 1)])
-    assert code == 0 and f"seed {2**63 - 1}" in out.splitlines()[0]
+    code, out, _ = run_cli(["demo", "--plain", "--players", "2", "--target", "1", "--seed", str(2**32 - 1)])
+    assert code == 0 and f"seed {2**32 - 1}" in out.splitlines()[0]
+
+
+def test_the_cli_bounds_agree_with_the_table_and_the_simulator():
+    from unox.cli.table_options import MAX_SEED, MAX_TARGET, SCORINGS
+    from unox.table import settings
+    from unoxsim.url import PARAMETERS
+
+    assert MAX_TARGET == settings.MAX_TARGET and SCORINGS == settings.SCORINGS
+    assert MAX_SEED <= PARAMETERS["seed"][3]  # every seed the CLI takes, the simulator takes

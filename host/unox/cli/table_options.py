@@ -9,10 +9,15 @@ import argparse
 from pathlib import Path
 
 from unox.cli.errors import CommandError
-from unox.table.settings import MAX_TARGET, SCORINGS, SettingsError, TableSettings, parse_players
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
+if TYPE_CHECKING:
+    from unox.table.settings import TableSettings
+
+SCORINGS = ("g1", "g2", "g3")  # unox.table.settings.SCORINGS, which tests/cli checks; not imported: fast help
 NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal")
-MAX_SEED = 2**63 - 1  # the simulator's seed range
+MAX_SEED = 2**32 - 1  # the seeds unox picks itself are 32-bit; tests/play checks the simulator takes them all
+MAX_TARGET = 100_000  # unox.table.settings.MAX_TARGET (tests/play checks they agree); not imported: fast help
 
 
 def whole_number(option: str, text: str | None, low: int, high: int) -> int | None:
@@ -58,6 +63,8 @@ def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) ->
 
 def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> TableSettings:
     """A new table's settings, checked against their bounds; a bad value is a CommandError."""
+    from unox.table.settings import SettingsError, TableSettings, parse_players
+
     if not args.players:
         raise CommandError("give the seats with --players Ann,Bob,Cy, or continue a table with --resume FILE")
     target = whole_number("--target", args.target, 1, MAX_TARGET)

@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from unox.cli.errors import CommandError
 from unox.cli.table_options import add_table_options, check_resume_args, launcher_config, settings_from_args
-from unox.table.settings import SettingsError
 
 EXAMPLE = """examples:
   unox play --players Ann,Bob,Cy,Dee --launcher serial:/dev/unox-launcher
@@ -21,6 +19,7 @@ EXAMPLE = """examples:
   unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)"""
 NEWEST = Path("<newest>")  # `--continue` without a file
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
     from unox.ui.session import Session
 
@@ -85,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
 def _create(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
+    from unox.table.settings import SettingsError
     from unox.ui.saved import make_tables_dir, new_table_path
     from unox.ui.tables import open_play_session
 
@@ -120,6 +120,7 @@ def _list() -> int:
 def _resume(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
+    from unox.table.settings import SettingsError
     from unox.ui.tables import resume_play_session
 
     path = check_resume_args(args)
@@ -132,6 +133,7 @@ def _resume(args: argparse.Namespace) -> Session:
 def _continue(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
+    from unox.table.settings import SettingsError
     from unox.ui.saved import newest_table
     from unox.ui.tables import continue_play_session
 
