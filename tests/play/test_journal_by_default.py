@@ -57,3 +57,25 @@ def test_continue_with_nothing_kept_says_how_to_start(run_cli):
     code, out, err = run_cli(["play", "--plain", "--continue"])
     assert (code, out) == (1, "")
     assert err.startswith("unox: error: no table is kept in") and err.count("\n") == 1
+
+
+def test_an_unwritable_state_dir_is_one_line_saying_what_to_do(run_cli, state_home, monkeypatch):
+    blocker = state_home.parent / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    code, out, err = run_cli(NEW_TABLE, stdin=LINES)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"unox: error: cannot make {blocker}/unox/tables for the game's journal")
+    assert "--journal FILE somewhere writable, or --no-journal" in err and err.count("\n") == 1
+
+
+def test_list_names_a_file_that_is_no_journal_without_failing(run_cli, state_home):
+    folder = state_home / "unox" / "tables"
+    folder.mkdir(parents=True)
+    (folder / "notes.db").write_text("shopping list\n" * 100)
+    run_cli(NEW_TABLE, stdin=LINES)
+    code, out, _ = run_cli(["play", "--list"])
+    assert code == 0
+    rows = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert "cannot be read" in rows["notes.db"]
+    assert any("in progress" in row for name, row in rows.items() if name != "notes.db")
