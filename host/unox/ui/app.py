@@ -175,10 +175,7 @@ class TableApp(App):
         try:
             if self.leaving:
                 self.leaving = False
-                if word in LEAVE_WORDS:
-                    self.exit()
-                    return True
-                if word == "quit":  # asked twice
+                if word in (*LEAVE_WORDS, "quit"):  # yes, or quit asked twice
                     self.exit()
                     return True
                 self.say("Staying at the table.")
