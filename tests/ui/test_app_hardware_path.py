@@ -33,7 +33,8 @@ def test_a_press_on_the_launchers_own_button_is_polled_and_booked_to_the_turn_pl
             refused = app.message
             beam = launcher.status().cards_counted
             device.press_button()  # a finger on the launcher's button
-            app.poll_launcher()
+            app.poll_launcher()  # the poll timer's tick: the wait runs on a worker thread
+            await app.workers.wait_for_complete()
             await pilot.pause()
             return refused, launcher.status().cards_counted - beam, app.prompt_text()
 

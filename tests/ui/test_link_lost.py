@@ -1,11 +1,11 @@
 """Issue 7.10 (the play screen's part): a lost link shows within a second, typing and plays go on while
-the launcher is asked for its status (that request runs on a worker thread), and the link coming back
-clears it. The launcher here is a fake whose `connected` flips and whose status call can be held."""
+the launcher is asked for its status or waited on for a press (both on worker threads), and the link
+coming back clears it. The launcher here is a fake whose `connected` flips and whose calls can be held."""
 
 import asyncio
 import threading
 
-from unox.launcher.base import FireResult, LauncherStatus
+from unox.launcher.base import FireResult, LauncherError, LauncherStatus
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.ui.app import STATUS_INTERVAL, TableApp
@@ -25,15 +25,23 @@ class FlakyLauncher:
         self.asked = threading.Event()
         self.in_flight = False
 
-    def status(self):
+    def _held(self):
+        """Wait while the test holds the answer back; `in_flight` tells that a call is hanging."""
         self.asked.set()
         self.in_flight = True
         self.answer.wait(10)
         self.in_flight = False
+
+    def status(self):
+        self._held()
         faults = [] if self.connected else ["link"]
         return LauncherStatus(self.connected, "fake", 0, 4500, False, faults)
 
     def wait_press(self, timeout=None):
+        """Like the serial driver: a dead link takes a while to tell, then raises."""
+        self._held()
+        if not self.connected:
+            raise LauncherError("the launcher on /dev/ttyACM0 is not answering")
         return False
 
     def fire(self, n, fire_id=None):
@@ -80,7 +88,7 @@ def test_a_lost_link_shows_within_a_second_and_typing_goes_on_while_a_status_cal
         app = TableApp(session, poll_interval=TICK, status_interval=TICK)
         async with app.run_test(size=(80, 24)) as pilot:
             up = await until(pilot, lambda: "Link: up" in "\n".join(screen(app)))
-            launcher.answer.clear()  # the next status call hangs, as on a dying USB link
+            launcher.answer.clear()  # the next status call and press wait hang, as on a dying USB link
             launcher.asked.clear()
             await until(pilot, launcher.asked.is_set)
             await typer(pilot, "G5")  # typed while the launcher call is in flight

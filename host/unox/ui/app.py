@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from textual.app import App, ComposeResult
@@ -104,6 +105,7 @@ class TableApp(App):
         self.crash: BaseException | None = None
         self._listener: Callable[[str], None] | None = None
         self._status_pending = False
+        self._press_pending = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -278,9 +280,13 @@ class TableApp(App):
 
     # --- the launcher and the bots -------------------------------------------------------------------
     def poll_launcher(self) -> None:
-        """Take the presses a real launcher reports; skipped while a status request holds the launcher."""
-        if self.session.poll(self.poll_wait, status=False, blocking=False):
-            self.redraw()
+        """Wait for a press on a worker thread (a dead link may take the driver most of a second to tell);
+        the press itself is booked on this thread, between two typed lines."""
+        if self._press_pending or self.session.launcher is None:
+            return
+        self._press_pending = True
+        self.run_worker(partial(self.session.wait_press, self.poll_wait), thread=True, group="press",
+                        name="press")
 
     def check_launcher(self) -> None:
         """Ask for the launcher's status on a worker thread: a lid opened or a cable pulled shows at once."""
@@ -290,11 +296,18 @@ class TableApp(App):
         self.run_worker(self.session.fetch_status, thread=True, group="status", name="status")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A launcher request finished on its worker: apply its answer here, on the UI thread."""
         worker = event.worker
-        if worker.group != "status" or event.state not in (WorkerState.SUCCESS, WorkerState.CANCELLED):
+        if worker.group not in ("status", "press") or event.state not in (WorkerState.SUCCESS,
+                                                                          WorkerState.CANCELLED):
             return
-        self._status_pending = False
-        if event.state == WorkerState.SUCCESS and self.session.apply_status(worker.result):
+        if worker.group == "status":
+            self._status_pending = False
+            changed = event.state == WorkerState.SUCCESS and self.session.apply_status(worker.result)
+        else:
+            self._press_pending = False
+            changed = event.state == WorkerState.SUCCESS and self.session.take_press(worker.result)
+        if changed:
             self.redraw()
 
     async def _autoplay(self) -> None:

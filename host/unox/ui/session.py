@@ -179,10 +179,41 @@ class Session:
             if status or replies:
                 self._check_status()
         except LauncherError as exc:  # the driver lost the port: say so, keep the table as it is
-            if self.ctx.fault != "link":
-                self.ctx.fault = "link"
-                self.emit(f"Launcher fault (link): {exc}")
+            self._link_lost(exc)
         return replies
+
+    def wait_press(self, timeout: float = 0.0) -> bool | LauncherError:
+        """Any thread: whether the launcher reports a press, waiting up to `timeout`; a lost link is
+        returned, not raised. The front end then hands the answer to `take_press` on its own thread."""
+        if self.launcher is None:
+            return False
+        with self.launcher_lock:
+            try:
+                return self.launcher.wait_press(timeout=timeout)
+            except LauncherError as exc:
+                return exc
+
+    def take_press(self, pressed: bool | LauncherError) -> bool:
+        """Book a press `wait_press` saw (the runtime fires for it), or note the lost link; True if
+        anything changed."""
+        if isinstance(pressed, LauncherError):
+            return self._link_lost(pressed)
+        if not pressed:
+            return False
+        with self.launcher_lock:
+            try:
+                self.button()
+                self._check_status()
+            except LauncherError as exc:
+                self._link_lost(exc)
+        return True
+
+    def _link_lost(self, exc: LauncherError) -> bool:
+        if self.ctx.fault == "link":
+            return False
+        self.ctx.fault, self.ctx.presser = "link", None
+        self.emit(f"Launcher fault (link): {exc}")
+        return True
 
     def button(self) -> dict:
         """A press the launcher took: the runtime attributes it, fires, and books the beam's count."""
