@@ -52,3 +52,16 @@ def test_card_codes_are_coloured_by_their_colour_and_wilds_have_their_own_style(
     styles = {line.plain[span.start:span.end]: str(span.style) for span in line.spans}
     assert styles == {"RD": CARD_STYLES["R"], "WA": WILD_STYLE, "G7": CARD_STYLES["G"],
                       "B9": CARD_STYLES["B"], "Y1": CARD_STYLES["Y"]}
+
+
+def test_7_action_and_wild_codes_are_spelled_out_in_the_log_and_the_prompt():
+    from unox.ui.paint import explained
+    from unox.ui.prompt import Context, prompt_for
+
+    assert explained("Ann plays RD, with 2 more.") == "Ann plays RD (red Discard All), with 2 more."
+    assert explained("Bob plays WF; Cy plays G7.") == "Bob plays WF (Wild Hit-Fire); Cy plays G7."
+    assert explained("reload (R2) after RT (red Trade Hands)") == "reload (R2) after RT (red Trade Hands)"
+    state = {"phase": "turn", "turn": "Ann", "top": "WA", "color": "B", "owed": []}
+    assert "play a card on WA (Wild All Hit, colour blue)" in prompt_for(state, Context()).text
+    state.update(top="YS", color="Y")
+    assert "play a card on YS (yellow Skip)" in prompt_for(state, Context()).text

@@ -25,7 +25,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from textual.worker import Worker, WorkerFailed, WorkerState
 
 from unox.ui.commands import InputError, card_meaning, suggest
-from unox.ui.paint import CARD_CODE, painted, players_grid, table_panel
+from unox.ui.paint import CARD_CODE, explained, painted, players_grid, table_panel
 from unox.ui.session import Session
 
 STATUS_INTERVAL = 0.25  # seconds between status requests: a lost link shows within the 1 s heartbeat
@@ -122,8 +122,8 @@ class TableApp(App):
         log = self.query_one("#log", RichLog)
         log.can_focus = False  # the command line keeps the focus: typing never lands anywhere else
         for line in self.session.log:
-            log.write(painted(line))
-        self._listener = lambda line: log.write(painted(line))
+            log.write(painted(explained(line)))
+        self._listener = lambda line: log.write(painted(explained(line)))
         self.session.listeners.append(self._listener)
         self.query_one("#command", Input).focus()
         self.redraw()

@@ -12,6 +12,8 @@ from typing import Any
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from unox.rules.cards import CARDS
+from unox.ui.commands import card_meaning
 from unox.ui.prompt import Context
 from unox.ui.views import launcher_lines, player_rows, table_lines
 
@@ -24,6 +26,19 @@ CARD_CODE = re.compile(r"(?<![(/\w])(?:[RYGB](?:[1-9]|[HRSDT])|W[AF]?)(?![\w/)])
 
 def card_style(code: str) -> str:
     return WILD_STYLE if code.startswith("W") else CARD_STYLES.get(code[:1], WILD_STYLE)
+
+
+def explained(line: str) -> str:
+    """Action and wild cards spelled out where they show in a log line: `RD` -> `RD (red Discard All)`."""
+
+    def spell(match: re.Match) -> str:
+        code = match.group()
+        card = CARDS.get(code)
+        if card is None or card.kind == "number" or line[match.end():match.end() + 2] == " (":
+            return code
+        return f"{code} ({card_meaning(code)})"
+
+    return CARD_CODE.sub(spell, line)
 
 
 def painted(line: str) -> Text:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from unox.launcher.faults import fault_action
 from unox.rules.cards import COLOR_NAMES
+from unox.ui.commands import card_meaning
 
 
 @dataclass
@@ -84,8 +85,10 @@ def _turn_prompt(state: dict, ctx: Context) -> Prompt:
         n = first.get("presses", 1)
         return Prompt(first["player"], f"{press_hint(ctx)}: {n} press{'es' if n != 1 else ''} owed")
     turn = state.get("turn")
+    top = state.get("top") or ""
     color = COLOR_NAMES.get(state.get("color") or "", state.get("color"))
-    text = f"play a card on {state.get('top')} ({color}) by typing it, e.g. R5, or {press_hint(ctx)}"
+    shown = f"{card_meaning(top)}, colour {color}" if top.startswith("W") else card_meaning(top)
+    text = f"play a card on {top} ({shown}) by typing it, e.g. R5, or {press_hint(ctx)}"
     catchable = state.get("uno") or []
     if catchable:
         text += (f". {', '.join(catchable)} may call UNO (uno NAME) or be caught (catch NAME by WHO) until "
