@@ -37,7 +37,7 @@ CSS = """
 #players { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
 #table { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
 #table.fault { border: heavy $error; }
-#log { border: round $panel; height: 1fr; min-height: 0; }
+#log { border: round $panel; height: 1fr; min-height: 0; overflow-x: hidden; }
 #prompt { padding: 0 1; background: $boost; text-style: bold; height: auto; }
 #message { padding: 0 1; height: auto; }
 #message.refused { color: $error; }
@@ -111,7 +111,7 @@ class TableApp(App):
         with Horizontal(id="top"):
             yield Static(id="players")
             yield Static(id="table")
-        yield RichLog(id="log", wrap=True, markup=False)
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
         yield Static(id="prompt")
         yield Static(id="message")
         yield Input(placeholder="type a card (R5) or a command (help)", id="command",
