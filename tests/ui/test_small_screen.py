@@ -65,3 +65,19 @@ def test_7_action_and_wild_codes_are_spelled_out_in_the_log_and_the_prompt():
     assert "play a card on WA (Wild All Hit, colour blue)" in prompt_for(state, Context()).text
     state.update(top="YS", color="Y")
     assert "play a card on YS (yellow Skip)" in prompt_for(state, Context()).text
+
+
+def test_a_long_log_line_wraps_inside_the_log_box_at_80_columns(screen):
+    session = open_play_session(TableSettings(players=TEN[:2], seed=5, launcher="sim"))
+    words = [f"word{n:02d}" for n in range(20)]  # 139 characters: two rows of the 76-column box
+    session.emit(" ".join(words))
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return screen(app)
+
+    text = " ".join(asyncio.run(scenario()))
+    cut = [word for word in words if word not in text]
+    assert cut == [], f"cut off the screen: {cut}"
