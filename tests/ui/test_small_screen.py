@@ -69,12 +69,13 @@ def test_7_action_and_wild_codes_are_spelled_out_in_the_log_and_the_prompt():
 
 def test_a_long_log_line_wraps_inside_the_log_box_at_80_columns(screen):
     session = open_play_session(TableSettings(players=TEN[:2], seed=5, launcher="sim"))
-    words = [f"word{n:02d}" for n in range(20)]  # 139 characters: two rows of the 76-column box
-    session.emit(" ".join(words))
+    words = [f"w{n:04d}" for n in range(26)]  # 13 to a 77-column row: more than the box shows
 
     async def scenario():
         app = TableApp(session)
         async with app.run_test(size=(80, 24)) as pilot:
+            session.emit(*(f"filler {n}" for n in range(20)))  # the log overflows: a scroll bar shows
+            session.emit(" ".join(words))  # written while the game runs, as every event is
             await pilot.pause()
             return screen(app)
 
