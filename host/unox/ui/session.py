@@ -67,6 +67,11 @@ class Session:
         self.launcher_lock = threading.RLock()
         self._refresh()
 
+    def close(self) -> None:
+        """Close the table and its launcher once no other thread is talking to the launcher."""
+        with self.launcher_lock:
+            self.table.close()
+
     # --- reading -------------------------------------------------------------------------------------
     def prompt(self) -> Prompt:
         return prompt_for(self.state, self.ctx)

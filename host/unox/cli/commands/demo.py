@@ -69,4 +69,4 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"the demo stopped, a bot's move was refused ({exc}); this is a bug: please "
                            f"report it with the seed printed on the first line") from exc
     finally:
-        session.table.close()
+        session.close()  # after any launcher call still running on a worker thread

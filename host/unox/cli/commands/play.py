@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         # The sim's virtual time flows with the wall clock here: 50 ms per 50 ms poll.
         return run_app(session, poll_interval=0.05, poll_wait=0.05 if session.ctx.sim else 0.0)
     finally:
-        session.table.close()
+        session.close()  # after any launcher call still running on a worker thread
 
 
 def _create(args: argparse.Namespace) -> Session:
