@@ -105,6 +105,10 @@ def test_a_seated_name_is_a_player_before_it_is_a_verb_or_an_alias():
         ("G7 2", "2"),
         ("flip G7 red", "red"),
         ("score Ann=0 Bob=3 Cy", "Cy"),
+        ("catch Bob by Cy now", "now"),
+        ("penalty Bob advice twice", "twice"),
+        ("draw Ann G7 G8", "G8"),
+        ("flip W red blue", "blue"),
     ],
 )
 def test_a_line_that_does_not_parse_whole_is_refused_naming_the_part_not_understood(line, left_over):

@@ -182,8 +182,10 @@ def _one_player(verb: str, example: str):
 
 
 def _catch(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
-    if len(words) == 3 and words[1].lower() == "by":
-        words = [words[0], words[2]]
+    if len(words) >= 3 and words[1].lower() == "by":
+        words = [words[0], *words[2:]]
+    if len(words) > 2:
+        raise InputError(_extra(words[2:], "`catch Bob by Cy` names two players"))
     if len(words) != 2:
         raise InputError("say who is caught and by whom: `catch Bob by Cy`")
     caught, by = (find_player(w, players) for w in words)
@@ -191,6 +193,8 @@ def _catch(words: list[str], players: Sequence[str], turn: str | None, hands: Ha
 
 
 def _penalty(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+    if len(words) > 2:
+        raise InputError(_extra(words[2:], "`penalty Bob advice` names a player and a kind"))
     if len(words) != 2 or words[1].lower() not in PENALTY_KINDS:
         raise InputError("say who and what: `penalty Bob advice` (P1) or `penalty Bob wrong_card` (P2)")
     kind = PENALTY_KINDS[words[1].lower()]
@@ -198,6 +202,8 @@ def _penalty(words: list[str], players: Sequence[str], turn: str | None, hands: 
 
 
 def _draw(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+    if len(words) > 2:
+        raise InputError(_extra(words[2:], "`draw Ann G7` names a player and one card"))
     if len(words) != 2:
         raise InputError("say who drew which card: `draw Ann G7` (S1: the highest number deals)")
     return Command("draw", {"player": find_player(words[0], players), "card": _card(words[1])})
@@ -213,7 +219,9 @@ def _deal(words: list[str], players: Sequence[str], turn: str | None, hands: Han
 
 
 def _flip(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
-    if not words or len(words) > 2:
+    if len(words) > 2:
+        raise InputError(_extra(words[2:], "`flip W red` names a card and, for a wild, a colour"))
+    if not words:
         raise InputError("say which card was turned up: `flip G7`, or `flip W red` for a wild")
     request: dict = {"cmd": "flip", "card": _card(words[0])}
     if len(words) == 2:
