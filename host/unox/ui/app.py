@@ -24,7 +24,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, RichLog, Static
 from textual.worker import Worker, WorkerFailed, WorkerState
 
-from unox.ui.commands import InputError, card_meaning, suggest
+from unox.ui.commands import COMMANDS_HELP, InputError, card_meaning, suggest
 from unox.ui.paint import CARD_CODE, explained, painted, players_grid, table_panel
 from unox.ui.session import Session
 
@@ -342,12 +342,9 @@ def kept_where(session: Session) -> str:
     return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
 
 
-HELP = (
-    "Type a card for the player whose turn it is (R5; W red; RT Cy trades with Cy; GD 2 discards two more "
-    "green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
-    "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
-    "score Ann=0 Bob=23 ... - quit. Keys: Ctrl+P press (sim), Ctrl+R reload, Ctrl+Z undo, "
-    "Ctrl+F fix the sim launcher, Esc clears the line, F1 or ? this help, Ctrl+Q quit."
+HELP = COMMANDS_HELP + (
+    " Keys: Ctrl+P press (sim), Ctrl+R reload, Ctrl+Z undo, Ctrl+F fix the sim launcher, Tab completes, "
+    "up arrow: the last line again, Esc clears the line, F1 or ? this help, Ctrl+Q quit."
 )
 WATCH_HELP = (
     "The bots play this table on the simulated launcher; the log tells each move. "

@@ -34,6 +34,12 @@ KIND_NAMES = {
     "number": "", "hit2": "Hit 2", "reverse": "Reverse", "skip": "Skip", "discard_all": "Discard All",
     "trade": "Trade Hands", "wild": "Wild", "wild_all_hit": "Wild All Hit", "wild_hit_fire": "Wild Hit-Fire",
 }
+COMMANDS_HELP = (
+    "Type a card for the player whose turn it is (R5; W red; RT Cy trades with Cy; GD 2 discards two more "
+    "green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
+    "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
+    "score Ann=0 Bob=23 ... - quit."
+)
 
 
 class InputError(ValueError):
