@@ -16,3 +16,11 @@ def run_cli(capsys, monkeypatch):
         return code, out, err
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def state_home(tmp_path, monkeypatch):
+    """`unox play` journals every table under the user's state directory: here, a fresh one per test."""
+    home = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home

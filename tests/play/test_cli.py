@@ -16,8 +16,7 @@ import pytest
         (["play", "--continue", "t.db", "--resume", "t.db"], "give one of --journal, --resume or --continue"),
         (["play", "--continue", "t.db", "--journal", "j.db", "--players", "Ann,Bob"], "not --journal too"),
         (["play", "--continue", "t.db", "--players", "Ann"], "a table seats 2 to 10"),
-        (["demo", "--players", "1"], "a table seats 2 to 10 bots"),
-        (["demo", "--pace", "-1"], "--pace must be 0 or more"),
+        (["play", "--no-journal", "--resume", "x.db"], "--no-journal starts a table without one"),
         (["demo", "--profile", "wild"], "unknown eject profile 'wild'"),
     ],
 )

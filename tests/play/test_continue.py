@@ -21,7 +21,7 @@ def last_state_block(out: str) -> list[str]:
     lines = out.splitlines()
     nexts = [i for i, line in enumerate(lines) if line.startswith("next: ")]
     block = lines[nexts[-2] + 1 : nexts[-1]]
-    (end,) = [i for i, line in enumerate(block) if line.startswith("Cards inside:")]
+    (end,) = [i for i, line in enumerate(block) if line.startswith("Launcher:  ")]
     return block[: end + 1]
 
 

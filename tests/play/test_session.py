@@ -65,7 +65,8 @@ def test_a_press_nobody_owes_beeps_not_owed_and_fires_nothing():
     session.submit("press")
     assert launcher.beeps[-1] == "not_owed"
     assert len(launcher.fires) == fires_before
-    assert session.log[-1].startswith("Press refused, not-now beep")
+    assert session.log[-1].startswith("Press refused (not-now beep): nobody owes a press now")
+    assert '{"cmd"' not in session.log[-1]  # issue 8.6: the play screen's words, not the JSON protocol's
 
 
 def test_a_jam_is_shown_with_what_to_do_and_clears_with_the_next_good_press():
@@ -106,7 +107,7 @@ def test_R1_reload_is_advised_before_the_launcher_runs_dry_and_cleared_by_reload
     assert session.ctx.reload_due is False  # the discard pile is only the top card: nothing to reload
     session.submit("Bob G2")
     session.submit("Cy G3")
-    assert session.ctx.reload_due and "reload (r)" in session.prompt().text
+    assert session.ctx.reload_due and "then type reload" in session.prompt().text
     session.submit("reload")
     assert session.state["launcher"]["cards"] == 10 + 2  # every discard but the top goes back (R1)
     assert session.ctx.reload_due is False  # only the top card is left on the pile

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from textual.pilot import Pilot
 
-KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon"}
+KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon", "?": "question_mark"}
 
 
 def keys(text: str) -> list[str]:
@@ -13,8 +16,7 @@ def keys(text: str) -> list[str]:
 
 
 async def type_line(pilot: Pilot, text: str) -> None:
-    """Open the command line (:), type `text` key by key, and press Enter."""
-    await pilot.press("colon")
+    """Type `text` key by key into the command line (it always has the focus), and press Enter."""
     await pilot.press(*keys(text))
     await pilot.press("enter")
     await pilot.pause()
@@ -30,3 +32,31 @@ def typer():
 def keyer():
     """`keyer("Ann G3")` -> the key names that type that text."""
     return keys
+
+
+@pytest.fixture(autouse=True)
+def state_home(tmp_path, monkeypatch):
+    """`unox play` journals every table under the user's state directory: here, a fresh one per test."""
+    home = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home
+
+
+CELL = re.compile(r'<text [^>]*?x="([\d.]+)"[^>]*?clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>')
+
+
+def screen_lines(app) -> list[str]:
+    """The terminal as a person sees it, one string per row, read back from the app's own screenshot."""
+    rows: dict[int, dict[int, str]] = {}
+    for x, row, text in CELL.findall(app.export_screenshot()):
+        column = round(float(x) / 12.2)
+        for offset, char in enumerate(html.unescape(text).replace("\xa0", " ")):
+            rows.setdefault(int(row), {})[column + offset] = char
+    width, height = app.size
+    return ["".join(rows.get(r, {}).get(c, " ") for c in range(width)).rstrip() for r in range(height)]
+
+
+@pytest.fixture
+def screen():
+    """`screen(app)` -> the rows of the terminal as text."""
+    return screen_lines

@@ -25,7 +25,7 @@ def play_down_to_one(session):
         number = number % 9 + 1
 
 
-def test_U2_the_c_key_catches_a_player_who_did_not_call_and_they_press_twice(keyer):
+def test_U2_a_typed_catch_of_a_player_who_did_not_call_makes_them_press_twice(keyer):
     session = session_for()
     play_down_to_one(session)
     assert session.state["uno"] == ["Ann"]
@@ -33,20 +33,23 @@ def test_U2_the_c_key_catches_a_player_who_did_not_call_and_they_press_twice(key
     async def scenario():
         app = TableApp(session)
         async with app.run_test(size=(120, 45)) as pilot:
-            await pilot.press("c")
-            prefilled = app.query_one("#command", Input).value
-            await pilot.press(*keyer("Cy"), "enter")
+            await pilot.press(*keyer("catch A"))
             await pilot.pause()
-            return prefilled, app.prompt_text()
+            await pilot.press("right")  # accept the completion: Ann
+            await pilot.press(*keyer(" by Cy"))
+            typed = app.query_one("#command", Input).value
+            await pilot.press("enter")
+            await pilot.pause()
+            return typed, app.prompt_text()
 
-    prefilled, prompt = asyncio.run(scenario())
-    assert prefilled == "catch Ann by "
+    typed, prompt = asyncio.run(scenario())
+    assert typed == "catch Ann by Cy"
     assert session.state["owed"] == [{"player": "Ann", "presses": 2}]  # U2 / P3: press twice
     assert session.state["uno"] == []
     assert prompt.startswith("NEXT: Ann: press the launcher button")
 
 
-def test_U1_the_u_key_calls_uno_for_the_only_player_who_can_call():
+def test_U1_typing_uno_calls_it_for_the_player(typer):
     session = session_for()
     play_down_to_one(session)
     assert session.state["uno"] == ["Ann"] and "Ann" not in session.called
@@ -54,8 +57,7 @@ def test_U1_the_u_key_calls_uno_for_the_only_player_who_can_call():
     async def scenario():
         app = TableApp(session)
         async with app.run_test(size=(120, 45)) as pilot:
-            await pilot.press("u")
-            await pilot.pause()
+            await typer(pilot, "uno ann")
             return str(app.query_one("#players").render())
 
     asyncio.run(scenario())
@@ -64,7 +66,7 @@ def test_U1_the_u_key_calls_uno_for_the_only_player_who_can_call():
     assert "Ann" in session.log[-1] and "UNO" in session.log[-1]
 
 
-def test_P1_penalty_key_with_completion_gives_four_presses(keyer):
+def test_P1_a_typed_penalty_with_completion_gives_four_presses(keyer):
     session = session_for()
     for line in ("deal Cy", "flip G7"):
         session.submit(line)
@@ -72,8 +74,7 @@ def test_P1_penalty_key_with_completion_gives_four_presses(keyer):
     async def scenario():
         app = TableApp(session)
         async with app.run_test(size=(120, 45)) as pilot:
-            await pilot.press("x")  # `penalty `
-            await pilot.press("B")
+            await pilot.press(*keyer("penalty B"))
             await pilot.pause()
             await pilot.press("right")  # accept the completion: Bob
             await pilot.press(*keyer(" adv"))
@@ -99,11 +100,15 @@ def test_an_open_lid_shows_at_once_and_clears_when_shut():
         app = TableApp(session)
         async with app.run_test(size=(120, 45)) as pilot:
             device.open_lid()
-            app.check_launcher(wait=0.5)  # half a (virtual) second passes
+            session.poll(0.5, status=False)  # half a (virtual) second passes
+            app.check_launcher()  # the status timer's tick: the request runs on a worker thread
+            await app.workers.wait_for_complete()
             await pilot.pause()
             shown = app.prompt_text()
             device.close_lid()
-            app.check_launcher(wait=0.5)
+            session.poll(0.5, status=False)
+            app.check_launcher()
+            await app.workers.wait_for_complete()
             await pilot.pause()
             return shown, app.prompt_text()
 
@@ -122,14 +127,14 @@ def test_R2_an_empty_launcher_asks_for_a_reload_and_the_game_goes_on():
         if session.ctx.fault:
             break
     assert session.ctx.fault == "empty"
-    assert "reload (r)" in session.prompt().text
+    assert "type reload once it is loaded" in session.prompt().text
     inside = session.state["launcher"]["cards"]
     pile = session.state["discard"]
 
     async def scenario():
         app = TableApp(session)
         async with app.run_test(size=(120, 45)) as pilot:
-            await pilot.press("r")
+            await pilot.press("ctrl+r")  # the reload shortcut
             await pilot.pause()
             return app.prompt_text()
 
@@ -148,12 +153,12 @@ def test_U2_the_uno_window_closes_when_the_next_player_begins_and_a_late_catch_i
     async def scenario():
         app = TableApp(session)
         async with app.run_test(size=(120, 45)) as pilot:
-            await pilot.press("b")  # the next player begins their turn by pressing (U2)
+            await pilot.press("ctrl+p")  # the next player begins their turn by pressing (U2)
             await pilot.pause()
             window = list(session.state["uno"])
             before = session.state
             await typer(pilot, f"catch Ann by {nxt}")
-            return window, before, app.error
+            return window, before, app.message
 
     window, before, error = asyncio.run(scenario())
     assert window == []

@@ -21,7 +21,7 @@ def test_the_demo_plays_a_whole_game_in_the_ui_to_the_target():
     assert state["phase"] == "game_over"
     winner = state["winner"]
     assert state["scores"][winner] >= 150 > max(v for p, v in state["scores"].items() if p != winner)
-    assert prompt == f"NEXT: game over: {winner} wins. q quits."
+    assert prompt == f"NEXT: game over: {winner} wins. Type quit to leave."
     assert f"Winner:    {winner}" in table_panel
     assert session.log[-1].startswith(f"Game over: {winner} wins")
 

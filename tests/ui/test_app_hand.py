@@ -29,11 +29,10 @@ def counted(session):
 def deal_and_flip(typer, keyer):
     async def deal(app, pilot, first):
         for line in ("Ann G3", "Bob R2", "Cy B9"):
-            await pilot.press("d")  # no dealer yet: the key opens `draw ` (S1)
-            await pilot.press(*keyer(line), "enter")
+            await pilot.press(*keyer(f"draw {line}"), "enter")  # S1: no dealer yet
         await pilot.pause()
         assert app.session.ctx.dealer == "Cy"
-        await pilot.press("d")
+        await typer(pilot, "deal")
         await typer(pilot, f"flip {first}")
 
     return deal
@@ -50,7 +49,7 @@ def test_whole_hand_end_to_end_G1_U1_A1(deal_and_flip, typer):
             assert app.prompt_text().startswith("NEXT: Ann: press the launcher button")
             beam_before = counted(session)
             while session.state["owed"]:
-                await pilot.press("b")
+                await pilot.press("ctrl+p")
                 await pilot.pause()
             # A1/S4: Ann pressed twice; her hand grew by exactly what the beam counted.
             assert session.state["hands"]["Ann"] == 7 + counted(session) - beam_before
@@ -59,14 +58,14 @@ def test_whole_hand_end_to_end_G1_U1_A1(deal_and_flip, typer):
             while session.state["phase"] == "turn":
                 player = session.state["turn"]
                 if session.state["owed"]:
-                    await pilot.press("b")
+                    await pilot.press("ctrl+p")  # the press shortcut
                     continue
-                card = f"R{next(numbers) % 9 + 1}"
-                await pilot.press("p", *card, "enter")
+                card = f"r{next(numbers) % 9 + 1}"  # typed as a person would, lower case
+                await pilot.press(*card, "enter")
                 await pilot.pause()
                 if session.state["hands"].get(player) == 1:
                     assert session.state["uno"] == [player]
-                    await pilot.press("u")  # U1: exactly one player can call, the key calls for them
+                    await typer(pilot, f"uno {player}")  # U1
                     assert session.state["uno"] == []
             assert session.state["phase"] == "hand_over"
             out = [p for p, n in session.state["hands"].items() if n == 0]
@@ -89,14 +88,17 @@ def test_a_press_that_is_not_owed_is_refused_and_fires_nothing():
         app = TableApp(session)
         async with app.run_test(size=(120, 45)) as pilot:
             state, beam = session.state, counted(session)
-            await pilot.press("b")  # before the deal nobody owes a press
+            await pilot.press("ctrl+p")  # before the deal nobody owes a press
             await pilot.pause()
             return app, state, beam
 
     app, state, beam = run(scenario())
+    assert app.message.startswith("Not taken: Press refused (not-now beep): nobody owes a press now")
     assert session.state == state
     assert counted(session) == beam
-    assert any(line.startswith("Press refused, not-now beep") for line in session.log)
+    refusal = [line for line in session.log if line.startswith("Press refused (not-now beep)")]
+    assert refusal and "S1: each player takes a card" in refusal[-1]
+    assert not any('{"cmd"' in line for line in session.log)  # the play screen's words, not JSON (8.6)
 
 
 def test_undo_takes_back_the_last_announcement_exactly(deal_and_flip):
@@ -107,10 +109,10 @@ def test_undo_takes_back_the_last_announcement_exactly(deal_and_flip):
         async with app.run_test(size=(120, 45)) as pilot:
             await deal_and_flip(app, pilot, "G7")
             start = session.state
-            await pilot.press("p", "G", "5", "enter")
+            await pilot.press("G", "5", "enter")
             await pilot.pause()
             played = session.state
-            await pilot.press("z")
+            await pilot.press("ctrl+z")  # the undo shortcut
             await pilot.pause()
             return start, played, session.state, app.prompt_text()
 
@@ -128,9 +130,9 @@ def test_an_illegal_card_is_shown_as_not_taken_and_changes_nothing(deal_and_flip
         async with app.run_test(size=(120, 45)) as pilot:
             await deal_and_flip(app, pilot, "G7")
             start = session.state
-            await pilot.press("p", "R", "5", "enter")  # neither green nor a 7 (T1)
+            await pilot.press("R", "5", "enter")  # neither green nor a 7 (T1)
             await pilot.pause()
-            return start, app.error
+            return start, app.message
 
     start, error = run(scenario())
     assert session.state == start

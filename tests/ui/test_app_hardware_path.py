@@ -28,12 +28,13 @@ def test_a_press_on_the_launchers_own_button_is_polled_and_booked_to_the_turn_pl
     async def scenario():
         app = TableApp(session, poll_wait=1.0)  # each poll lets one (virtual) second pass
         async with app.run_test(size=(120, 45)) as pilot:
-            await pilot.press("b")  # nothing to simulate on real hardware
+            await pilot.press("ctrl+p")  # nothing to simulate on real hardware
             await pilot.pause()
-            refused = app.error
+            refused = app.message
             beam = launcher.status().cards_counted
             device.press_button()  # a finger on the launcher's button
-            app.poll_launcher()
+            app.poll_launcher()  # the poll timer's tick: the wait runs on a worker thread
+            await app.workers.wait_for_complete()
             await pilot.pause()
             return refused, launcher.status().cards_counted - beam, app.prompt_text()
 

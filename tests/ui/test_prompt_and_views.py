@@ -22,7 +22,7 @@ def test_T2_turn_prompt_names_the_turn_player_and_both_choices():
     prompt = prompt_for(turn_state(), Context(sim=True))
     assert prompt.who == "Bob"
     assert "G7" in prompt.text and "green" in prompt.text
-    assert "press the launcher button" in prompt.text and "b simulates" in prompt.text
+    assert "press the launcher button" in prompt.text and "type press on the simulated one" in prompt.text
 
 
 def test_A1_owed_presses_name_the_presser_not_the_turn_player():
@@ -56,7 +56,7 @@ def test_S1_deal_prompt_lists_who_still_draws_then_names_the_dealer():
 
 def test_R1_reload_advice_joins_the_turn_prompt():
     prompt = prompt_for(turn_state(), Context(reload_due=True))
-    assert prompt.who == "Bob" and "reload (r)" in prompt.text
+    assert prompt.who == "Bob" and "then type reload" in prompt.text
 
 
 def test_hand_over_and_game_over_prompts():
@@ -73,10 +73,22 @@ def test_panels_show_turn_owed_uno_and_scores():
     state = turn_state(owed=[{"player": "Cy", "presses": 2}], uno=["Ann"],
                        hands={"Ann": 1, "Bob": 5, "Cy": 9}, scores={"Ann": 40, "Bob": 0, "Cy": 12})
     rows = {row[1]: row for row in player_rows(state)}
-    assert rows["Bob"][0] == ">" and rows["Ann"][0] == " "
+    assert rows["Bob"][0] == "▶" and rows["Ann"][0] == "" and rows["Bob"][4] == "to play"
     assert rows["Ann"][2:4] == ("1", "40") and "catchable" in rows["Ann"][4]
     assert "owes 2 presses" in rows["Cy"][4]
     text = "\n".join(table_lines(state))
-    assert "G7" in text and "green" in text and "clockwise" in text and "Cy owes 2 presses" in text
+    assert "Top card:  G7  green 7" in text and "clockwise" in text and "Cy owes 2 presses" in text
     whole = render_state(state, Context(fault="jam"))
-    assert "Cards inside: 90" in whole and "JAM" in whole
+    assert "Launcher:  90 cards inside" in whole and "JAM" in whole
+
+
+def test_7_a_wild_on_top_is_spelled_out_with_its_colour():
+    text = "\n".join(table_lines(turn_state(top="WA", color="R")))
+    assert "Top card:  WA  Wild All Hit, colour red" in text
+    assert "Top card:  RD  red Discard All" in "\n".join(table_lines(turn_state(top="RD", color="R")))
+
+
+def test_7_after_a_jam_the_prompt_says_who_presses_again():
+    prompt = prompt_for(turn_state(), Context(fault="jam", presser="Cy"))
+    assert prompt.text.startswith("LAUNCHER: the launcher jammed")
+    assert "(Cy is the one to press again)" in prompt.text

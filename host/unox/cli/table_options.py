@@ -16,15 +16,44 @@ if TYPE_CHECKING:
 
 SCORINGS = ("g1", "g2", "g3")  # unox.table.settings.SCORINGS, which tests/cli checks; not imported: fast help
 NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal")
+MAX_SEED = 2**32 - 1  # the seeds unox picks itself are 32-bit; tests/play checks the simulator takes them all
+MAX_TARGET = 100_000  # unox.table.settings.MAX_TARGET (tests/play checks they agree); not imported: fast help
+
+
+def whole_number(option: str, text: str | None, low: int, high: int) -> int | None:
+    """The value of a number option (None if not given), or a CommandError that gives its range."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise CommandError(f"{option} {text!r} is not a whole number; give {low} to {high}") from None
+    if not low <= value <= high:
+        raise CommandError(f"{option} {value} is out of range; give {low} to {high}")
+    return value
+
+
+def seconds(option: str, text: str, low: float, high: float) -> float:
+    """The value of a seconds option, or a CommandError that gives its range."""
+    try:
+        value = float(text)
+    except ValueError:
+        message = f"{option} {text!r} is not a number of seconds; give {low:g} to {high:g}"
+        raise CommandError(message) from None
+    if not low <= value <= high:  # also refuses nan
+        raise CommandError(f"{option} {text} is out of range; give {low:g} to {high:g} seconds")
+    return value
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) -> None:
     parser.add_argument("--players", help="seats clockwise, e.g. Ann,Bob,Cy (2 to 10)")
     parser.add_argument("--launcher", metavar="SPEC", help=launcher_help)
     parser.add_argument("--profile", help="eject profile for the launcher (default measured)")
-    parser.add_argument("--seed", type=int, help="repeatable eject counts and simulator (default: random)")
+    parser.add_argument("--seed", metavar="N",
+                        help=f"repeatable eject counts and simulator, 0 to {MAX_SEED} (default: random)")
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
-    parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
+    parser.add_argument("--target", metavar="POINTS",
+                        help=f"score that ends the game, 1 to {MAX_TARGET} (default 500)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the table a journal holds")
     parser.add_argument(
@@ -38,13 +67,15 @@ def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> Ta
 
     if not args.players:
         raise CommandError("give the seats with --players Ann,Bob,Cy, or continue a table with --resume FILE")
+    target = whole_number("--target", args.target, 1, MAX_TARGET)
+    seed = whole_number("--seed", args.seed, 0, MAX_SEED)
     try:
         return TableSettings(
             players=parse_players(args.players),
             scoring=args.scoring or "g1",
-            target=500 if args.target is None else args.target,
+            target=500 if target is None else target,
             profile=checked_profile(args.profile or "measured"),
-            seed=args.seed,
+            seed=seed,
             launcher=args.launcher or default_launcher,
         )
     except SettingsError as exc:

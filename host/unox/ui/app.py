@@ -1,8 +1,12 @@
 """The table UI: a textual app over a `Session`, for people at a real table and for the bot demo.
 
-Keys act as shortcuts while the command line is not focused; typing goes to the command line, whose
-completion knows the players, the cards and the commands. Every change redraws the panels from the state,
-and the prompt line always says who must do what next.
+Typing is always safe. The command line keeps the focus for good, so whatever a person types goes into it
+(completion knows the players, the cards and the commands); shortcuts need a modifier (Ctrl+P press, ...)
+or, for help, `?` on an empty line, which cannot start a command. Every line typed is either done or
+refused with the reason under the prompt. Quitting a game in progress asks first.
+
+Every change redraws the panels from the state, and the prompt line says who must do what next. The
+launcher's status is fetched on a worker thread, so a slow or lost link never holds up typing.
 """
 
 from __future__ import annotations
@@ -10,31 +14,34 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from rich.table import Table as RichTable
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.suggester import Suggester
-from textual.widgets import Footer, Header, Input, RichLog, Static
+from textual.widgets import Footer, Input, RichLog, Static
+from textual.worker import Worker, WorkerFailed, WorkerState
 
-from unox.ui.commands import HELP, InputError, suggest
+from unox.ui.commands import COMMANDS_HELP, InputError, card_meaning, suggest
+from unox.ui.paint import CARD_CODE, explained, painted, players_grid, table_panel
 from unox.ui.session import Session
-from unox.ui.views import launcher_lines, player_rows, table_lines
 
-STATUS_INTERVAL = 1.0  # seconds between status requests to a real launcher
+STATUS_INTERVAL = 0.25  # seconds between status requests: a lost link shows within the 1 s heartbeat
+LEAVE_WORDS = ("yes", "y")
 
+# At 80x24 the panels keep their height and the log gives way first.
 CSS = """
 #top { height: auto; }
-#players { width: 2fr; border: round $accent; padding: 0 1; height: auto; }
-#side { width: 1fr; height: auto; }
-#table, #launcher { border: round $accent; padding: 0 1; height: auto; }
-#launcher.fault { border: heavy $error; }
-#log { border: round $panel; height: 1fr; min-height: 6; }
-#prompt { padding: 0 1; background: $boost; text-style: bold; }
-#error { padding: 0 1; color: $error; height: auto; }
+#players { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
+#table { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
+#table.fault { border: heavy $error; }
+#log { border: round $panel; height: 1fr; min-height: 0; overflow-x: hidden; }
+#prompt { padding: 0 1; background: $boost; text-style: bold; height: auto; }
+#message { padding: 0 1; height: auto; }
+#message.refused { color: $error; }
+#command { border: none; height: 1; padding: 0 1; }
 """
 
 
@@ -50,23 +57,24 @@ class LineSuggester(Suggester):
 
 
 class TableApp(App):
-    """One table on screen; `autoplay` is a step function (the demo bots), run every `pace` seconds."""
+    """One table on screen; `autoplay` is a step function (the demo bots), run every `pace` seconds.
+
+    With `autoplay` the table is the bots': a person watches, asks for help or quits, and nothing else.
+    """
 
     TITLE = "unox: UNO Extreme table"
     CSS = CSS
+    ENABLE_COMMAND_PALETTE = False  # its Ctrl+P is the press key here
     BINDINGS = [
-        Binding("p", "announce", "play a card"),
-        Binding("b", "button", "press (sim)"),
-        Binding("u", "uno", "UNO"),
-        Binding("c", "catch", "catch"),
-        Binding("x", "penalty", "penalty"),
-        Binding("r", "reload", "reload"),
-        Binding("z", "undo", "undo"),
-        Binding("d", "deal", "deal"),
-        Binding("f", "fix", "fix launcher (sim)"),
-        Binding("colon", "command", "command"),
-        Binding("escape", "blur", "back", show=False),
-        Binding("q", "quit", "quit"),
+        Binding("ctrl+p", "press", "press (sim)", priority=True),
+        Binding("ctrl+r", "reload", "reload", priority=True),
+        Binding("ctrl+z", "undo", "undo", priority=True),
+        Binding("ctrl+f", "fix", "fix (sim)", priority=True),
+        Binding("f1", "help", "help", priority=True),
+        Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("escape", "clear", "clear the line", show=False, priority=True),
+        Binding("up", "recall", "the last line again", show=False, priority=True),
+        Binding("tab", "complete", "complete the word", show=False, priority=True),
     ]
 
     def __init__(
@@ -77,6 +85,7 @@ class TableApp(App):
         pace: float = 0.0,
         poll_interval: float | None = None,
         poll_wait: float = 0.0,
+        status_interval: float | None = None,
         budget: float | None = None,
     ):
         super().__init__()
@@ -85,35 +94,43 @@ class TableApp(App):
         self.pace = pace
         self.poll_interval = poll_interval
         self.poll_wait = poll_wait  # the sim's virtual seconds per poll, so its time flows with ours
+        self.status_interval = status_interval if status_interval is not None else (
+            STATUS_INTERVAL if poll_interval else None)
         self.budget = budget  # autoplay: after this many seconds, play the rest without pausing
-        self.error = ""
+        self.message = ""  # the answer to the last line, until the next one
+        self.refused = False
+        self.hint = ""  # the card being typed, spelled out (shown while there is no message)
+        self.leaving = False  # a quit was asked for and waits for its confirmation
+        self.history: list[str] = []
+        self.crash: BaseException | None = None
         self._listener: Callable[[str], None] | None = None
+        self._status_pending = False
+        self._press_pending = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
         with Horizontal(id="top"):
             yield Static(id="players")
-            with Vertical(id="side"):
-                yield Static(id="table")
-                yield Static(id="launcher")
-        yield RichLog(id="log", wrap=True, markup=False)
+            yield Static(id="table")
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
         yield Static(id="prompt")
-        yield Static(id="error")
-        yield Input(placeholder="p or : to type a card (R5) or a command (help); Esc leaves", id="command",
-                    select_on_focus=False,
-                    suggester=LineSuggester(self.session.players))
+        yield Static(id="message")
+        yield Input(placeholder="type a card (R5) or a command (help)", id="command",
+                    select_on_focus=False, suggester=LineSuggester(self.session.players))
         yield Footer()
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
+        log.can_focus = False  # the command line keeps the focus: typing never lands anywhere else
         for line in self.session.log:
-            log.write(line)
-        self.session.listeners.append(log.write)
-        self._listener = log.write
+            log.write(painted(explained(line)))
+        self._listener = lambda line: log.write(painted(explained(line)))
+        self.session.listeners.append(self._listener)
+        self.query_one("#command", Input).focus()
         self.redraw()
         if self.poll_interval:
             self.set_interval(self.poll_interval, self.poll_launcher)
-            self.set_interval(STATUS_INTERVAL, self.check_launcher)
+        if self.status_interval:
+            self.set_interval(self.status_interval, self.check_launcher)
         if self.autoplay is not None:
             self.run_worker(self._autoplay(), exclusive=True, group="autoplay")
 
@@ -121,80 +138,131 @@ class TableApp(App):
         if self._listener in self.session.listeners:
             self.session.listeners.remove(self._listener)
 
+    def on_descendant_blur(self) -> None:
+        """Nothing else may take the focus (a click on a panel, say): it goes back to the command line."""
+        self.call_after_refresh(self._refocus)
+
+    def _refocus(self) -> None:
+        box = self.query_one("#command", Input)
+        if self.focused is not box:
+            box.focus()
+
     # --- drawing -------------------------------------------------------------------------------------
     def redraw(self) -> None:
         session = self.session
-        state = session.state
-        grid = RichTable(box=None, expand=True)
-        for column in ("", "player", "cards", "score", "UNO / owes"):
-            grid.add_column(column)
-        for row in player_rows(state, session.called):
-            grid.add_row(*(Text(cell) for cell in row))
-        self.query_one("#players", Static).update(grid)
-        self.query_one("#table", Static).update(Text("\n".join(table_lines(state))))
-        launcher = self.query_one("#launcher", Static)
-        launcher.update(Text("\n".join(launcher_lines(state, session.ctx, session.status))))
-        launcher.set_class(bool(session.ctx.fault), "fault")
-        self.query_one("#prompt", Static).update(Text(self.prompt_text()))
-        self.query_one("#error", Static).update(Text(self.error))
+        self.query_one("#players", Static).update(players_grid(session.state, session.called))
+        panel = self.query_one("#table", Static)
+        panel.update(table_panel(session.state, session.ctx, session.status))
+        panel.set_class(bool(session.ctx.fault), "fault")
+        self.query_one("#prompt", Static).update(painted(self.prompt_text()))
+        message = self.query_one("#message", Static)
+        message.update(painted(self.message or self.hint))
+        message.set_class(self.refused and bool(self.message), "refused")
 
     def prompt_text(self) -> str:
         """What the prompt line shows now (for tests and screen readers)."""
+        if self.leaving:
+            return "NEXT: leave the table? Type yes (or Ctrl+Q again) to leave; anything else carries on."
+        if self.autoplay is not None and self.session.state.get("phase") != "game_over":
+            return "NEXT: the bots are playing: watch, F1 for help, Ctrl+Q (or type quit) to leave."
         return "NEXT: " + self.session.prompt().line()
 
-    def run_line(self, line: str) -> bool:
-        """Run one command line; a refusal is shown under the prompt and changes nothing."""
-        self.error = ""
+    def say(self, text: str, *, refused: bool = False) -> None:
+        self.message, self.refused = text, refused
+
+    def run_line(self, line: str, *, typed: bool = False) -> bool:
+        """Run one command line: done, or refused with the reason under the prompt (nothing changes)."""
+        self.say("")
+        word = line.strip().lower()
         try:
-            if line.strip().lower() == "quit":
-                self.exit()
-                return True
-            if line.strip().lower() == "help":
-                self.session.emit(HELP)
+            if self.leaving:
+                self.leaving = False
+                if word in (*LEAVE_WORDS, "quit"):  # yes, or quit asked twice
+                    self.exit()
+                    return True
+                self.say("Staying at the table.")
+            if word == "quit":
+                self.action_quit()
+            elif word == "help":
+                self.action_help()
+            elif self.autoplay is not None:
+                raise InputError("this is the bots' table: watch, F1 for help, or type quit to leave")
             else:
-                self.session.submit(line)
+                reply = self.session.submit(line)
+                if reply is not None and not reply.get("ok", True):  # a press the rules refused
+                    raise InputError(self.session.refused_press(reply["error"]))
             return True
         except InputError as exc:
-            self.error = f"Not taken: {exc}"
+            quoted = f"`{line.strip()}`: " if typed and line.strip() else ""
+            self.say(f"Not taken: {quoted}{exc}", refused=True)
             return False
         finally:
             self.redraw()
 
     # --- the command line ----------------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if self.run_line(event.value):
+        """Every line leaves the box once sent (the refusal quotes it); the up arrow brings it back."""
+        line = event.value
+        event.input.value = ""
+        self.hint = ""
+        if line.strip():
+            self.history.append(line)
+        self.run_line(line, typed=True)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Spell out the card being typed (`RD` -> red Discard All); a refusal stays until the next line.
+
+        `?` typed on an empty line (no command starts with it) is the help; the line is left empty."""
+        if event.value == "?":
             event.input.value = ""
-            self.set_focus(None)
+            self.action_help()
+            return
+        last = (event.value.split() or [""])[-1].upper()
+        self.hint = f"{last} = {card_meaning(last)}" if CARD_CODE.fullmatch(last) else ""
+        self.redraw()
 
-    def _edit(self, text: str) -> None:
+    def action_recall(self) -> None:
+        """The up arrow: the last line sent, to mend and send again."""
+        if self.history:
+            box = self.query_one("#command", Input)
+            box.value = self.history[-1]
+            box.cursor_position = len(box.value)
+
+    def action_complete(self) -> None:
+        """Tab, as in a shell: take the greyed completion of the word being typed (the → key does too)."""
         box = self.query_one("#command", Input)
-        box.value = text
-        box.cursor_position = len(text)
-        box.focus()
+        box.cursor_position = len(box.value)
+        box.action_cursor_right()  # at the end of the line this accepts the suggestion
 
-    def action_command(self) -> None:
-        self._edit("")
+    def action_clear(self) -> None:
+        self.query_one("#command", Input).value = ""
+        self.leaving = False
+        self.say("")
+        self.redraw()
 
-    def action_blur(self) -> None:
-        self.set_focus(None)
+    def action_help(self) -> None:
+        self.session.emit(WATCH_HELP if self.autoplay is not None else HELP)
+        self.redraw()
 
-    def action_announce(self) -> None:
-        turn = self.session.state.get("turn")
-        self._edit(f"{turn} " if turn else "")
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Leave at once when the game is over, nothing was played, or it is the bots' demo; else ask."""
+        state = self.session.state
+        unplayed = not self.session.entries() and not self.session.ctx.dealer
+        if self.leaving or self.autoplay is not None or state.get("phase") == "game_over" or unplayed:
+            self.exit()
+            return
+        self.leaving = True
+        self.say(kept_where(self.session))
+        self.redraw()
 
-    def action_uno(self) -> None:
-        catchable = self.session.state.get("uno") or []
-        if len(catchable) == 1:
-            self.run_line(f"uno {catchable[0]}")
-        else:
-            self._edit("uno ")
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The bots' demo has no presses, reloads, undos or fixes for a person: those keys are hidden."""
+        if self.autoplay is not None and action in ("press", "reload", "undo", "fix"):
+            return False
+        return True
 
-    def action_catch(self) -> None:
-        catchable = self.session.state.get("uno") or []
-        self._edit(f"catch {catchable[0]} by " if len(catchable) == 1 else "catch ")
-
-    def action_penalty(self) -> None:
-        self._edit("penalty ")
+    def action_press(self) -> None:
+        self.run_line("press")
 
     def action_reload(self) -> None:
         self.run_line("reload")
@@ -202,33 +270,45 @@ class TableApp(App):
     def action_undo(self) -> None:
         self.run_line("undo")
 
-    def action_deal(self) -> None:
-        if self.session.ctx.dealer:
-            self.run_line("deal")
-        else:
-            self._edit("draw ")
-
-    def action_button(self) -> None:
-        self.run_line("press")
-
     def action_fix(self) -> None:
-        self.error = ""
+        self.say("")
         try:
             self.session.fix_launcher()
         except InputError as exc:
-            self.error = f"Not taken: {exc}"
+            self.say(f"Not taken: {exc}", refused=True)
         self.redraw()
 
     # --- the launcher and the bots -------------------------------------------------------------------
     def poll_launcher(self) -> None:
-        """Take the presses a real launcher reports; runs on a timer, on the app's own thread."""
-        if self.session.poll(self.poll_wait, status=False):
-            self.redraw()
+        """Wait for a press on a worker thread (a dead link may take the driver most of a second to tell);
+        the press itself is booked on this thread, between two typed lines."""
+        if self._press_pending or self.session.launcher is None:
+            return
+        self._press_pending = True
+        self.run_worker(partial(self.session.wait_press, self.poll_wait), thread=True, group="press",
+                        name="press")
 
-    def check_launcher(self, wait: float | None = None) -> None:
-        """Ask the launcher for its status now and then: a lid opened or a cable pulled shows at once."""
-        self.session.poll(self.poll_wait if wait is None else wait)
-        self.redraw()
+    def check_launcher(self) -> None:
+        """Ask for the launcher's status on a worker thread: a lid opened or a cable pulled shows at once."""
+        if self._status_pending or self.session.launcher is None:
+            return
+        self._status_pending = True
+        self.run_worker(self.session.fetch_status, thread=True, group="status", name="status")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A launcher request finished on its worker: apply its answer here, on the UI thread."""
+        worker = event.worker
+        if worker.group not in ("status", "press") or event.state not in (WorkerState.SUCCESS,
+                                                                          WorkerState.CANCELLED):
+            return
+        if worker.group == "status":
+            self._status_pending = False
+            changed = event.state == WorkerState.SUCCESS and self.session.apply_status(worker.result)
+        else:
+            self._press_pending = False
+            changed = event.state == WorkerState.SUCCESS and self.session.take_press(worker.result)
+        if changed:
+            self.redraw()
 
     async def _autoplay(self) -> None:
         assert self.autoplay is not None
@@ -242,7 +322,40 @@ class TableApp(App):
             await asyncio.sleep(pace)
         self.redraw()
 
+    # --- crashes -------------------------------------------------------------------------------------
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error ends the app with status 1 and is kept for `run_app` to raise."""
+        if self.crash is None:
+            self.crash = error.error if isinstance(error, WorkerFailed) else error
+        super()._handle_exception(error)
 
-def run_app(session: Session, **options: Any) -> int:
-    TableApp(session, **options).run()
-    return 0
+    def _fatal_error(self) -> None:
+        """No traceback on the terminal: `run_app` raises the error and the CLI reports it in one line."""
+        self._close_messages_no_wait()
+
+
+def kept_where(session: Session) -> str:
+    """Where the game stays if the person leaves now."""
+    journal = getattr(session.table, "journal", None)
+    if journal is None:
+        return "This table has no journal: leaving ends the game for good."
+    return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
+
+
+HELP = COMMANDS_HELP + (
+    " Keys: Ctrl+P press (sim), Ctrl+R reload, Ctrl+Z undo, Ctrl+F fix the sim launcher, Tab completes, "
+    "up arrow: the last line again, Esc clears the line, F1 or ? this help, Ctrl+Q quit."
+)
+WATCH_HELP = (
+    "The bots play this table on the simulated launcher; the log tells each move. "
+    "Keys: F1 or ? this help, Ctrl+Q (or type quit) leaves."
+)
+
+
+def run_app(session: Session, *, headless: bool = False, **options: Any) -> int:
+    """Run the table UI; an unexpected error is raised here (never a traceback on screen, never status 0)."""
+    app = TableApp(session, **options)
+    app.run(headless=headless)
+    if app.crash is not None:
+        raise app.crash
+    return app.return_code or 0

@@ -10,7 +10,7 @@ import select
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TextIO
 
-from unox.ui.commands import HELP, InputError
+from unox.ui.commands import COMMANDS_HELP, InputError
 from unox.ui.session import Session
 from unox.ui.views import render_state
 
@@ -38,7 +38,7 @@ def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
         elif line.lower() == "state":
             write(render_state(session.state, session.ctx, session.status))
         elif line.lower() == "help":
-            write(HELP)
+            write(COMMANDS_HELP + " state prints the table.")
         else:
             try:
                 session.submit(line)

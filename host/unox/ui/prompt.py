@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from unox.launcher.faults import fault_action
 from unox.rules.cards import COLOR_NAMES
+from unox.ui.commands import card_meaning
 
 
 @dataclass
@@ -17,6 +18,7 @@ class Context:
     """What the session knows beyond S: the launcher fault, the S1 draw, reload advice, the driver."""
 
     fault: str | None = None
+    presser: str | None = None  # who pressed when the launcher jammed: they press again once it is clear
     dealer: str | None = None
     draws: dict[str, str] = field(default_factory=dict)
     drawing: list[str] = field(default_factory=list)
@@ -36,17 +38,20 @@ class Prompt:
 
 
 def press_hint(ctx: Context) -> str:
-    return "press the launcher button (b simulates it)" if ctx.sim else "press the launcher button"
+    if ctx.sim:
+        return "press the launcher button (type press on the simulated one)"
+    return "press the launcher button"
 
 
 def prompt_for(state: dict, ctx: Context) -> Prompt:
     """The single most urgent thing the table waits for."""
     if ctx.fault:
-        key = "; reload (r) once it is loaded" if ctx.fault == "empty" else ""
-        return Prompt(None, "LAUNCHER: " + fault_action(ctx.fault) + key)
+        key = "; then type reload once it is loaded" if ctx.fault == "empty" else ""
+        again = f" ({ctx.presser} is the one to press again)" if ctx.presser else ""
+        return Prompt(None, "LAUNCHER: " + fault_action(ctx.fault) + again + key)
     phase = state.get("phase")
     if phase == "game_over":
-        return Prompt(None, f"game over: {state.get('winner')} wins. q quits.")
+        return Prompt(None, f"game over: {state.get('winner')} wins. Type quit to leave.")
     if phase == "deal":
         return _deal_prompt(state, ctx)
     if phase == "flip":
@@ -56,7 +61,7 @@ def prompt_for(state: dict, ctx: Context) -> Prompt:
     prompt = _turn_prompt(state, ctx)
     if ctx.reload_due:
         prompt.text += (". Launcher nearly empty: take the top card off the discard pile, shuffle the rest "
-                        "into the launcher, then reload (r)")
+                        "into the launcher, then type reload")
     return prompt
 
 
@@ -80,9 +85,12 @@ def _turn_prompt(state: dict, ctx: Context) -> Prompt:
         n = first.get("presses", 1)
         return Prompt(first["player"], f"{press_hint(ctx)}: {n} press{'es' if n != 1 else ''} owed")
     turn = state.get("turn")
+    top = state.get("top") or ""
     color = COLOR_NAMES.get(state.get("color") or "", state.get("color"))
-    text = f"play a card on {state.get('top')} ({color}) by typing it, e.g. R5, or {press_hint(ctx)}"
+    shown = f"{card_meaning(top)}, colour {color}" if top.startswith("W") else card_meaning(top)
+    text = f"play a card on {top} ({shown}) by typing it, e.g. R5, or {press_hint(ctx)}"
     catchable = state.get("uno") or []
     if catchable:
-        text += f". {', '.join(catchable)} may call UNO (u) or be caught (c) until the next player begins"
+        text += (f". {', '.join(catchable)} may call UNO (uno NAME) or be caught (catch NAME by WHO) until "
+                 "the next player begins")
     return Prompt(turn, text)

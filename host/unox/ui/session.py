@@ -8,10 +8,11 @@ reload before the launcher runs dry, and refusing to undo what cannot be undone 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from unox.launcher.base import LauncherError
+from unox.launcher.base import LauncherError, LauncherStatus
 from unox.launcher.faults import fault_action
 from unox.rules.cards import parse_card
 from unox.rules.setup import draw_value, pick_dealer
@@ -36,6 +37,12 @@ def next_seat(players: Sequence[str], player: str, active: Sequence[str] | None 
     return player
 
 
+def next_presser(state: dict) -> str | None:
+    """Who the next press belongs to: the first who owes presses, else the player whose turn it is."""
+    owed = state.get("owed") or []
+    return owed[0]["player"] if owed else state.get("turn")
+
+
 def sim_device(launcher: Any) -> Any:
     """The virtual device behind a `sim` launcher (its port's device), or None for real hardware."""
     return getattr(getattr(launcher, "port", None), "device", None)
@@ -55,7 +62,15 @@ class Session:
         self.listeners: list[Callable[[str], None]] = []
         self.called: set[str] = set()  # players who called UNO and still hold one card
         self.status: Any = None  # the launcher's last LauncherStatus
+        # Every launcher call holds this, so a status request on a worker thread never interleaves with a
+        # press on the UI thread (the serial link is one conversation at a time).
+        self.launcher_lock = threading.RLock()
         self._refresh()
+
+    def close(self) -> None:
+        """Close the table and its launcher once no other thread is talking to the launcher."""
+        with self.launcher_lock:
+            self.table.close()
 
     # --- reading -------------------------------------------------------------------------------------
     def prompt(self) -> Prompt:
@@ -74,7 +89,7 @@ class Session:
     # --- typed lines ---------------------------------------------------------------------------------
     def submit(self, line: str) -> dict | None:
         """Run one typed line; InputError (nothing changed) when the line or the move is refused."""
-        command = parse_line(line, self.players, self.state.get("turn"))
+        command = parse_line(line, self.players, self.state.get("turn"), self.state.get("hands"))
         return self.execute(command)
 
     def execute(self, command: Command) -> dict | None:
@@ -139,20 +154,28 @@ class Session:
         """A simulated press on the sim launcher's button; real launchers are pressed by hand."""
         if not self.ctx.sim or not hasattr(self.launcher, "press_button"):
             raise InputError("press the button on the launcher itself; only the sim launcher is pressed here")
-        self.launcher.press_button()
-        replies = self.poll(SIM_PRESS_TIMEOUT)
+        with self.launcher_lock:
+            self.launcher.press_button()
+            replies = self.poll(SIM_PRESS_TIMEOUT)
         if not replies:
             self.emit("No beep: the launcher was asleep and only woke up (L3); press again.")
             return None
         return replies[-1]
 
-    def poll(self, timeout: float = 0.0, *, status: bool = True) -> list[dict]:
+    def poll(self, timeout: float = 0.0, *, status: bool = True, blocking: bool = True) -> list[dict]:
         """Take every press the launcher reports (waiting up to `timeout` for the first), then its faults.
 
-        `status=False` skips asking the launcher for its status unless a press came in (a fast timer)."""
+        `status=False` skips asking the launcher for its status unless a press came in (a fast timer);
+        `blocking=False` returns at once, with nothing, while another thread talks to the launcher."""
+        if self.launcher is None or not self.launcher_lock.acquire(blocking=blocking):
+            return []
+        try:
+            return self._poll(timeout, status)
+        finally:
+            self.launcher_lock.release()
+
+    def _poll(self, timeout: float, status: bool) -> list[dict]:
         replies: list[dict] = []
-        if self.launcher is None:
-            return replies
         wait = timeout
         try:
             while self.launcher.wait_press(timeout=wait):
@@ -161,10 +184,41 @@ class Session:
             if status or replies:
                 self._check_status()
         except LauncherError as exc:  # the driver lost the port: say so, keep the table as it is
-            if self.ctx.fault != "link":
-                self.ctx.fault = "link"
-                self.emit(f"Launcher fault (link): {exc}")
+            self._link_lost(exc)
         return replies
+
+    def wait_press(self, timeout: float = 0.0) -> bool | LauncherError:
+        """Any thread: whether the launcher reports a press, waiting up to `timeout`; a lost link is
+        returned, not raised. The front end then hands the answer to `take_press` on its own thread."""
+        if self.launcher is None:
+            return False
+        with self.launcher_lock:
+            try:
+                return self.launcher.wait_press(timeout=timeout)
+            except LauncherError as exc:
+                return exc
+
+    def take_press(self, pressed: bool | LauncherError) -> bool:
+        """Book a press `wait_press` saw (the runtime fires for it), or note the lost link; True if
+        anything changed."""
+        if isinstance(pressed, LauncherError):
+            return self._link_lost(pressed)
+        if not pressed:
+            return False
+        with self.launcher_lock:
+            try:
+                self.button()
+                self._check_status()
+            except LauncherError as exc:
+                self._link_lost(exc)
+        return True
+
+    def _link_lost(self, exc: LauncherError) -> bool:
+        if self.ctx.fault == "link":
+            return False
+        self.ctx.fault, self.ctx.presser = "link", None
+        self.emit(f"Launcher fault (link): {exc}")
+        return True
 
     def button(self) -> dict:
         """A press the launcher took: the runtime attributes it, fires, and books the beam's count."""
@@ -173,16 +227,17 @@ class Session:
         self.state = reply["state"]
         fault = (reply.get("launcher") or {}).get("fault")
         if not reply.get("ok") and fault is None:
-            self.emit(f"Press refused, not-now beep: {reply['error']['message']}")
+            self.emit(self.refused_press(reply["error"]))
             return reply
         if reply.get("ok"):
             self.emit(*describe(self.table.entries[-1], before, self.state))
         if fault is not None:
             self.ctx.fault = fault
+            # Whoever the next press belongs to presses again (a press that fired nothing did not count).
+            self.ctx.presser = next_presser(self.state)
             self.emit(f"Launcher fault ({fault}): {fault_action(fault)}.")
         elif self.ctx.fault in ("jam", "stuck"):
-            self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
-            self.ctx.fault = None
+            self._fault_cleared()
         fired = self.table.entries[-1]["fired"] if reply.get("ok") else 0
         self._refresh(before, fired)
         return reply
@@ -192,14 +247,15 @@ class Session:
         device = sim_device(self.launcher)
         if device is None:
             raise InputError("fix the launcher by hand as the screen says; only the sim one is fixed here")
-        device.open_lid()
-        device.close_lid()
-        taken = device.take_stuck()
-        self.emit("Lid opened and shut, path cleared" + (f", {taken} stuck card(s) taken." if taken else "."))
-        self._check_status()
+        with self.launcher_lock:
+            device.open_lid()
+            device.close_lid()
+            taken = device.take_stuck()
+            taken_note = f", {taken} stuck card(s) taken." if taken else "."
+            self.emit("Lid opened and shut, path cleared" + taken_note)
+            self._check_status()
         if self.ctx.fault in ("jam", "stuck"):
-            self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
-            self.ctx.fault = None
+            self._fault_cleared()
 
     def sync_hopper(self, before: dict, fired: int = 0) -> None:
         """Sim only: cards the table put into the launcher (deal, reload) go into the simulated hopper."""
@@ -211,17 +267,53 @@ class Session:
         if added > 0:
             device.load_cards(min(added, HOPPER_CAPACITY - device.model.hopper))
 
-    def _check_status(self) -> None:
+    def fetch_status(self) -> LauncherStatus | None:
+        """Ask the launcher for its status (any thread; the front end applies it on its own thread).
+
+        A driver that lost its port answers as a launcher with the `link` fault, never with an error."""
         if self.launcher is None:
-            return
-        self.status = self.launcher.status()
-        faults = [f for f in self.status.faults if f in ("lid", "battery", "link")]
+            return None
+        with self.launcher_lock:
+            try:
+                return self.launcher.status()
+            except LauncherError:
+                return LauncherStatus(False, None, 0, None, False, ["link"])
+
+    def apply_status(self, status: LauncherStatus | None) -> bool:
+        """Take a status in: a fault it shows (lid, battery, a lost link) is announced, or its clearing.
+
+        True when anything on screen may have changed."""
+        if status is None:
+            return False
+        changed = status != self.status
+        self.status = status
+        faults = [f for f in status.faults if f in ("lid", "battery", "link")]
+        if not status.connected and "link" not in faults:
+            faults.insert(0, "link")
         if faults and self.ctx.fault != faults[0]:
-            self.ctx.fault = faults[0]
+            self.ctx.fault, self.ctx.presser = faults[0], None
             self.emit(f"Launcher fault ({faults[0]}): {fault_action(faults[0])}.")
-        elif not faults and self.ctx.fault in ("lid", "battery", "link"):
-            self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.")
-            self.ctx.fault = None
+            return True
+        if not faults and self.ctx.fault in ("lid", "battery", "link"):
+            self._fault_cleared()
+            return True
+        return changed
+
+    def _check_status(self) -> None:
+        self.apply_status(self.fetch_status())
+
+    def _fault_cleared(self) -> None:
+        """The fault is gone: say so, and who presses again after a jam."""
+        again = f" {self.ctx.presser} presses again." if self.ctx.presser else ""
+        self.emit(f"Launcher fault cleared ({self.ctx.fault}): the game goes on.{again}")
+        self.ctx.fault, self.ctx.presser = None, None
+
+    def refused_press(self, error: dict) -> str:
+        """A press the rules refused, in the play screen's words (the JSON wording is `unox table`'s)."""
+        if error.get("code") == "not_owed" and "nobody owes" in error.get("message", "").lower():
+            return f"Press refused (not-now beep): nobody owes a press now, so nothing was fired. NEXT: " \
+                   f"{self.prompt().line()}"
+        return f"Press refused (not-now beep): {error['message']}"
 
     # --- undo ----------------------------------------------------------------------------------------
     def undo(self) -> dict:

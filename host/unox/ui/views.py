@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from unox.rules.cards import COLOR_NAMES
+from unox.ui.commands import card_meaning
 from unox.ui.prompt import Context
 
 ARROWS = {"left": "left (clockwise)", "right": "right (anticlockwise)"}
+TURN_MARKER = "▶"
 
 
 def owed_by(state: dict) -> dict[str, str]:
@@ -32,27 +34,27 @@ def player_rows(state: dict, called: set[str] | None = None) -> list[tuple[str, 
     owed = owed_by(state)
     catchable = set(state.get("uno") or [])
     for name, cards in (state.get("hands") or {}).items():
-        marker = ">" if name == state.get("turn") and state.get("phase") == "turn" else " "
+        turn = name == state.get("turn") and state.get("phase") == "turn"
+        marker = TURN_MARKER if turn else ""
         if name in catchable:
             uno = "UNO? (catchable)"
         elif called and name in called and cards == 1:
             uno = "UNO called"
         else:
             uno = ""
-        extra = "; ".join(x for x in (uno, owed.get(name, "")) if x)
+        doing = owed.get(name, "to play" if turn else "")
+        extra = "; ".join(x for x in (uno, doing) if x)
         rows.append((marker, name, str(cards), str((state.get("scores") or {}).get(name, 0)), extra))
     return rows
 
 
 def table_lines(state: dict) -> list[str]:
-    """Phase, turn, direction, top card and colour, what is owed."""
-    color = state.get("color")
+    """Phase and direction, turn, the top card spelled out (and a wild's colour), what is owed."""
+    direction = ARROWS.get(state.get("direction") or "", state.get("direction") or "-")
     lines = [
-        f"Phase:     {state.get('phase')}",
+        f"Phase:     {state.get('phase')}, {direction}",
         f"Turn:      {state.get('turn') or '-'}",
-        f"Direction: {ARROWS.get(state.get('direction') or '', state.get('direction') or '-')}",
-        f"Top card:  {state.get('top') or '-'}",
-        f"Colour:    {COLOR_NAMES.get(color or '', color or '-')}",
+        f"Top card:  {top_card(state)}",
     ]
     owed = owed_by(state)
     lines.append("Owed:      " + ("; ".join(f"{p} {w}" for p, w in owed.items()) if owed else "nothing"))
@@ -61,17 +63,27 @@ def table_lines(state: dict) -> list[str]:
     return lines
 
 
+def top_card(state: dict) -> str:
+    """`RD  red Discard All`; a wild adds the colour named for it."""
+    top = state.get("top")
+    if not top:
+        return "-"
+    color = state.get("color")
+    named = f", colour {COLOR_NAMES.get(color, color)}" if top.startswith("W") and color else ""
+    return f"{top}  {card_meaning(top)}{named}"
+
+
 def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:
-    """Cards inside (the host's estimate), the battery, the faults and what to do about them."""
+    """Cards inside (the host's estimate), the link, the battery, the faults and what to do about them."""
     cards = (state.get("launcher") or {}).get("cards")
-    lines = [f"Cards inside: {cards if cards is not None else '?'} (estimated)"]
+    lines = [f"Launcher:  {cards if cards is not None else '?'} cards inside (est.)"]
     if status is not None:
         battery = f"{status.battery_mv / 1000:.2f} V" if status.battery_mv else "unknown"
-        lines.append(f"Battery: {battery}   Link: {'up' if status.connected else 'DOWN'}")
-        lines.append(f"Cards counted by the beam: {status.cards_counted}")
+        link = "up" if status.connected else "DOWN"
+        lines.append(f"Link: {link}  Battery: {battery}  Beam: {status.cards_counted}")
     lines.append(f"Fault: {ctx.fault.upper()}" if ctx.fault else "Fault: none")
     if ctx.reload_due:
-        lines.append("Reload soon (R1): press r after refilling")
+        lines.append("Reload soon (R1): type reload after refilling")
     return lines
 
 
@@ -79,7 +91,7 @@ def render_state(state: dict, ctx: Context, status: Any = None) -> str:
     """The whole table as plain text, for `state` in the plain loop."""
     out = [f"{'':1} {'player':<12} {'cards':>5} {'score':>5}  notes"]
     for marker, name, cards, score, extra in player_rows(state):
-        out.append(f"{marker:1} {name:<12} {cards:>5} {score:>5}  {extra}")
+        out.append(f"{marker or ' ':1} {name:<12} {cards:>5} {score:>5}  {extra}")
     out += table_lines(state)
     out += launcher_lines(state, ctx, status)
     return "\n".join(out)

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from unox.cli.errors import CommandError
+from unox.cli.table_options import MAX_SEED, MAX_TARGET, seconds, whole_number
 
 EXAMPLE = """examples:
   unox demo                      four bots, the table UI, a game to 200 points
@@ -13,6 +14,7 @@ EXAMPLE = """examples:
   unox demo --players 6 --bot random --pace 0"""
 
 BOTS = ("heuristic", "random")
+MAX_PACE_S = 10.0
 DEMO_BUDGET_S = 30.0  # the UI plays at `--pace` for this long, then fast-forwards: well under a minute
 
 
@@ -24,29 +26,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--players", type=int, default=4, help="how many bots, 2 to 10 (default 4)")
-    parser.add_argument("--seed", type=int, help="the same seed plays the same game (default: random)")
+    parser.add_argument("--players", metavar="N", default="4", help="how many bots, 2 to 10 (default 4)")
+    parser.add_argument("--seed", metavar="N",
+                        help=f"the same seed plays the same game, 0 to {MAX_SEED} (default: random)")
     parser.add_argument("--plain", action="store_true", help="print a transcript instead of the table UI")
     parser.add_argument("--bot", choices=BOTS, default="heuristic", help="bot strategy (default heuristic)")
-    parser.add_argument("--target", type=int, default=200, help="score that ends the game (default 200)")
+    parser.add_argument("--target", metavar="POINTS", default="200",
+                        help=f"score that ends the game, 1 to {MAX_TARGET} (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
     parser.add_argument("--profile", default="measured", help="eject profile (default measured)")
-    parser.add_argument("--pace", type=float, default=0.12,
-                        help="seconds between moves in the UI (0 = at once); after 30 s it fast-forwards")
+    parser.add_argument("--pace", metavar="SECONDS", default="0.12",
+                        help=f"seconds between moves in the UI, 0 (at once) to {MAX_PACE_S:g}; after 30 s it "
+                        "fast-forwards")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from unox.ui.demo import DemoError, open_demo
 
-    if not 2 <= args.players <= 10:
-        raise CommandError(f"--players {args.players}: a table seats 2 to 10 bots")
-    if args.pace < 0:
-        raise CommandError("--pace must be 0 or more seconds")
+    players = whole_number("--players", args.players, 2, 10)
+    seed = whole_number("--seed", args.seed, 0, MAX_SEED)
+    target = whole_number("--target", args.target, 1, MAX_TARGET)
+    pace = seconds("--pace", args.pace, 0, MAX_PACE_S)
     try:
         session, driver = open_demo(
-            players=args.players, seed=args.seed, bot=args.bot, target=args.target,
-            scoring=args.scoring, profile=args.profile,
+            players=players, seed=seed, bot=args.bot, target=target, scoring=args.scoring,
+            profile=args.profile,
         )
     except DemoError as exc:
         raise CommandError(str(exc)) from exc
@@ -59,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
             return run_demo_plain(session, driver.step, sys.stdout)
         from unox.ui.app import run_app
 
-        return run_app(session, autoplay=driver.step, pace=args.pace, budget=DEMO_BUDGET_S)
+        return run_app(session, autoplay=driver.step, pace=pace, budget=DEMO_BUDGET_S)
     except InputError as exc:
         raise CommandError(f"the demo stopped, a bot's move was refused ({exc}); this is a bug: please "
                            f"report it with the seed printed on the first line") from exc
     finally:
-        session.table.close()
+        session.close()  # after any launcher call still running on a worker thread

@@ -5,18 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from unox.cli.errors import CommandError
 from unox.cli.table_options import add_table_options, check_resume_args, launcher_config, settings_from_args
-from unox.table.settings import SettingsError
 
 EXAMPLE = """examples:
-  unox play --players Ann,Bob,Cy,Dee --launcher serial:/dev/unox-launcher --journal game.db
+  unox play --players Ann,Bob,Cy,Dee --launcher serial:/dev/unox-launcher
+                                               journalled to ~/.local/state/unox/tables/ by default
+  unox play --list                             the tables kept there: players, last change, finished?
+  unox play --continue                         pick up the newest of them
   unox play --resume game.db                   after a crash or a power cut: the same table, same state
   unox play --continue table.db --players Ann,Bob,Cy   the game in table.db if it goes on, else a new one
   unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)"""
+NEWEST = Path("<newest>")  # `--continue` without a file
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
     from unox.ui.session import Session
 
@@ -34,15 +37,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--continue",
         dest="continue_path",
         type=Path,
+        nargs="?",
+        const=NEWEST,
         metavar="FILE",
-        help="resume the game FILE holds; if there is none or it is over (kept as FILE.N.done), start a "
-        "new table on the other options, journalled to FILE",
+        help="resume the game FILE holds (no FILE: the newest table kept, see --list); if there is none or "
+        "it is over (kept as FILE.N.done), start a new table on the other options, journalled to FILE",
     )
+    parser.add_argument("--no-journal", action="store_true",
+                        help="keep no journal (by default every table is journalled under "
+                        "$XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the tables kept there (players, last change, finished or not) and exit")
     parser.add_argument("--plain", action="store_true", help="plain text: read lines on stdin, print events")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list()
+    if args.no_journal and (args.journal or args.resume or args.continue_path):
+        raise CommandError(
+            "--no-journal starts a table without one; leave out --journal, --resume and --continue"
+        )
     if args.continue_path is not None:
         session = _continue(args)
     elif args.resume is not None:
@@ -62,24 +78,49 @@ def run(args: argparse.Namespace) -> int:
         # The sim's virtual time flows with the wall clock here: 50 ms per 50 ms poll.
         return run_app(session, poll_interval=0.05, poll_wait=0.05 if session.ctx.sim else 0.0)
     finally:
-        session.table.close()
+        session.close()  # after any launcher call still running on a worker thread
 
 
 def _create(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
+    from unox.table.settings import SettingsError
+    from unox.ui.saved import make_tables_dir, new_table_path
     from unox.ui.tables import open_play_session
 
     settings = settings_from_args(args, default_launcher="sim")
     try:
-        return open_play_session(settings, journal=args.journal, config=launcher_config(args))
+        journal = args.journal
+        if journal is None and not args.no_journal:
+            make_tables_dir()
+            journal = new_table_path(settings.players)
+        session = open_play_session(settings, journal=journal, config=launcher_config(args))
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
+    if journal is None:
+        session.emit("No journal (--no-journal): if this program stops, the game is gone.")
+    else:
+        session.emit(f"Journal: {journal} (every event is kept; `unox play --continue` picks it up)")
+    return session
+
+
+def _list() -> int:
+    from unox.ui.saved import saved_tables, tables_dir
+
+    tables = saved_tables()
+    if not tables:
+        print(f"No tables kept in {tables_dir()} yet; `unox play --players Ann,Bob,Cy` starts one.")
+        return 0
+    print(f"Tables kept in {tables_dir()} (newest first; `unox play --continue FILE` picks one up):")
+    for saved in tables:
+        print(saved.line())
+    return 0
 
 
 def _resume(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
+    from unox.table.settings import SettingsError
     from unox.ui.tables import resume_play_session
 
     path = check_resume_args(args)
@@ -92,6 +133,8 @@ def _resume(args: argparse.Namespace) -> Session:
 def _continue(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
+    from unox.table.settings import SettingsError
+    from unox.ui.saved import newest_table
     from unox.ui.tables import continue_play_session
 
     clash = [f"--{name}" for name in ("journal", "resume") if getattr(args, name) is not None]
@@ -100,8 +143,9 @@ def _continue(args: argparse.Namespace) -> Session:
     # The new-table options only matter when a new table starts; a game in progress keeps its own.
     settings = settings_from_args(args, default_launcher="sim") if args.players else None
     try:
-        return continue_play_session(
-            args.continue_path, settings, launcher=args.launcher, config=launcher_config(args)
-        )
+        path = newest_table() if args.continue_path == NEWEST else args.continue_path
+        session = continue_play_session(path, settings, launcher=args.launcher, config=launcher_config(args))
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
+    session.emit(f"Journal: {path} (every event is kept; `unox play --continue` picks it up)")
+    return session

@@ -1,0 +1,80 @@
+"""The table's words (from `views`) painted for the terminal: cards in their colours, the turn highlighted.
+
+A red card shows in red, a wild in its own style, and the player whose turn it is has a marker, a bold
+highlighted row and the words "to play", so a colour-blind player or a monochrome terminal loses nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from unox.rules.cards import CARDS
+from unox.ui.commands import card_meaning
+from unox.ui.prompt import Context
+from unox.ui.views import launcher_lines, player_rows, table_lines
+
+CARD_STYLES = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold dodger_blue1"}
+WILD_STYLE = "bold black on bright_white"
+TURN_STYLE = "bold reverse"
+# A card code standing alone; a rule ID in brackets, "(R2)" or "R1/R2", is not a card.
+CARD_CODE = re.compile(r"(?<![(/\w])(?:[RYGB](?:[1-9]|[HRSDT])|W[AF]?)(?![\w/)])")
+
+
+def card_style(code: str) -> str:
+    return WILD_STYLE if code.startswith("W") else CARD_STYLES.get(code[:1], WILD_STYLE)
+
+
+def explained(line: str) -> str:
+    """Action and wild cards spelled out where they show in a log line: `RD` -> `RD (red Discard All)`."""
+
+    def spell(match: re.Match) -> str:
+        code = match.group()
+        card = CARDS.get(code)
+        if card is None or card.kind == "number" or line[match.end():match.end() + 2] == " (":
+            return code
+        return f"{code} ({card_meaning(code)})"
+
+    return CARD_CODE.sub(spell, line)
+
+
+def painted(line: str) -> Text:
+    """One line of text with every card code in it coloured."""
+    text = Text(line)
+    for match in CARD_CODE.finditer(line):
+        text.stylize(card_style(match.group()), match.start(), match.end())
+    return text
+
+
+def players_grid(state: dict, called: set[str]) -> RichTable:
+    """The seats in order: cards, score, UNO and what they owe; the turn player's row stands out."""
+    grid = RichTable(box=None, expand=True, pad_edge=False)
+    for column, justify in (("", "left"), ("player", "left"), ("cards", "right"), ("score", "right"),
+                            ("UNO / owes", "left")):
+        grid.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for marker, name, cards, score, extra in player_rows(state, called):
+        style = TURN_STYLE if marker else ""
+        grid.add_row(Text(marker), Text(name), Text(cards), Text(score), Text(extra), style=style)
+    return grid
+
+
+def table_panel(state: dict, ctx: Context, status: Any) -> Text:
+    """The phase, the turn, the top card spelled out, what is owed, then the launcher's lines."""
+    out = Text()
+    for line in table_lines(state):
+        if line.startswith("Turn:") and state.get("turn"):
+            label, _, value = line.partition(":")
+            out.append(f"{label}:")
+            out.append(value, style=TURN_STYLE)
+        else:
+            out.append_text(painted(line))
+        out.append("\n")
+    for line in launcher_lines(state, ctx, status):
+        faulty = ctx.fault and line.startswith("Fault:") or line.startswith("Link: DOWN")
+        out.append(line, style="bold red" if faulty else "")
+        out.append("\n")
+    out.rstrip()
+    return out

@@ -1,0 +1,84 @@
+"""Issue 8.5: at 80x24 (a Pi's screen) the players, the turn, the top card and the owed presses stay in view
+however long the log grows; the log gives way first. Issue 8.7: cards in colour, the turn marked by more
+than a `>`, a card code spelled out where it shows."""
+
+import asyncio
+
+import pytest
+from unox.table.settings import TableSettings
+from unox.ui.app import TableApp
+from unox.ui.paint import CARD_STYLES, WILD_STYLE, painted, players_grid
+from unox.ui.tables import open_play_session
+
+TEN = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
+
+
+@pytest.mark.parametrize("players", [TEN[:4], TEN])
+def test_the_table_stays_in_view_at_80x24_while_the_log_grows(players, typer, screen):
+    session = open_play_session(TableSettings(players=players, seed=5, launcher="sim"))
+    session.submit(f"deal {players[-1]}")
+    session.submit("flip RH")  # S4: Ann owes two presses
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(12):  # a long log: help is several lines each time
+                await typer(pilot, "help")
+            return screen(app)
+
+    rows = asyncio.run(scenario())
+    text = "\n".join(rows)
+    assert len(rows) == 24
+    for name in players:
+        assert f" {name} " in text, f"{name} is off the screen:\n{text}"
+    assert "Turn:      Ann" in text
+    assert "Top card:  RH  red Hit 2" in text
+    assert "Owed:      Ann owes 2 presses" in text
+    assert "NEXT: Ann: press the launcher button" in text
+    assert "^p press" in rows[-1]  # the footer with the keys is the last row
+    assert "Ctrl+Q quit." in text  # the log gave way, yet still shows its newest line
+
+
+def test_the_turn_player_is_marked_highlighted_and_to_play():
+    state = {"phase": "turn", "turn": "Bob", "hands": {"Ann": 7, "Bob": 7}, "scores": {}}
+    grid = players_grid(state, set())
+    cells = [[str(cell) for cell in column.cells] for column in grid.columns]
+    assert cells[0] == ["", "▶"] and cells[4] == ["", "to play"]
+    assert grid.rows[1].style == "bold reverse" and not grid.rows[0].style
+
+
+def test_card_codes_are_coloured_by_their_colour_and_wilds_have_their_own_style():
+    line = painted("Ann plays RD. Bob plays WA red. Cy plays G7 and B9; Y1 (R2) S4 stay plain words.")
+    styles = {line.plain[span.start:span.end]: str(span.style) for span in line.spans}
+    assert styles == {"RD": CARD_STYLES["R"], "WA": WILD_STYLE, "G7": CARD_STYLES["G"],
+                      "B9": CARD_STYLES["B"], "Y1": CARD_STYLES["Y"]}
+
+
+def test_7_action_and_wild_codes_are_spelled_out_in_the_log_and_the_prompt():
+    from unox.ui.paint import explained
+    from unox.ui.prompt import Context, prompt_for
+
+    assert explained("Ann plays RD, with 2 more.") == "Ann plays RD (red Discard All), with 2 more."
+    assert explained("Bob plays WF; Cy plays G7.") == "Bob plays WF (Wild Hit-Fire); Cy plays G7."
+    assert explained("reload (R2) after RT (red Trade Hands)") == "reload (R2) after RT (red Trade Hands)"
+    state = {"phase": "turn", "turn": "Ann", "top": "WA", "color": "B", "owed": []}
+    assert "play a card on WA (Wild All Hit, colour blue)" in prompt_for(state, Context()).text
+    state.update(top="YS", color="Y")
+    assert "play a card on YS (yellow Skip)" in prompt_for(state, Context()).text
+
+
+def test_a_long_log_line_wraps_inside_the_log_box_at_80_columns(screen):
+    session = open_play_session(TableSettings(players=TEN[:2], seed=5, launcher="sim"))
+    words = [f"w{n:04d}" for n in range(26)]  # 13 to a 77-column row: more than the box shows
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            session.emit(*(f"filler {n}" for n in range(20)))  # the log overflows: a scroll bar shows
+            session.emit(" ".join(words))  # written while the game runs, as every event is
+            await pilot.pause()
+            return screen(app)
+
+    text = " ".join(asyncio.run(scenario()))
+    cut = [word for word in words if word not in text]
+    assert cut == [], f"cut off the screen: {cut}"
