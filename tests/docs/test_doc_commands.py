@@ -75,6 +75,11 @@ def workdir(tmp_path, user_env) -> Path:
     subprocess.run([str(UNOX), "table", "--players", "Ann,Bob,Cy", "--journal", "table.db"],
                    input='{"cmd":"deal","dealer":"Ann"}\n', text=True, env=user_env, cwd=tmp_path, check=True,
                    capture_output=True)
+    kept = Path(user_env["XDG_STATE_HOME"]) / "unox" / "tables"  # where `unox play` keeps its tables
+    kept.mkdir(parents=True)
+    subprocess.run([str(UNOX), "table", "--players", "Ann,Bob,Cy", "--journal", str(kept / "kept.db")],
+                   input='{"cmd":"deal","dealer":"Ann"}\n', text=True, env=user_env, cwd=tmp_path, check=True,
+                   capture_output=True)
     return tmp_path
 
 

@@ -48,7 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "$XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables)")
     parser.add_argument("--list", action="store_true",
                         help="list the tables kept there (players, last change, finished or not) and exit")
-    parser.add_argument("--plain", action="store_true", help="plain text: read lines on stdin, print events")
+    parser.add_argument("--plain", action="store_true",
+                        help="plain text: read lines on stdin, print events (the default off a terminal)")
     parser.set_defaults(func=run)
 
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         session = _create(args)
     try:
-        if args.plain:
+        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from unox.ui.plain import polled_lines, run_plain
 
             lines = sys.stdin if session.ctx.sim else polled_lines(sys.stdin, session)
