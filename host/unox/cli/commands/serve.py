@@ -1,0 +1,92 @@
+"""`unox serve`: the table on every player's phone: a web page and its API over one table runtime."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from unox.cli.errors import CommandError
+
+EXAMPLE = """examples:
+  unox serve --players Ann,Bob,Cy --launcher serial:/dev/unox-launcher --journal game.db
+  unox serve --resume game.db --pin 2468        after a restart: every phone comes back to the table
+  unox serve --players Ann,Bob --host 127.0.0.1 --pin ""   this machine only, no PIN
+Each phone opens the printed URL (or scans the QR code), types the PIN and takes a seat: a player, the
+operator or the table view. The API is documented in docs/web.md."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from unox.cli.table_options import add_table_options
+
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the table to phones: each player sees it and enters their own plays",
+        description="Run a physical table with a web page for every phone, a table view for a tablet or "
+        "TV and an operator page, over an HTTP + WebSocket API.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_table_options(parser, launcher_help="sim (default), script (phones say what came out), "
+                      "serial:PORT or gpio")
+    parser.add_argument(
+        "--continue", dest="continue_path", type=Path, metavar="FILE",
+        help="resume the game FILE holds; if there is none or it is over, start a new table journalled "
+        "to FILE",
+    )
+    add_web_options(parser)
+    parser.set_defaults(func=run)
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """--host, --port and --pin: `unox serve`, `unox play --web` and `unox demo --web` take them."""
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the LAN)")
+    parser.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
+    parser.add_argument("--pin", help='the PIN phones type to join (default: 4 random digits; "" for none, '
+                        "loopback only)")
+
+
+def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
+    from unox.web.launch import WebOptions
+
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port {args.port}: give a port from 1 to 65535 (default 8765)")
+    return WebOptions(host=args.host, port=args.port, pin=args.pin, read_only=read_only)
+
+
+def run(args: argparse.Namespace) -> int:
+    from unox.web.launch import WebError, serve
+
+    options = web_options(args)
+    session = _open(args)
+    try:
+        table, launcher = session.table, detach_script(session)
+        return serve(table, options, launcher=launcher, lines=session.log)
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        session.table.close()
+
+
+def detach_script(session: Any) -> Any:
+    """The launcher the server fires, or None for `--launcher script`: phones then say what came out."""
+    from unox.launcher.script import ScriptLauncher
+
+    if isinstance(session.launcher, ScriptLauncher):
+        session.launcher.close()
+        session.table.launcher = None
+        return None
+    return session.launcher
+
+
+def _open(args: argparse.Namespace) -> Any:
+    """The table, built exactly as `unox play` builds it (new, --resume or --continue)."""
+    from unox.cli.commands import play
+
+    if args.continue_path is not None:
+        return play._continue(args)
+    if args.resume is not None:
+        return play._resume(args)
+    return play._create(args)

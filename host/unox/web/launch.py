@@ -1,0 +1,180 @@
+"""Starting the web server over a table: its socket, its address for people (URL, PIN, QR), uvicorn.
+
+`serve()` runs in the foreground (`unox serve`); `start_in_thread()` runs beside another front end
+(`unox play --web`, `unox demo --web`) on the same table.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO, Any
+
+from unox.web.seats import Seats, check_pin, random_pin
+
+DEFAULT_HOST, DEFAULT_PORT = "0.0.0.0", 8765
+AVAHI_SOCKETS = ("/run/avahi-daemon/socket", "/var/run/avahi-daemon/socket")
+
+
+class WebError(Exception):
+    """The server cannot start as asked; the message says what to change."""
+
+
+@dataclass
+class WebOptions:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    pin: str | None = None
+    read_only: bool = False
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def choose_pin(options: WebOptions) -> str | None:
+    """The PIN: the one given, else 4 random digits. An empty PIN is allowed only on a loopback address."""
+    if options.pin == "":
+        if not is_loopback(options.host):
+            raise WebError(
+                f"refusing to serve {options.host} without a PIN: anyone on the network could play; "
+                "leave out --pin for a random one, or use --host 127.0.0.1"
+            )
+        return None
+    if options.pin is None:
+        return random_pin()
+    try:
+        return check_pin(options.pin)
+    except ValueError as exc:
+        raise WebError(str(exc)) from exc
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so a taken port is one clear line, not a traceback."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        why = exc.strerror or exc
+        raise WebError(f"cannot listen on {host}:{port} ({why}); give another --port or --host") from exc
+    sock.listen(64)
+    sock.set_inheritable(True)
+    return sock
+
+
+def public_url(host: str, port: int) -> str:
+    """The address to type on a phone: the `.local` name when Avahi advertises it, else the LAN address."""
+    if is_loopback(host):
+        return f"http://{host}:{port}/"
+    if host not in ("0.0.0.0", "::"):
+        return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    if any(os.path.exists(path) for path in AVAHI_SOCKETS):
+        return f"http://{socket.gethostname()}.local:{port}/"
+    return f"http://{lan_address()}:{port}/"
+
+
+def lan_address() -> str:
+    """This machine's address on its default route (a UDP connect sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
+
+
+def announce(url: str, pin: str | None, out: IO[str]) -> None:
+    """The URL, the PIN and a QR code of the URL, for the people around the table."""
+    import segno
+
+    print(f"unox serve: open {url} on each phone", file=out)
+    print(f"PIN: {pin}" if pin else "PIN: none (loopback only)", file=out)
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    out.flush()
+
+
+class WebServer:
+    """A uvicorn server over one table, with the button loop when it owns the launcher."""
+
+    def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False):
+        from unox.web.device import ButtonLoop, sim_hopper_sync
+        from unox.web.hub import Hub
+        from unox.web.seats import check_player_names
+        from unox.web.server import build_app
+
+        try:
+            check_player_names(table.players)
+        except ValueError as exc:
+            raise WebError(str(exc)) from exc
+        self.pin = choose_pin(options)
+        self.options = options
+        self.sock = bind(options.host, options.port)
+        self.url = public_url(options.host, self.sock.getsockname()[1])
+        sync = sim_hopper_sync(launcher) if launcher is not None else None
+        self.hub = Hub(table, after_change=sync)
+        self.seats = Seats(tuple(table.players), self.pin, read_only=options.read_only)
+        self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
+        hooks = [self.button.start] if self.button is not None else []
+        app = build_app(self.hub, self.seats, fires=launcher is not None, on_startup=hooks)
+        self.server = _uvicorn_server(app)
+
+    def run(self) -> None:
+        """Serve until Ctrl-C (or `stop()`)."""
+        try:
+            self.server.run(sockets=[self.sock])
+        finally:
+            if self.button is not None:
+                self.button.stop()
+                self.button.join(timeout=5)
+            self.sock.close()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+
+
+def _uvicorn_server(app: Any) -> Any:
+    import uvicorn
+
+    # wsproto: pure Python over h11, which uvicorn needs anyway; lighter than `websockets` on a Pi Zero.
+    config = uvicorn.Config(app, ws="wsproto", lifespan="on", log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=2)
+    return uvicorn.Server(config)
+
+
+def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] = sys.stdout,
+          lines: list[str] | None = None) -> int:
+    """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C."""
+    server = WebServer(table, options, launcher=launcher, button_loop=True)
+    for line in lines or []:
+        server.hub.history.append(line)
+    announce(server.url, server.pin, out)
+    server.run()
+    return 0
+
+
+def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdout,
+                    launcher: Any = None) -> Callable[[], None]:
+    """The web server beside another front end that owns the launcher's button; returns `stop`."""
+    server = WebServer(table, options, launcher=launcher, button_loop=False)
+    announce(server.url, server.pin, out)
+    thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        server.stop()
+        thread.join(timeout=5)
+
+    return stop
