@@ -31,7 +31,8 @@ class Journal:
         self.path = Path(path)
         try:
             # Autocommit: each statement is its own transaction, durable once execute() returns.
-            self._db = sqlite3.connect(str(self.path), isolation_level=None)
+            # Any thread may use it: the table's one lock serialises them (a UI, the button loop, the web).
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
