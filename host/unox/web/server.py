@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from importlib import resources
 from typing import Any
 
@@ -20,6 +21,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from unox.web.hub import Client, Hub
 from unox.web.seats import JoinRefused, Seats
+
+log = logging.getLogger(__name__)
 
 COOKIE = "unox_token"
 MAX_BODY = 16_384
@@ -127,7 +130,13 @@ class Api:
         if refusal is not None:
             state = await asyncio.to_thread(self.hub.state)
             return 403, {"ok": False, "error": {"code": "forbidden", "message": refusal}, "state": state}
-        return 200, await self.hub.request(body)
+        try:
+            return 200, await self.hub.request(body)
+        except Exception as exc:  # the journal's disk, a driver bug: say so in words, keep serving
+            log.exception("the table failed on %r", body)
+            message = f"unox failed on this request ({exc}); look at the server's log, then try again or undo"
+            return 500, {"ok": False, "error": {"code": "internal_error", "message": message},
+                         "state": await asyncio.to_thread(self.hub.state)}
 
     async def websocket(self, ws: WebSocket) -> None:
         seat = self.seats.seat_of(token_of(ws))
