@@ -36,6 +36,7 @@ class Served:
             found = re.search(r"open (http://\S+) on each phone", line)
             if found:
                 self.url = found.group(1).rstrip("/")
+            if line.startswith("PIN: "):
                 break
         else:
             raise AssertionError("unox serve did not start:\n" + "".join(self.lines))

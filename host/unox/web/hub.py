@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from unox.table.jsonl import answer
 from unox.table.runtime import Table
 
 log = logging.getLogger(__name__)
@@ -82,17 +83,17 @@ class Hub:
         with self.lock:
             return self.table.state()
 
-    def handle(self, request: Any) -> dict[str, Any]:
-        """One protocol request, in a worker thread; the reply is exactly the table's."""
+    def handle(self, line: str | bytes) -> dict[str, Any]:
+        """One request line, in a worker thread; the reply is exactly `unox table`'s to that line."""
         with self.lock:
             before = self.table.state()
-            reply = self.table.handle(request)
+            reply = answer(self.table, line)
             if self.after_change is not None and reply.get("ok"):
                 self.after_change(before, reply)
             return reply
 
-    async def request(self, request: Any) -> dict[str, Any]:
-        reply = await asyncio.to_thread(self.handle, request)
+    async def request(self, line: str | bytes) -> dict[str, Any]:
+        reply = await asyncio.to_thread(self.handle, line)
         self.publish_state(reply["state"])
         return reply
 

@@ -85,7 +85,8 @@ class Api:
         return Response(self.files[name], media_type=STATIC[name], headers=SECURITY_HEADERS)
 
     async def join(self, request: Request) -> Response:
-        body = await read_json(request)
+        raw = await read_body(request)
+        body = parse_json(raw) if raw is not None else None
         if not isinstance(body, dict):
             return error(400, "bad_request", 'send {"pin":"1234","seat":"Ann"}')
         try:
@@ -120,20 +121,22 @@ class Api:
         seat = self.seat_or_401(request)
         if isinstance(seat, Response):
             return seat
-        status, reply = await self.answer(seat, await read_json(request))
+        status, reply = await self.answer(seat, await read_body(request))
         return AsciiJSON(reply, status_code=status)
 
-    async def answer(self, seat: str, body: Any) -> tuple[int, dict[str, Any]]:
-        if isinstance(body, NotJson):  # the table answers it, exactly as `unox table` would
-            return 200, await asyncio.to_thread(self.hub.table.refuse, "bad_json", body.why)
-        refusal = self.seats.refusal(seat, body)
+    async def answer(self, seat: str, line: str | bytes | None) -> tuple[int, dict[str, Any]]:
+        """The reply to one request line from `seat`: the table's own, or 403 when the seat may not."""
+        if line is None:
+            why = f"the request is longer than {MAX_BODY} bytes; send one table request at a time"
+            return 200, await asyncio.to_thread(self.hub.table.refuse, "bad_json", why)
+        refusal = self.seats.refusal(seat, parse_json(line))
         if refusal is not None:
             state = await asyncio.to_thread(self.hub.state)
             return 403, {"ok": False, "error": {"code": "forbidden", "message": refusal}, "state": state}
         try:
-            return 200, await self.hub.request(body)
+            return 200, await self.hub.request(line)
         except Exception as exc:  # the journal's disk, a driver bug: say so in words, keep serving
-            log.exception("the table failed on %r", body)
+            log.exception("the table failed on %r", line)
             message = f"unox failed on this request ({exc}); look at the server's log, then try again or undo"
             return 500, {"ok": False, "error": {"code": "internal_error", "message": message},
                          "state": await asyncio.to_thread(self.hub.state)}
@@ -154,7 +157,7 @@ class Api:
         try:
             while True:
                 text = await ws.receive_text()
-                status, reply = await self.answer(seat, parse_json(text))
+                status, reply = await self.answer(seat, text)
                 client.put(json.dumps({"type": "reply", "status": status, "reply": reply}))
         except WebSocketDisconnect:
             pass
@@ -174,26 +177,18 @@ async def drain(ws: WebSocket, client: Client) -> None:
             await ws.send_text(text)
 
 
-class NotJson:
-    """A body that is not JSON, and why, for the table's `bad_json` refusal."""
-
-    def __init__(self, why: str):
-        self.why = why
-
-
-async def read_json(request: Request) -> Any:
-    """The parsed body, or NotJson (too long, not UTF-8, not JSON)."""
+async def read_body(request: Request) -> bytes | None:
+    """The body, or None when it is longer than one request can be."""
     body = await request.body()
-    if len(body) > MAX_BODY:
-        return NotJson(f"the request is longer than {MAX_BODY} bytes; send one table request at a time")
-    return parse_json(body)
+    return None if len(body) > MAX_BODY else body
 
 
 def parse_json(body: str | bytes) -> Any:
+    """The request for the seat check; None when it is not JSON (the table answers that itself)."""
     try:
         return json.loads(body)
     except (ValueError, RecursionError):  # also UnicodeDecodeError, and PITFALLS' 4,300-digit int
-        return NotJson('the body is not JSON in UTF-8; send one table request, e.g. {"cmd":"state"}')
+        return None
 
 
 class AsciiJSON(JSONResponse):
