@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,9 +38,15 @@ class Served:
             if found:
                 self.url = found.group(1).rstrip("/")
             if line.startswith("PIN: "):
+                # keep reading what it prints, so a full pipe can never stop the server
+                threading.Thread(target=self._drain, daemon=True).start()
                 break
         else:
             raise AssertionError("unox serve did not start:\n" + "".join(self.lines))
+
+    def _drain(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line)
 
     @property
     def pid(self) -> int:
@@ -48,8 +55,8 @@ class Served:
     def stop(self, sig: int = signal.SIGINT) -> str:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
-        out, _ = self.proc.communicate(timeout=20)
-        return "".join(self.lines) + (out or "")
+        self.proc.wait(timeout=20)
+        return "".join(self.lines)
 
 
 @pytest.fixture
