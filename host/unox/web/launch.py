@@ -129,8 +129,10 @@ class WebServer:
         self.seats = Seats(tuple(table.players), self.pin, read_only=options.read_only)
         self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
         hooks = [self.button.start] if self.button is not None else []
-        app = build_app(self.hub, self.seats, fires=launcher is not None, on_startup=hooks)
+        presses = "count" if launcher is None else "host" if button_loop else "button"
+        app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks)
         self.server = _uvicorn_server(app)
+        self.thread: threading.Thread | None = None
 
     def run(self) -> None:
         """Serve until Ctrl-C (or `stop()`)."""
@@ -144,6 +146,8 @@ class WebServer:
 
     def stop(self) -> None:
         self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(timeout=5)
 
 
 def _uvicorn_server(app: Any) -> Any:
@@ -167,15 +171,34 @@ def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str]
 
 
 def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdout,
-                    launcher: Any = None) -> Callable[[], None]:
-    """The web server beside another front end that owns the launcher's button; returns `stop`."""
+                    launcher: Any = None) -> WebServer:
+    """The web server beside another front end that owns the launcher's button; `.stop()` ends it."""
     server = WebServer(table, options, launcher=launcher, button_loop=False)
     announce(server.url, server.pin, out)
-    thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
-    thread.start()
+    server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
+    server.thread.start()
+    return server
 
-    def stop() -> None:
-        server.stop()
-        thread.join(timeout=5)
 
-    return stop
+def serve_watching(table: Any, options: WebOptions, step: Callable[[], bool], *, pace: float,
+                   out: IO[str] = sys.stdout) -> int:
+    """`unox demo --web`: bots move every `pace` seconds in a thread; the page shows it read-only."""
+    import logging
+
+    server = WebServer(table, options)
+    announce(server.url, server.pin, out)
+    stopping = threading.Event()
+
+    def play() -> None:
+        try:
+            while not stopping.wait(pace) and step():
+                pass
+        except Exception:  # a refused bot move is a bug: say so where the server runs, keep showing
+            logging.getLogger(__name__).exception("the demo stopped")
+
+    threading.Thread(target=play, name="unox-demo-bots", daemon=True).start()
+    try:
+        server.run()
+    finally:
+        stopping.set()
+    return 0

@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 COOKIE = "unox_token"
 MAX_BODY = 16_384
 PAGES = ("/", "/play", "/table", "/operator")
+# How a press reaches the table: `host` (the phone's request fires the launcher), `count` (no launcher: the
+# phone says how many cards came out), `button` (another front end owns the launcher: press its button).
+PRESSES = ("host", "count", "button")
+BUTTON_ONLY = "press the launcher's own button: at this table the terminal UI takes the presses"
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 # The page may load and connect to nothing but this server (and inline nothing).
 SECURITY_HEADERS = {
@@ -58,10 +62,10 @@ def client_id(conn: HTTPConnection) -> str:
 
 
 class Api:
-    """The endpoints; `fires` says whether a press without `fired` makes the host fire."""
+    """The endpoints. `presses`: how a phone presses (PRESSES); the pages show the matching control."""
 
-    def __init__(self, hub: Hub, seats: Seats, *, fires: bool):
-        self.hub, self.seats, self.fires = hub, seats, fires
+    def __init__(self, hub: Hub, seats: Seats, *, presses: str):
+        self.hub, self.seats, self.presses = hub, seats, presses
         self.files = {name: static_bytes(name) for name in STATIC}
 
     def routes(self) -> list:
@@ -113,7 +117,7 @@ class Api:
         """`GET /api/state`: the protocol's state reply, and what this seat's page needs to know."""
         state = await asyncio.to_thread(self.hub.state)
         return {
-            "ok": True, "state": state, "seat": seat, "fires": self.fires,
+            "ok": True, "state": state, "seat": seat, "presses": self.presses,
             "read_only": self.seats.read_only, "launcher": self.hub.device,
         }
 
@@ -129,7 +133,10 @@ class Api:
         if line is None:
             why = f"the request is longer than {MAX_BODY} bytes; send one table request at a time"
             return 200, await asyncio.to_thread(self.hub.table.refuse, "bad_json", why)
-        refusal = self.seats.refusal(seat, parse_json(line))
+        request = parse_json(line)
+        refusal = self.seats.refusal(seat, request)
+        if refusal is None and self.presses == "button" and host_fired(request):
+            refusal = BUTTON_ONLY
         if refusal is not None:
             state = await asyncio.to_thread(self.hub.state)
             return 403, {"ok": False, "error": {"code": "forbidden", "message": refusal}, "state": state}
@@ -191,6 +198,10 @@ def parse_json(body: str | bytes) -> Any:
         return None
 
 
+def host_fired(request: Any) -> bool:
+    return isinstance(request, dict) and request.get("cmd") == "press" and request.get("fired") is None
+
+
 class AsciiJSON(JSONResponse):
     """JSON with every non-ASCII character escaped: a lone surrogate in a request cannot break the reply."""
 
@@ -198,8 +209,8 @@ class AsciiJSON(JSONResponse):
         return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
-def build_app(hub: Hub, seats: Seats, *, fires: bool, on_startup: list | None = None) -> Starlette:
-    api = Api(hub, seats, fires=fires)
+def build_app(hub: Hub, seats: Seats, *, presses: str, on_startup: list | None = None) -> Starlette:
+    api = Api(hub, seats, presses=presses)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

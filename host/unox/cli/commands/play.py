@@ -39,6 +39,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "new table on the other options, journalled to FILE",
     )
     parser.add_argument("--plain", action="store_true", help="plain text: read lines on stdin, print events")
+    parser.add_argument("--web", action="store_true", help="also serve the table to phones (see unox serve)")
+    from unox.cli.commands.serve import add_web_options
+
+    add_web_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -49,7 +53,12 @@ def run(args: argparse.Namespace) -> int:
         session = _resume(args)
     else:
         session = _create(args)
+    stop_web = None
     try:
+        if args.web:
+            from unox.cli.commands.serve import start_beside
+
+            stop_web = start_beside(session, args)
         if args.plain:
             from unox.ui.plain import polled_lines, run_plain
 
@@ -62,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         # The sim's virtual time flows with the wall clock here: 50 ms per 50 ms poll.
         return run_app(session, poll_interval=0.05, poll_wait=0.05 if session.ctx.sim else 0.0)
     finally:
+        if stop_web is not None:
+            stop_web()
         session.table.close()
 
 

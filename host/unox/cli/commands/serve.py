@@ -70,6 +70,37 @@ def run(args: argparse.Namespace) -> int:
         session.table.close()
 
 
+def start_beside(session: Any, args: argparse.Namespace) -> Any:
+    """`unox play --web`: the web server beside the terminal UI on the same table; returns `stop()`.
+
+    The terminal UI keeps the launcher's button; phones play, call UNO and catch. The address and PIN
+    also go to the UI's log, since the UI covers the terminal they were printed on."""
+    from unox.web.launch import WebError, start_in_thread
+
+    try:
+        server = start_in_thread(session.table, web_options(args), launcher=session.launcher)
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    session.emit(f"Phones: open {server.url} and type the PIN {server.pin or '(none)'}.")
+    return server.stop
+
+
+WATCH_PACE_S = 0.8  # `unox demo --web`: at least this long between bot moves, so eyes can follow
+
+
+def serve_demo(session: Any, step: Any, args: argparse.Namespace) -> int:
+    """`unox demo --web`: the bot game on the page, read-only, until Ctrl-C."""
+    from unox.web.launch import WebError, serve_watching
+
+    try:
+        return serve_watching(session.table, web_options(args, read_only=True), step,
+                              pace=max(args.pace, WATCH_PACE_S))
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    except KeyboardInterrupt:
+        return 0
+
+
 def detach_script(session: Any) -> Any:
     """The launcher the server fires, or None for `--launcher script`: phones then say what came out."""
     from unox.launcher.script import ScriptLauncher

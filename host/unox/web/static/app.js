@@ -12,7 +12,7 @@ const store = {
   get: (k) => { try { return localStorage.getItem("unox." + k); } catch (e) { return null; } },
   set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
 };
-let S = null, me = null, fires = false, readOnly = false, device = null, logLines = [], message = "";
+let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
 let pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0;
 
 // ---- building the DOM -------------------------------------------------------------------------
@@ -97,7 +97,7 @@ function receive(m) {
   render();
 }
 function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
-function welcome(w) { me = w.seat; fires = w.fires; readOnly = w.read_only; device = w.launcher; setState(w.state); }
+function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; setState(w.state); }
 async function loadState() {
   let r;
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
@@ -168,7 +168,7 @@ function launcherPanel() {
   const d = device;
   const faults = d && d.faults && d.faults.length ? d.faults : [];
   return h("div", { class: "panel", id: "launcher" }, h("strong", {}, "Launcher: "),
-    !fires ? "none attached: each press says how many cards came out" :
+    presses === "count" ? "none attached: each press says how many cards came out" :
       d ? [d.connected ? h("span", { class: "badge ok" }, "connected") : h("span", { class: "badge bad" }, "not connected"),
         faults.map((f) => h("span", { class: "badge bad" }, "fault: " + f)),
         d.battery_mv ? h("span", { class: "badge" }, (d.battery_mv / 1000).toFixed(2) + " V") : null,
@@ -223,7 +223,8 @@ function picker(player, cmd) {
   return wrap;
 }
 function pressControls(player) {
-  if (fires) return btn("Press the launcher", () => send({ cmd: "press", player }), { class: "main", id: "press" });
+  if (presses === "host") return btn("Press the launcher", () => send({ cmd: "press", player }), { class: "main", id: "press" });
+  if (presses === "button") return h("p", { class: "note", id: "press" }, "Press the launcher's own button.");
   const box = h("input", { id: "fired", type: "number", min: 0, max: 40, inputmode: "numeric", value: pick.fired ?? "", "aria-label": "cards that came out", oninput: (e) => { pick.fired = e.target.value; } });
   return h("span", { class: "row" }, h("label", { for: "fired" }, "Cards that came out: "), box,
     btn("Pressed", () => send({ cmd: "press", player, fired: parseInt(pick.fired || "0", 10) }), { class: "main", id: "press" }));
