@@ -106,7 +106,8 @@ def device_unit(launcher: str) -> str | None:
 
 
 def exec_start(
-    mode: str, launcher: str, *, unox: str, players: str | None = None, config: str | None = None
+    mode: str, launcher: str, *, unox: str, players: str | None = None, config: str | None = None,
+    web_pin: str | None = None,
 ) -> list[str]:
     """The words of the service's command line."""
     if mode not in MODES:
@@ -125,6 +126,12 @@ def exec_start(
         words += ["--continue", TABLE_JOURNAL]
     if config is not None:
         words += ["--config", config]
+    if web_pin is not None:  # phones too (docs/web.md); the UI covers the console, so the PIN is fixed
+        if mode != "play":
+            raise InstallError("--web only applies to --mode play: phones join the table the service keeps")
+        if not (web_pin.isascii() and web_pin.isdigit() and 4 <= len(web_pin) <= 12):
+            raise InstallError(f"--web {web_pin!r}: give the PIN phones type, 4 to 12 digits: --web 2468")
+        words += ["--web", "--pin", web_pin]
     return words
 
 
@@ -136,10 +143,12 @@ def service_unit(
     unox: str | None = None,
     players: str | None = None,
     config: str | None = None,
+    web_pin: str | None = None,
 ) -> str:
     """The text of /etc/systemd/system/unox.service."""
     user = check_user(user if user is not None else default_user())
-    words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config)
+    words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config,
+                       web_pin=web_pin)
     if not Path(words[0]).is_absolute():
         raise InstallError(f"the unox path {words[0]!r} must be absolute, e.g. /home/{user}/unox/bin/unox")
     lines = ["# Written by `unox install service`: starts unox at boot. Reinstall rather than edit it."]

@@ -31,6 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     service.add_argument("--user", help="user the service runs as (default: the one who ran sudo)")
     service.add_argument("--players", help="for --mode play: the seats, e.g. Ann,Bob,Cy")
     service.add_argument("--config", help="config file for unox (default: ~/.config/unox/config.toml)")
+    service.add_argument("--web", metavar="PIN", dest="web_pin",
+                         help="for --mode play: also serve the table to phones on port 8765, joined with PIN")
     service.add_argument("--unox", help="absolute path of the unox command (default: this installation's)")
     _add_write_options(service)
     service.set_defaults(func=run_service)
@@ -55,7 +57,8 @@ def run_service(args: argparse.Namespace) -> int:
     try:
         user = install.check_user(args.user or install.default_user())
         text = install.service_unit(
-            args.mode, args.launcher, user=user, unox=args.unox, players=args.players, config=args.config
+            args.mode, args.launcher, user=user, unox=args.unox, players=args.players, config=args.config,
+            web_pin=args.web_pin,
         )
         return _emit(args, text, install.SERVICE_PATH, install.service_next_steps(install.SERVICE_PATH, user))
     except install.InstallError as exc:
