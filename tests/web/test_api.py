@@ -182,3 +182,17 @@ def test_ten_websocket_clients_keep_unox_serve_under_80_mb(serve):
     assert rss_kb < 80 * 1024, f"unox serve uses {rss_kb / 1024:.1f} MB with ten clients"
     for sock in sockets:
         sock.close()
+
+
+def test_a_press_the_launcher_fired_cannot_be_undone_but_a_play_can(serve):
+    served = serve("--players", "Ann,Bob", "--launcher", "sim", "--seed", "3", "--profile", "arduino")
+    operator, bob = seat(served, "operator"), seat(served, "Bob")
+    operator.request(DEAL)
+    operator.request({"cmd": "flip", "card": "B4"})
+    status, reply = bob.request({"cmd": "press", "player": "Bob"})
+    assert status == 200 and reply["launcher"]["fired"] == reply["launcher"]["requested"] == 3
+    status, refused = operator.request({"cmd": "undo"})
+    assert status == 409 and refused["error"]["code"] == "press_fired" and refused["state"] == reply["state"]
+    operator.request({"cmd": "play", "player": "Ann", "card": "B7"})
+    status, undone = operator.request({"cmd": "undo"})
+    assert status == 200 and undone["state"] == reply["state"]

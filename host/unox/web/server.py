@@ -30,6 +30,8 @@ PAGES = ("/", "/play", "/table", "/operator")
 # How a press reaches the table: `host` (the phone's request fires the launcher), `count` (no launcher: the
 # phone says how many cards came out), `button` (another front end owns the launcher: press its button).
 PRESSES = ("host", "count", "button")
+FIRED_STAYS_OUT = ("the last event was a launcher press: its cards are already out and cannot go back; "
+                   "for a wrong card use the wrong-card penalty")
 BUTTON_ONLY = "press the launcher's own button: at this table the terminal UI takes the presses"
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 # The page may load and connect to nothing but this server (and inline nothing).
@@ -101,6 +103,14 @@ class Api:
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
         return response
 
+    def undoes_a_fire(self, request: Any) -> bool:
+        """An undo of a press the launcher fired: its cards are out of the launcher for good."""
+        is_undo = isinstance(request, dict) and request.get("cmd") == "undo"
+        if not is_undo or self.hub.table.launcher is None:
+            return False
+        entries = self.hub.table.entries
+        return bool(entries) and entries[-1].get("cmd") == "press"
+
     def seat_or_401(self, conn: HTTPConnection) -> str | JSONResponse:
         seat = self.seats.seat_of(token_of(conn))
         if seat is None:
@@ -137,6 +147,9 @@ class Api:
         refusal = self.seats.refusal(seat, request)
         if refusal is None and self.presses == "button" and host_fired(request):
             refusal = BUTTON_ONLY
+        if refusal is None and self.undoes_a_fire(request):
+            return 409, {"ok": False, "error": {"code": "press_fired", "message": FIRED_STAYS_OUT},
+                         "state": await asyncio.to_thread(self.hub.state)}
         if refusal is not None:
             state = await asyncio.to_thread(self.hub.state)
             return 403, {"ok": False, "error": {"code": "forbidden", "message": refusal}, "state": state}
