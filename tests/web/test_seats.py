@@ -84,3 +84,12 @@ def test_pins_and_reserved_names_are_checked():
             check_pin(bad)
     with pytest.raises(ValueError, match="'Operator'"):
         check_player_names(("Ann", "Operator"))
+
+
+def test_tokens_are_bounded_the_oldest_goes_first():
+    from unox.web.seats import MAX_TOKENS
+
+    book = seats()
+    first = book.join("10.0.0.7", "1234", "Ann")
+    last = [book.join("10.0.0.7", "1234", "Bob") for _ in range(MAX_TOKENS)][-1]
+    assert book.seat_of(first) is None and book.seat_of(last) == "Bob" and len(book.tokens) == MAX_TOKENS

@@ -18,6 +18,7 @@ RESERVED_SEATS = (OPERATOR, TABLE)
 MAX_WRONG_PINS = 5
 LOCKOUT_WINDOW_S = 60.0
 LOCKOUT_S = 60.0
+MAX_TOKENS = 500  # the oldest token goes when a new one would pass this: a page that reloads joins again
 PLAYER_CMDS = ("play", "uno", "press", "catch", "state")
 # Which field of a request names the player acting; a player's token may only fill it with themselves.
 ACTOR_FIELD = {"play": "player", "uno": "player", "press": "player", "catch": "by"}
@@ -82,6 +83,8 @@ class Seats:
             )
         token = secrets.token_urlsafe(24)
         self.tokens[token] = seat
+        while len(self.tokens) > MAX_TOKENS:
+            del self.tokens[next(iter(self.tokens))]
         return token
 
     def _wrong_pin(self, client: str, now: float) -> None:
