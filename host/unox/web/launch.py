@@ -129,7 +129,9 @@ class WebServer:
         self.seats = Seats(tuple(table.players), self.pin, read_only=options.read_only)
         self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
         hooks = [self.button.start] if self.button is not None else []
-        presses = "count" if launcher is None else "host" if button_loop else "button"
+        # the table's own launcher decides: another front end may own it (`unox demo --web`)
+        attached = launcher is not None or getattr(table, "launcher", None) is not None
+        presses = "host" if launcher is not None and button_loop else "button" if attached else "count"
         app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks)
         self.server = _uvicorn_server(app)
         self.thread: threading.Thread | None = None

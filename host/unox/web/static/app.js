@@ -118,6 +118,7 @@ function setState(state) {
   const key = [S.phase, S.turn, owedMe ? JSON.stringify(owedMe) : ""].join("|");
   if (key !== lastTurnKey) {
     lastTurnKey = key;
+    if (S.turn) acting = S.turn; // the operator's "act for" follows the turn
     announce();
   }
 }
@@ -172,7 +173,7 @@ function launcherPanel() {
       d ? [d.connected ? h("span", { class: "badge ok" }, "connected") : h("span", { class: "badge bad" }, "not connected"),
         faults.map((f) => h("span", { class: "badge bad" }, "fault: " + f)),
         d.battery_mv ? h("span", { class: "badge" }, (d.battery_mv / 1000).toFixed(2) + " V") : null,
-        d.lid_open ? h("span", { class: "badge bad" }, "lid open") : null] : "…");
+        d.lid_open ? h("span", { class: "badge bad" }, "lid open") : null] : "attached");
 }
 const msgBox = () => h("div", { class: "msg", role: "alert", id: "msg" }, message);
 
@@ -232,7 +233,7 @@ function pressControls(player) {
 function unoAndCatch(player) {
   const row = h("div", { class: "row", id: "calls" });
   const catchable = S.uno || [];
-  if (catchable.includes(player) || (S.hands || {})[player] === 1 && S.phase === "turn")
+  if (catchable.includes(player))
     row.append(btn("UNO!", () => send({ cmd: "uno", player }), { class: "alert", id: "uno" }));
   for (const p of catchable) if (p !== player) row.append(btn("Catch " + p, () => send({ cmd: "catch", player: p, by: player }), { class: "alert" }));
   return row;
