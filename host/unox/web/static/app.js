@@ -13,7 +13,7 @@ const store = {
   set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
 };
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
-let pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0;
+let pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
 // ---- building the DOM -------------------------------------------------------------------------
 function h(tag, attrs, ...kids) {
@@ -80,14 +80,20 @@ async function rejoin() {
 function connect() {
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/ws";
   ws = new WebSocket(url);
-  ws.onopen = () => { retry = 0; setConn(true); };
-  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  ws.onopen = () => { retry = 0; heard = Date.now(); setConn(true); };
+  ws.onmessage = (ev) => { heard = Date.now(); receive(JSON.parse(ev.data)); };
   ws.onclose = async () => {
     setConn(false);
     const wait = Math.min(5000, 500 * 2 ** retry++);
     setTimeout(async () => { if (await loadState()) connect(); }, wait);
   };
 }
+// A Wi-Fi drop can leave a socket that never closes: ask after 10 s of silence, give up on it after 25 s.
+setInterval(() => {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  if (Date.now() - heard > 25000) ws.close();
+  else if (Date.now() - heard > 10000) ws.send('{"cmd":"state"}');
+}, 5000);
 function receive(m) {
   if (m.type === "state") setState(m.state);
   else if (m.type === "log") { logLines.push(m.text); logLines = logLines.slice(-60); }
