@@ -29,7 +29,8 @@ class Running:
                 break
         else:
             raise AssertionError("no web server:\n" + "".join(self.lines))
-        threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True).start()
+        self.reader = threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True)
+        self.reader.start()
 
     def type(self, line: str) -> None:
         self.proc.stdin.write(line + "\n")
@@ -72,6 +73,14 @@ def test_play_web_serves_the_table_the_terminal_drives(running):
     assert status == 200 and reply["state"]["turn"] == "Ann"
     assert bob.state()["presses"] == "button"
     phone.close()
+    play.type("state")  # the terminal shows what the phones did
+    play.proc.stdin.close()
+    play.proc.wait(timeout=30)
+    play.reader.join(timeout=10)
+    shown = "".join(play.lines)
+    last = shown[shown.rindex("Phase:"):]
+    assert "Phase:     turn" in last and "Top card:  G3" in last
+    assert f"Phones: open {play.url}/ and type the PIN {PIN}." in shown
 
 
 def test_demo_web_shows_the_bots_game_read_only(running):

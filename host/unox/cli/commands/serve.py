@@ -82,7 +82,14 @@ def start_beside(session: Any, args: argparse.Namespace) -> Any:
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     session.emit(f"Phones: open {server.url} and type the PIN {server.pin or '(none)'}.")
+    session.table.listeners.append(lambda _line: mirror_state(session))
     return server.stop
+
+
+def mirror_state(session: Any) -> None:
+    """A table event, maybe from a phone: the terminal UI's session shows the table's state at its next
+    redraw. (Runs in the table's lock; the session reads `state` and nothing here writes anything else.)"""
+    session.state = session.table.state()
 
 
 WATCH_PACE_S = 0.8  # `unox demo --web`: at least this long between bot moves, so eyes can follow
