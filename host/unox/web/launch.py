@@ -18,6 +18,7 @@ from typing import IO, Any
 from unox.web.seats import Seats, check_pin, random_pin
 
 DEFAULT_HOST, DEFAULT_PORT = "0.0.0.0", 8765
+MAX_MESSAGE = 65_536  # one WebSocket message: a request is a few hundred bytes
 AVAHI_SOCKETS = ("/run/avahi-daemon/socket", "/var/run/avahi-daemon/socket")
 
 
@@ -156,8 +157,8 @@ def _uvicorn_server(app: Any) -> Any:
     import uvicorn
 
     # wsproto: pure Python over h11, which uvicorn needs anyway; lighter than `websockets` on a Pi Zero.
-    config = uvicorn.Config(app, ws="wsproto", lifespan="on", log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2)
+    config = uvicorn.Config(app, ws="wsproto", ws_max_size=MAX_MESSAGE, lifespan="on", log_level="warning",
+                            access_log=False, timeout_graceful_shutdown=2)
     return uvicorn.Server(config)
 
 

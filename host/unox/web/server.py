@@ -198,9 +198,13 @@ async def drain(ws: WebSocket, client: Client) -> None:
 
 
 async def read_body(request: Request) -> bytes | None:
-    """The body, or None when it is longer than one request can be."""
-    body = await request.body()
-    return None if len(body) > MAX_BODY else body
+    """The body, or None when it is longer than one request can be (read no further than that)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return None
+    return bytes(body)
 
 
 def parse_json(body: str | bytes) -> Any:

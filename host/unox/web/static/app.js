@@ -267,6 +267,13 @@ function operatorPage() {
   const players = S.players || [];
   if (!acting || !players.includes(acting)) acting = S.turn || players[0];
   const out = [statusLine(), msgBox(), launcherPanel()];
+  if (S.unsettled) { // a fire the table stopped in: the operator counts what came out
+    const facts = Object.entries(S.unsettled).map(([k, v]) => k + ": " + v).join(", ");
+    out.push(h("div", { class: "panel", id: "settle" }, h("h2", {}, "Settle the last fire"), h("p", { class: "note" }, facts),
+      h("div", { class: "row" }, h("label", { for: "settled" }, "Cards that came out: "),
+        h("input", { id: "settled", type: "number", min: 0, max: 40, inputmode: "numeric", value: pick.settled ?? "", oninput: (e) => { pick.settled = e.target.value; } }),
+        btn("Settle", () => send({ cmd: "settle", fired: parseInt(pick.settled || "0", 10) }), { class: "main" }))));
+  }
   if (S.phase === "deal") {
     const next = nextDealer();
     if (!pick.dealer) pick.dealer = next;
