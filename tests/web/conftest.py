@@ -39,7 +39,8 @@ class Served:
                 self.url = found.group(1).rstrip("/")
             if line.startswith("PIN: "):
                 # keep reading what it prints, so a full pipe can never stop the server
-                threading.Thread(target=self._drain, daemon=True).start()
+                self.reader = threading.Thread(target=self._drain, daemon=True)
+                self.reader.start()
                 break
         else:
             raise AssertionError("unox serve did not start:\n" + "".join(self.lines))
@@ -56,6 +57,7 @@ class Served:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
         self.proc.wait(timeout=20)
+        self.reader.join(timeout=10)
         return "".join(self.lines)
 
 

@@ -196,3 +196,10 @@ def test_a_press_the_launcher_fired_cannot_be_undone_but_a_play_can(serve):
     operator.request({"cmd": "play", "player": "Ann", "card": "B7"})
     status, undone = operator.request({"cmd": "undo"})
     assert status == 200 and undone["state"] == reply["state"]
+
+
+def test_unox_serve_prints_the_tables_events_as_a_transcript(table):
+    operator = seat(table, "operator")
+    operator.request(DEAL)
+    operator.request({"cmd": "flip", "card": "G7"})
+    assert table.stop().endswith("Ann deals 7 cards to each player.\nFirst card turned up: G7.\n")

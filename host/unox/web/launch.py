@@ -169,6 +169,9 @@ def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str]
     for line in lines or []:
         server.hub.history.append(line)
     announce(server.url, server.pin, out)
+    for line in lines or []:
+        print(line, file=out, flush=True)
+    table.listeners.append(lambda line: print(line, file=out, flush=True))  # a transcript, for journalctl
     server.run()
     return 0
 
