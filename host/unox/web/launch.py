@@ -171,7 +171,7 @@ def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str]
     announce(server.url, server.pin, out)
     for line in lines or []:
         print(line, file=out, flush=True)
-    table.listeners.append(lambda line: print(line, file=out, flush=True))  # a transcript, for journalctl
+    table.listeners.append(lambda line: print(line, file=out, flush=True))  # a transcript of the game
     server.run()
     return 0
 
