@@ -88,8 +88,10 @@ class Socket:
     def _handshake(self) -> None:
         status, body = 0, b""
         while True:
-            for event in self._events():
+            events = self._events()
+            for index, event in enumerate(events):
                 if isinstance(event, AcceptConnection):
+                    self.pending.extend(events[index + 1 :])  # a first message may come in the same read
                     return
                 if isinstance(event, RejectConnection):
                     status = event.status_code
