@@ -170,9 +170,9 @@ class Api:
             return
         await ws.accept()
         client = Client(seat)
+        self.hub.add(client)  # first: no change can fall between the hello's state and the pushes
         client.put(json.dumps({"type": "hello", **await self.welcome(seat)}))
         client.put(json.dumps({"type": "history", "lines": list(self.hub.history)}))
-        self.hub.add(client)
         sender = asyncio.create_task(drain(ws, client))
         try:
             while True:
