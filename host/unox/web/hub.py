@@ -51,7 +51,8 @@ class Hub:
 
     def __init__(self, table: Table, *, after_change: Callable[[dict, Any], None] | None = None):
         self.table = table
-        self.lock: threading.RLock = table._lock  # the table's one lock: a fire and a poll never overlap
+        # The table's one lock (a public `lock` if the runtime grows one): a fire and a poll never overlap.
+        self.lock: threading.RLock = getattr(table, "lock", None) or table._lock
         self.after_change = after_change
         self.clients: set[Client] = set()
         self.history: deque[str] = deque(maxlen=HISTORY)
