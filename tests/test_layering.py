@@ -1,4 +1,6 @@
-"""Imports flow one way: cli -> ui -> table -> rules/launcher/profiles; the firmware stands alone.
+"""Imports flow one way: cli -> ui | web -> table -> rules/launcher/profiles; the firmware stands alone.
+
+ui and web are peer front ends over one table: neither imports the other.
 
 Every module's imports are read with `ast` (including imports inside functions), so a lazy import that breaks
 the layering fails here as surely as a top-level one.
@@ -62,6 +64,8 @@ def violations(modules: dict[str, set[str]]) -> list[str]:
                 bad.append(f"{module} -> {name} (only unox.cli imports unox.cli)")
             elif within(name, "unox.ui") and not (within(module, "unox.ui") or within(module, "unox.cli")):
                 bad.append(f"{module} -> {name} (only unox.ui and unox.cli import unox.ui)")
+            elif within(name, "unox.web") and not (within(module, "unox.web") or within(module, "unox.cli")):
+                bad.append(f"{module} -> {name} (only unox.web and unox.cli import unox.web)")
     return bad
 
 
@@ -72,11 +76,11 @@ def test_host_imports_flow_one_way_cli_ui_table_rules():
 
 
 @pytest.mark.parametrize("layer", ["unox.table", "unox.launcher", "unox.profiles"])
-def test_lower_layers_import_neither_ui_nor_cli(layer):
+def test_lower_layers_import_neither_ui_nor_web_nor_cli(layer):
     modules = {m: names for m, names in graph(HOST, "unox").items() if within(m, layer)}
     assert modules, layer
     up = [f"{m} -> {n}" for m, names in modules.items() for n in names
-          if within(n, "unox.ui") or within(n, "unox.cli")]
+          if within(n, "unox.ui") or within(n, "unox.web") or within(n, "unox.cli")]
     assert up == []
 
 
@@ -99,6 +103,9 @@ def test_the_checker_catches_each_kind_of_upward_import():
         "unox.cli.commands.play": {"unox.ui.tables", "unox.cli.errors"},
         ENTRY: {"unox.cli.main"},
         "unox.simulation": {"unox.cli.progress"},
+        "unox.web.hub": {"unox.ui.session", "unox.table.runtime"},
+        "unox.ui.views": {"unox.web.server"},
+        "unox.cli.commands.serve": {"unox.web.launch", "unox.ui.tables"},
     }
     found = violations(modules)
     assert found == [
@@ -106,6 +113,8 @@ def test_the_checker_catches_each_kind_of_upward_import():
         "unox.table.runtime -> unox.ui.session (only unox.ui and unox.cli import unox.ui)",
         "unox.launcher.serial -> unox.cli.errors (only unox.cli imports unox.cli)",
         "unox.simulation -> unox.cli.progress (only unox.cli imports unox.cli)",
+        "unox.web.hub -> unox.ui.session (only unox.ui and unox.cli import unox.ui)",
+        "unox.ui.views -> unox.web.server (only unox.web and unox.cli import unox.web)",
     ]
 
 

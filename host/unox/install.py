@@ -108,6 +108,7 @@ def device_unit(launcher: str) -> str | None:
 def exec_start(
     mode: str, launcher: str, *, unox: str, players: str | None = None, config: str | None = None,
     min_gap: float | None = None, suspense: float | None = None,
+    web_pin: str | None = None,
 ) -> list[str]:
     """The words of the service's command line; `min_gap` and `suspense` (seconds) are press mode's."""
     if mode not in MODES:
@@ -132,6 +133,12 @@ def exec_start(
         words += [flag, f"{seconds:g}"]
     if config is not None:
         words += ["--config", config]
+    if web_pin is not None:  # phones too (docs/web.md); the UI covers the console, so the PIN is fixed
+        if mode != "play":
+            raise InstallError("--web only applies to --mode play: phones join the table the service keeps")
+        if not (web_pin.isascii() and web_pin.isdigit() and 4 <= len(web_pin) <= 12):
+            raise InstallError(f"--web {web_pin!r}: give the PIN phones type, 4 to 12 digits: --web 2468")
+        words += ["--web", "--pin", web_pin]
     return words
 
 
@@ -145,11 +152,12 @@ def service_unit(
     config: str | None = None,
     min_gap: float | None = None,
     suspense: float | None = None,
+    web_pin: str | None = None,
 ) -> str:
     """The text of /etc/systemd/system/unox.service."""
     user = check_user(user if user is not None else default_user())
     words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config,
-                       min_gap=min_gap, suspense=suspense)
+                       min_gap=min_gap, suspense=suspense, web_pin=web_pin)
     if not Path(words[0]).is_absolute():
         raise InstallError(f"the unox path {words[0]!r} must be absolute, e.g. /home/{user}/unox/bin/unox")
     lines = ["# Written by `unox install service`: starts unox at boot. Reinstall rather than edit it."]

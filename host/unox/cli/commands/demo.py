@@ -38,6 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pace", metavar="SECONDS", default="0.12",
                         help=f"seconds between moves in the UI, 0 (at once) to {MAX_PACE_S:g}; after 30 s it "
                         "fast-forwards")
+    parser.add_argument("--web", action="store_true", help="serve the game to phones, read-only (unox serve)")
+    from unox.cli.commands.serve import add_web_options
+
+    add_web_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -58,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
     from unox.ui.commands import InputError
 
     try:
+        if args.web:
+            from unox.cli.commands.serve import serve_demo
+
+            return serve_demo(session, driver.step, args)
         if args.plain or not sys.stdout.isatty():
             from unox.ui.plain import run_demo_plain
 

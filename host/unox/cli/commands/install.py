@@ -32,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     service.add_argument("--user", help="user the service runs as (default: the one who ran sudo)")
     service.add_argument("--players", help="for --mode play: the seats, e.g. Ann,Bob,Cy")
     service.add_argument("--config", help="config file for unox (default: ~/.config/unox/config.toml)")
+    service.add_argument("--web", metavar="PIN", dest="web_pin",
+                         help="for --mode play: also serve the table to phones on port 8765, joined with PIN")
     service.add_argument("--unox", help="absolute path of the unox command (default: this installation's)")
     service.add_argument("--min-gap", type=float_in(0, 10, "seconds"), metavar="SECONDS",
                          help="--mode press: anti-mash gap between presses (default: the config's, else off)")
@@ -63,6 +65,7 @@ def run_service(args: argparse.Namespace) -> int:
         text = install.service_unit(
             args.mode, args.launcher, user=user, unox=args.unox, players=args.players, config=args.config,
             min_gap=args.min_gap, suspense=args.suspense,
+            web_pin=args.web_pin,
         )
         return _emit(args, text, install.SERVICE_PATH, install.service_next_steps(install.SERVICE_PATH, user))
     except install.InstallError as exc:

@@ -50,6 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="list the tables kept there (players, last change, finished or not) and exit")
     parser.add_argument("--plain", action="store_true",
                         help="plain text: read lines on stdin, print events (the default off a terminal)")
+    parser.add_argument("--web", action="store_true", help="also serve the table to phones (see unox serve)")
+    from unox.cli.commands.serve import add_web_options
+
+    add_web_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -66,7 +70,12 @@ def run(args: argparse.Namespace) -> int:
         session = _resume(args)
     else:
         session = _create(args)
+    stop_web = None
     try:
+        if args.web:
+            from unox.cli.commands.serve import start_beside
+
+            stop_web = start_beside(session, args)
         if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from unox.ui.plain import polled_lines, run_plain
 
@@ -79,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         # The sim's virtual time flows with the wall clock here: 50 ms per 50 ms poll.
         return run_app(session, poll_interval=0.05, poll_wait=0.05 if session.ctx.sim else 0.0)
     finally:
+        if stop_web is not None:
+            stop_web()
         session.close()  # after any launcher call still running on a worker thread
 
 

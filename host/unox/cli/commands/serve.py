@@ -1,0 +1,130 @@
+"""`unox serve`: the table on every player's phone: a web page and its API over one table runtime."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from unox.cli.errors import CommandError
+
+EXAMPLE = """examples:
+  unox serve --players Ann,Bob,Cy --launcher serial:/dev/unox-launcher --journal game.db
+  unox serve --resume game.db --pin 2468        after a restart: every phone comes back to the table
+  unox serve --players Ann,Bob --host 127.0.0.1 --pin ""   this machine only, no PIN
+Each phone opens the printed URL (or scans the QR code), types the PIN and takes a seat: a player, the
+operator or the table view. The API is documented in docs/web.md."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from unox.cli.table_options import add_table_options
+
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the table to phones: each player sees it and enters their own plays",
+        description="Run a physical table with a web page for every phone, a table view for a tablet or "
+        "TV and an operator page, over an HTTP + WebSocket API.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_table_options(parser, launcher_help="sim (default), script (phones say what came out), "
+                      "serial:PORT or gpio")
+    parser.add_argument(
+        "--continue", dest="continue_path", type=Path, metavar="FILE",
+        help="resume the game FILE holds; if there is none or it is over, start a new table journalled "
+        "to FILE",
+    )
+    add_web_options(parser)
+    parser.set_defaults(func=run)
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """--host, --port and --pin: `unox serve`, `unox play --web` and `unox demo --web` take them."""
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the LAN)")
+    parser.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
+    parser.add_argument("--pin", help='the PIN phones type to join (default: 4 random digits; "" for none, '
+                        "loopback only)")
+
+
+def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
+    from unox.web.launch import WebOptions
+
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port {args.port}: give a port from 1 to 65535 (default 8765)")
+    return WebOptions(host=args.host, port=args.port, pin=args.pin, read_only=read_only)
+
+
+def run(args: argparse.Namespace) -> int:
+    from unox.web.launch import WebError, serve
+
+    options = web_options(args)
+    session = _open(args)
+    try:
+        table, launcher = session.table, detach_script(session)
+        return serve(table, options, launcher=launcher, lines=session.log)
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        session.table.close()
+
+
+def start_beside(session: Any, args: argparse.Namespace) -> Any:
+    """`unox play --web`: the web server beside the terminal UI on the same table; returns `stop()`.
+
+    The terminal UI keeps the launcher's button; phones play, call UNO and catch. The address and PIN
+    also go to the UI's log, since the UI covers the terminal they were printed on."""
+    from unox.web.launch import WebError, start_in_thread
+
+    try:
+        server = start_in_thread(session.table, web_options(args), launcher=session.launcher)
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    session.emit(f"Phones: open {server.url} and type the PIN {server.pin or '(none)'}.")
+    session.table.listeners.append(lambda _line: mirror_state(session))
+    return server.stop
+
+
+def mirror_state(session: Any) -> None:
+    """A table event, maybe from a phone: the terminal UI's session shows the table's state at its next
+    redraw. (Runs in the table's lock; the session reads `state` and nothing here writes anything else.)"""
+    session.state = session.table.state()
+
+
+WATCH_PACE_S = 0.8  # `unox demo --web`: at least this long between bot moves, so eyes can follow
+
+
+def serve_demo(session: Any, step: Any, args: argparse.Namespace) -> int:
+    """`unox demo --web`: the bot game on the page, read-only, until Ctrl-C."""
+    from unox.web.launch import WebError, serve_watching
+
+    try:
+        return serve_watching(session.table, web_options(args, read_only=True), step,
+                              pace=max(args.pace, WATCH_PACE_S))
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    except KeyboardInterrupt:
+        return 0
+
+
+def detach_script(session: Any) -> Any:
+    """The launcher the server fires, or None for `--launcher script`: phones then say what came out."""
+    from unox.launcher.script import ScriptLauncher
+
+    if isinstance(session.launcher, ScriptLauncher):
+        session.launcher.close()
+        session.table.launcher = None
+        return None
+    return session.launcher
+
+
+def _open(args: argparse.Namespace) -> Any:
+    """The table, built exactly as `unox play` builds it (new, --resume or --continue)."""
+    from unox.cli.commands import play
+
+    if args.continue_path is not None:
+        return play._continue(args)
+    if args.resume is not None:
+        return play._resume(args)
+    return play._create(args)

@@ -1,0 +1,210 @@
+"""Starting the web server over a table: its socket, its address for people (URL, PIN, QR), uvicorn.
+
+`serve()` runs in the foreground (`unox serve`); `start_in_thread()` runs beside another front end
+(`unox play --web`, `unox demo --web`) on the same table.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO, Any
+
+from unox.web.seats import Seats, check_pin, random_pin
+
+DEFAULT_HOST, DEFAULT_PORT = "0.0.0.0", 8765
+MAX_MESSAGE = 65_536  # one WebSocket message: a request is a few hundred bytes
+AVAHI_SOCKETS = ("/run/avahi-daemon/socket", "/var/run/avahi-daemon/socket")
+
+
+class WebError(Exception):
+    """The server cannot start as asked; the message says what to change."""
+
+
+@dataclass
+class WebOptions:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    pin: str | None = None
+    read_only: bool = False
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def choose_pin(options: WebOptions) -> str | None:
+    """The PIN: the one given, else 4 random digits. An empty PIN is allowed only on a loopback address."""
+    if options.pin == "":
+        if not is_loopback(options.host):
+            raise WebError(
+                f"refusing to serve {options.host} without a PIN: anyone on the network could play; "
+                "leave out --pin for a random one, or use --host 127.0.0.1"
+            )
+        return None
+    if options.pin is None:
+        return random_pin()
+    try:
+        return check_pin(options.pin)
+    except ValueError as exc:
+        raise WebError(str(exc)) from exc
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so a taken port is one clear line, not a traceback."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it: no Nagle stall
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        why = exc.strerror or exc
+        raise WebError(f"cannot listen on {host}:{port} ({why}); give another --port or --host") from exc
+    sock.listen(64)
+    sock.set_inheritable(True)
+    return sock
+
+
+def public_url(host: str, port: int) -> str:
+    """The address to type on a phone: the `.local` name when Avahi advertises it, else the LAN address."""
+    if is_loopback(host):
+        return f"http://{host}:{port}/"
+    if host not in ("0.0.0.0", "::"):
+        return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    if any(os.path.exists(path) for path in AVAHI_SOCKETS):
+        return f"http://{socket.gethostname()}.local:{port}/"
+    return f"http://{lan_address()}:{port}/"
+
+
+def lan_address() -> str:
+    """This machine's address on its default route (a UDP connect sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
+
+
+def announce(url: str, pin: str | None, out: IO[str]) -> None:
+    """The URL, the PIN and a QR code of the URL, for the people around the table."""
+    import segno
+
+    print(f"unox serve: open {url} on each phone", file=out)
+    print(f"PIN: {pin}" if pin else "PIN: none (loopback only)", file=out)
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    out.flush()
+
+
+class WebServer:
+    """A uvicorn server over one table, with the button loop when it owns the launcher."""
+
+    def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False):
+        from unox.web.device import ButtonLoop, sim_hopper_sync
+        from unox.web.hub import Hub
+        from unox.web.seats import check_player_names
+        from unox.web.server import build_app
+
+        try:
+            check_player_names(table.players)
+        except ValueError as exc:
+            raise WebError(str(exc)) from exc
+        self.pin = choose_pin(options)
+        self.options = options
+        self.sock = bind(options.host, options.port)
+        self.url = public_url(options.host, self.sock.getsockname()[1])
+        sync = sim_hopper_sync(launcher) if launcher is not None else None
+        self.hub = Hub(table, after_change=sync)
+        self.seats = Seats(tuple(table.players), self.pin, read_only=options.read_only)
+        self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
+        hooks = [self.button.start] if self.button is not None else []
+        # the table's own launcher decides: another front end may own it (`unox demo --web`)
+        attached = launcher is not None or getattr(table, "launcher", None) is not None
+        presses = "host" if launcher is not None and button_loop else "button" if attached else "count"
+        app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks)
+        self.server = _uvicorn_server(app)
+        self.thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        """Serve until Ctrl-C (or `stop()`)."""
+        try:
+            self.server.run(sockets=[self.sock])
+        finally:
+            if self.button is not None:
+                self.button.stop()
+                self.button.join(timeout=5)
+            self.sock.close()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+
+
+def _uvicorn_server(app: Any) -> Any:
+    import uvicorn
+
+    # wsproto: pure Python over h11, which uvicorn needs anyway; lighter than `websockets` on a Pi Zero.
+    config = uvicorn.Config(app, ws="wsproto", ws_max_size=MAX_MESSAGE, lifespan="on", log_level="warning",
+                            access_log=False, timeout_graceful_shutdown=2)
+    return uvicorn.Server(config)
+
+
+def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] = sys.stdout,
+          lines: list[str] | None = None) -> int:
+    """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C."""
+    server = WebServer(table, options, launcher=launcher, button_loop=True)
+    for line in lines or []:
+        server.hub.history.append(line)
+    announce(server.url, server.pin, out)
+    for line in lines or []:
+        print(line, file=out, flush=True)
+    table.listeners.append(lambda line: print(line, file=out, flush=True))  # a transcript of the game
+    server.run()
+    return 0
+
+
+def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdout,
+                    launcher: Any = None) -> WebServer:
+    """The web server beside another front end that owns the launcher's button; `.stop()` ends it."""
+    server = WebServer(table, options, launcher=launcher, button_loop=False)
+    announce(server.url, server.pin, out)
+    server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
+    server.thread.start()
+    return server
+
+
+def serve_watching(table: Any, options: WebOptions, step: Callable[[], bool], *, pace: float,
+                   out: IO[str] = sys.stdout) -> int:
+    """`unox demo --web`: bots move every `pace` seconds in a thread; the page shows it read-only."""
+    import logging
+
+    server = WebServer(table, options)
+    announce(server.url, server.pin, out)
+    stopping = threading.Event()
+
+    def play() -> None:
+        try:
+            while not stopping.wait(pace) and step():
+                pass
+        except Exception:  # a refused bot move is a bug: say so where the server runs, keep showing
+            logging.getLogger(__name__).exception("the demo stopped")
+
+    threading.Thread(target=play, name="unox-demo-bots", daemon=True).start()
+    try:
+        server.run()
+    finally:
+        stopping.set()
+    return 0

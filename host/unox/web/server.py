@@ -1,0 +1,242 @@
+"""The HTTP and WebSocket API (docs/web.md) and the page, as one Starlette app over a `Hub`.
+
+Every endpoint but the page's files and `/api/join` needs a token: the HttpOnly cookie the join sets, or
+`Authorization: Bearer TOKEN`. The page uses nothing but this API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from unox.web.hub import Client, Hub
+from unox.web.seats import JoinRefused, Seats
+
+log = logging.getLogger(__name__)
+
+COOKIE = "unox_token"
+MAX_BODY = 16_384
+PAGES = ("/", "/play", "/table", "/operator")
+# How a press reaches the table: `host` (the phone's request fires the launcher), `count` (no launcher: the
+# phone says how many cards came out), `button` (another front end owns the launcher: press its button).
+PRESSES = ("host", "count", "button")
+FIRED_STAYS_OUT = ("the last event was a launcher press: its cards are already out and cannot go back; "
+                   "for a wrong card use the wrong-card penalty")
+BUTTON_ONLY = "press the launcher's own button: at this table the terminal UI takes the presses"
+STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
+# The page may load and connect to nothing but this server (and inline nothing).
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+
+def static_bytes(name: str) -> bytes:
+    return resources.files("unox.web").joinpath("static", name).read_bytes()
+
+
+def error(status: int, code: str, message: str) -> JSONResponse:
+    return AsciiJSON({"ok": False, "error": {"code": code, "message": message}}, status_code=status)
+
+
+def token_of(conn: HTTPConnection) -> str | None:
+    scheme, _, value = conn.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return conn.cookies.get(COOKIE)
+
+
+def client_id(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client else "unknown"
+
+
+class Api:
+    """The endpoints. `presses`: how a phone presses (PRESSES); the pages show the matching control."""
+
+    def __init__(self, hub: Hub, seats: Seats, *, presses: str):
+        self.hub, self.seats, self.presses = hub, seats, presses
+        self.files = {name: static_bytes(name) for name in STATIC}
+
+    def routes(self) -> list:
+        pages = [Route(path, self.page) for path in PAGES]
+        return [
+            *pages,
+            Route("/static/{name}", self.static),
+            Route("/api/join", self.join, methods=["POST"]),
+            Route("/api/requests", self.requests, methods=["POST"]),
+            Route("/api/state", self.state),
+            WebSocketRoute("/api/ws", self.websocket),
+        ]
+
+    async def page(self, request: Request) -> Response:
+        return Response(self.files["index.html"], media_type="text/html", headers=SECURITY_HEADERS)
+
+    async def static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC or name == "index.html":
+            return Response("not found", status_code=404)
+        return Response(self.files[name], media_type=STATIC[name], headers=SECURITY_HEADERS)
+
+    async def join(self, request: Request) -> Response:
+        raw = await read_body(request)
+        body = parse_json(raw) if raw is not None else None
+        if not isinstance(body, dict):
+            return error(400, "bad_request", 'send {"pin":"1234","seat":"Ann"}')
+        try:
+            token = self.seats.join(client_id(request), body.get("pin"), body.get("seat"))
+        except JoinRefused as exc:
+            return error(exc.status, exc.code, exc.message)
+        response = AsciiJSON({"ok": True, "token": token, "seat": body["seat"]})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
+
+    def undoes_a_fire(self, request: Any) -> bool:
+        """An undo of a press the launcher fired: its cards are out of the launcher for good."""
+        is_undo = isinstance(request, dict) and request.get("cmd") == "undo"
+        if not is_undo or self.hub.table.launcher is None:
+            return False
+        entries = self.hub.table.entries
+        return bool(entries) and entries[-1].get("cmd") == "press"
+
+    def seat_or_401(self, conn: HTTPConnection) -> str | JSONResponse:
+        seat = self.seats.seat_of(token_of(conn))
+        if seat is None:
+            return error(401, "no_token", "join first: POST /api/join with the PIN and a seat")
+        return seat
+
+    async def state(self, request: Request) -> Response:
+        seat = self.seat_or_401(request)
+        if isinstance(seat, Response):
+            return seat
+        return AsciiJSON(await self.welcome(seat))
+
+    async def welcome(self, seat: str) -> dict[str, Any]:
+        """`GET /api/state`: the protocol's state reply, and what this seat's page needs to know."""
+        state = await asyncio.to_thread(self.hub.state)
+        return {
+            "ok": True, "state": state, "seat": seat, "presses": self.presses,
+            "read_only": self.seats.read_only, "launcher": self.hub.device,
+        }
+
+    async def requests(self, request: Request) -> Response:
+        seat = self.seat_or_401(request)
+        if isinstance(seat, Response):
+            return seat
+        status, reply = await self.answer(seat, await read_body(request))
+        return AsciiJSON(reply, status_code=status)
+
+    async def answer(self, seat: str, line: str | bytes | None) -> tuple[int, dict[str, Any]]:
+        """The reply to one request line from `seat`: the table's own, or 403 when the seat may not."""
+        if line is None:
+            why = f"the request is longer than {MAX_BODY} bytes; send one table request at a time"
+            return 200, await asyncio.to_thread(self.hub.table.refuse, "bad_json", why)
+        request = parse_json(line)
+        refusal = self.seats.refusal(seat, request)
+        if refusal is None and self.presses == "button" and host_fired(request):
+            refusal = BUTTON_ONLY
+        if refusal is None and self.undoes_a_fire(request):
+            return 409, {"ok": False, "error": {"code": "press_fired", "message": FIRED_STAYS_OUT},
+                         "state": await asyncio.to_thread(self.hub.state)}
+        if refusal is not None:
+            state = await asyncio.to_thread(self.hub.state)
+            return 403, {"ok": False, "error": {"code": "forbidden", "message": refusal}, "state": state}
+        try:
+            return 200, await self.hub.request(line)
+        except Exception as exc:  # the journal's disk, a driver bug: say so in words, keep serving
+            log.exception("the table failed on %r", line)
+            message = f"unox failed on this request ({exc}); look at the server's log, then try again or undo"
+            return 500, {"ok": False, "error": {"code": "internal_error", "message": message},
+                         "state": await asyncio.to_thread(self.hub.state)}
+
+    async def websocket(self, ws: WebSocket) -> None:
+        seat = self.seats.seat_of(token_of(ws))
+        if seat is None:
+            await ws.send_denial_response(
+                error(401, "no_token", "join first: POST /api/join, then connect with the token")
+            )
+            return
+        await ws.accept()
+        client = Client(seat)
+        self.hub.add(client)  # first: no change can fall between the hello's state and the pushes
+        client.put(json.dumps({"type": "hello", **await self.welcome(seat)}))
+        client.put(json.dumps({"type": "history", "lines": list(self.hub.history)}))
+        sender = asyncio.create_task(drain(ws, client))
+        try:
+            while True:
+                text = await ws.receive_text()
+                status, reply = await self.answer(seat, text)
+                client.put(json.dumps({"type": "reply", "status": status, "reply": reply}))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.hub.remove(client)
+            sender.cancel()
+
+
+async def drain(ws: WebSocket, client: Client) -> None:
+    """Send this client's queue in order until it is closed (None) or the socket goes away."""
+    with contextlib.suppress(Exception):
+        while True:
+            text = await client.queue.get()
+            if text is None:
+                await ws.close()
+                return
+            await ws.send_text(text)
+
+
+async def read_body(request: Request) -> bytes | None:
+    """The body, or None when it is longer than one request can be (read no further than that)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return None
+    return bytes(body)
+
+
+def parse_json(body: str | bytes) -> Any:
+    """The request for the seat check; None when it is not JSON (the table answers that itself)."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):  # also UnicodeDecodeError, and PITFALLS' 4,300-digit int
+        return None
+
+
+def host_fired(request: Any) -> bool:
+    return isinstance(request, dict) and request.get("cmd") == "press" and request.get("fired") is None
+
+
+class AsciiJSON(JSONResponse):
+    """JSON with every non-ASCII character escaped: a lone surrogate in a request cannot break the reply."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def build_app(hub: Hub, seats: Seats, *, presses: str, on_startup: list | None = None) -> Starlette:
+    api = Api(hub, seats, presses=presses)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        await hub.start()
+        for hook in on_startup or []:
+            hook()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    return Starlette(routes=api.routes(), lifespan=lifespan)

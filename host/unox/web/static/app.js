@@ -1,0 +1,373 @@
+// unox web page: one script for the join page, a player's phone, the table view and the operator.
+// It uses only the API of docs/web.md: POST /api/join, POST /api/requests, GET /api/state, WS /api/ws.
+"use strict";
+const COLORS = { R: "red", Y: "yellow", G: "green", B: "blue" };
+const BY_NAME = { red: "R", yellow: "Y", green: "G", blue: "B" };
+const FACES = { H: ["H2", "Hit 2"], R: ["⟲", "Reverse"], S: ["⊘", "Skip"], D: ["DA", "Discard All"],
+  T: ["⇆", "Trade Hands"] };
+const WILDS = { W: ["W", "Wild"], WA: ["WA", "Wild All Hit"], WF: ["WF", "Wild Hit-Fire"] };
+const PAGES = { "/play": "player", "/table": "table", "/operator": "operator" };
+const $ = (id) => document.getElementById(id);
+const store = {
+  get: (k) => { try { return localStorage.getItem("unox." + k); } catch (e) { return null; } },
+  set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
+};
+let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
+let pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
+
+// ---- building the DOM -------------------------------------------------------------------------
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid != null && kid !== false) el.append(kid.nodeType ? kid : String(kid));
+  return el;
+}
+const btn = (label, onclick, attrs) => h("button", Object.assign({ type: "button", onclick }, attrs || {}), label);
+
+function cardParts(code) {
+  if (!code) return null;
+  if (WILDS[code]) return { color: "W", label: WILDS[code][0], name: WILDS[code][1] };
+  const color = code[0], face = code.slice(1);
+  const f = FACES[face];
+  return { color, label: f ? f[0] : face, name: (COLORS[color] || color) + " " + (f ? f[1] : face) };
+}
+function card(code, big) {
+  const p = cardParts(code);
+  if (!p) return h("span", { class: "note" }, "no card yet");
+  return h("span", { class: "card c-" + p.color + (big ? " big" : ""), role: "img", "aria-label": p.name, title: p.name },
+    h("i", { "aria-hidden": "true" }, p.color === "W" ? "W" : p.color), h("b", { "aria-hidden": "true" }, p.label),
+    p.color === "W" ? h("small", { "aria-hidden": "true" }, p.name.replace("Wild ", "") || "Wild") : null);
+}
+const swatch = (color) => color ? h("span", {}, h("span", { class: "swatch c-" + (BY_NAME[color] || "W"), "aria-hidden": "true" }), " " + color + " (" + (BY_NAME[color] || "?") + ")") : "–";
+
+// ---- talking to the server --------------------------------------------------------------------
+async function api(path, body) {
+  const init = body === undefined ? { credentials: "same-origin" } :
+    { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = { ok: false, error: { message: "the server answered " + res.status } }; }
+  return { status: res.status, data };
+}
+async function join(pin, seat, probe) {
+  const { status, data } = await api("/api/join", { pin, seat });
+  if (status === 200 && !probe) { store.set("pin", pin); store.set("seat", seat); }
+  return { status, data };
+}
+async function send(request) {
+  message = "";
+  let r;
+  try { r = await api("/api/requests", request); } catch (e) { r = { status: 0, data: { ok: false, error: { message: "no connection to the table: check the Wi-Fi and try again" } } }; }
+  if (r.status === 401 && await rejoin()) return send(request);
+  const reply = r.data || {};
+  if (reply.state) setState(reply.state);
+  if (!reply.ok) message = (reply.error && reply.error.message) || "refused";
+  else pick = {};
+  render();
+  return reply;
+}
+async function rejoin() {
+  const pin = store.get("pin"), seat = store.get("seat");
+  if (pin == null || !seat) return false;
+  const { status } = await join(pin, seat);
+  return status === 200;
+}
+function connect() {
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/ws";
+  ws = new WebSocket(url);
+  ws.onopen = () => { retry = 0; heard = Date.now(); setConn(true); };
+  ws.onmessage = (ev) => { heard = Date.now(); receive(JSON.parse(ev.data)); };
+  ws.onclose = async () => {
+    setConn(false);
+    const wait = Math.min(5000, 500 * 2 ** retry++);
+    setTimeout(async () => { if (await loadState()) connect(); }, wait);
+  };
+}
+// A Wi-Fi drop can leave a socket that never closes: ask after 10 s of silence, give up on it after 25 s.
+setInterval(() => {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  if (Date.now() - heard > 25000) ws.close();
+  else if (Date.now() - heard > 10000) ws.send('{"cmd":"state"}');
+}, 5000);
+function receive(m) {
+  if (m.type === "state") setState(m.state);
+  else if (m.type === "log") { logLines.push(m.text); logLines = logLines.slice(-60); }
+  else if (m.type === "history") logLines = m.lines.slice(-60);
+  else if (m.type === "hello") { welcome(m); }
+  else if (m.type === "launcher") device = m.launcher;
+  render();
+}
+function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
+function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; setState(w.state); }
+async function loadState() {
+  let r;
+  try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
+  if (r.status === 401) {
+    if (await rejoin()) return loadState();
+    store.set("seat", null);
+    location.replace("/");
+    return false;
+  }
+  if (r.status === 200) welcome(r.data);
+  return true;
+}
+
+// ---- the state --------------------------------------------------------------------------------
+function setState(state) {
+  S = state;
+  const owedMe = (S.owed || []).find((o) => o.player === me);
+  const key = [S.phase, S.turn, owedMe ? JSON.stringify(owedMe) : ""].join("|");
+  if (key !== lastTurnKey) {
+    lastTurnKey = key;
+    if (S.turn) acting = S.turn; // the operator's "act for" follows the turn
+    announce();
+  }
+}
+function owes(o) { return o.until_fire ? "presses until a card fires" : o.presses + " press" + (o.presses === 1 ? "" : "es"); }
+function turnText() {
+  if (!S) return "";
+  if (S.phase === "deal") return "Waiting for the deal" + (S.dealer ? "" : ": the operator deals");
+  if (S.phase === "flip") return "Waiting for the first card to be turned up";
+  if (S.phase === "hand_over") return (S.went_out || "Someone") + " went out: the hand is over, the operator enters the scores";
+  if (S.phase === "game_over") return (S.winner || "Someone") + " won the game";
+  const owed = (S.owed || [])[0];
+  const who = S.turn === me ? "You" : S.turn;
+  if (owed && owed.player === S.turn) return who + (who === "You" ? " owe " : " owes ") + owes(owed);
+  return S.turn === me ? "Your turn: play a card or press" : "It is " + S.turn + "'s turn";
+}
+function announce() {
+  const mine = S && S.phase === "turn" && S.turn === me;
+  $("live").textContent = turnText() + (mine ? ", " + me : "");
+  if (mine && navigator.vibrate) navigator.vibrate([180, 80, 180]);
+}
+
+// ---- pieces shared by the pages ---------------------------------------------------------------
+function statusLine() {
+  const mine = S.phase === "turn" && S.turn === me;
+  return h("p", { class: "status" + (mine ? " you" : ""), id: "turn" }, turnText());
+}
+function topPanel(big) {
+  return h("div", { class: "panel top" }, card(S.top, big),
+    h("div", {}, h("div", {}, "Colour: ", h("strong", { id: "color" }, swatch(S.color))),
+      h("div", {}, "Direction: ", h("strong", {}, S.direction === "right" ? "↺ right (counter-clockwise)" : "↻ left (clockwise)")),
+      h("div", { class: "note" }, "Launcher holds about " + ((S.launcher || {}).cards ?? "?") + " cards"),
+      S.unsettled ? h("div", { class: "msg" }, "A fire is unsettled: the operator settles it before play goes on.") : null));
+}
+function seatsTable() {
+  const owed = {};
+  for (const o of S.owed || []) owed[o.player] = owes(o);
+  const rows = (S.players || Object.keys(S.scores || {})).map((p) => h("tr", { class: p === S.turn ? "turn" : null },
+    h("td", {}, p === S.turn ? "▶ " : "", p, p === me ? " (you)" : "", (S.uno || []).includes(p) ? h("span", { class: "badge bad" }, "no UNO!") : null,
+      (S.dropped || []).includes(p) ? h("span", { class: "badge" }, "out") : null),
+    h("td", { class: "n" }, (S.hands || {})[p] ?? "–"), h("td", {}, owed[p] || ""), h("td", { class: "n" }, (S.scores || {})[p] ?? 0)));
+  return h("table", { id: "seats" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards"), h("th", {}, "Owes"), h("th", {}, "Score"))),
+    h("tbody", {}, rows));
+}
+function logList(n) {
+  return h("ul", { class: "log", id: "log", "aria-label": "table log" }, logLines.slice(-n).reverse().map((l) => h("li", {}, l)));
+}
+function launcherPanel() {
+  const d = device;
+  const faults = d && d.faults && d.faults.length ? d.faults : [];
+  return h("div", { class: "panel", id: "launcher" }, h("strong", {}, "Launcher: "),
+    presses === "count" ? "none attached: each press says how many cards came out" :
+      d ? [d.connected ? h("span", { class: "badge ok" }, "connected") : h("span", { class: "badge bad" }, "not connected"),
+        faults.map((f) => h("span", { class: "badge bad" }, "fault: " + f)),
+        d.battery_mv ? h("span", { class: "badge" }, (d.battery_mv / 1000).toFixed(2) + " V") : null,
+        d.lid_open ? h("span", { class: "badge bad" }, "lid open") : null] : "attached");
+}
+const msgBox = () => h("div", { class: "msg", role: "alert", id: "msg" }, message);
+
+// ---- the card picker (a player's own turn, or the operator for anyone, or the flip) -------------
+function picker(player, cmd) {
+  const wrap = h("div", { class: "panel", id: "picker" }, h("h2", {}, cmd === "flip" ? "Card turned up" : "Play a card"));
+  wrap.append(h("div", { class: "row", role: "group", "aria-label": "colour" },
+    ["R", "Y", "G", "B", "W"].map((c) => btn(c === "W" ? "Wild" : COLORS[c], () => { pick = { color: c }; render(); },
+      { class: "pick c-" + c + (pick.color === c ? " sel" : ""), "aria-pressed": String(pick.color === c) }))));
+  if (!pick.color) return wrap;
+  const faces = pick.color === "W" ? Object.keys(WILDS) : ["1", "2", "3", "4", "5", "6", "7", "8", "9", ...Object.keys(FACES)];
+  wrap.append(h("div", { class: "grid", role: "group", "aria-label": "face" }, faces.map((f) => {
+    const code = pick.color === "W" ? f : pick.color + f;
+    const p = cardParts(code);
+    return btn(p.label, () => { pick = { color: pick.color, code }; render(); },
+      { class: "pick c-" + p.color + (pick.code === code ? " sel" : ""), "aria-label": p.name, title: p.name, "aria-pressed": String(pick.code === code) });
+  })));
+  if (!pick.code) return wrap;
+  const request = { cmd, card: pick.code };
+  if (cmd === "play") request.player = player;
+  let ready = true;
+  if (WILDS[pick.code]) {
+    wrap.append(h("div", { class: "row", role: "group", "aria-label": "colour to name" }, h("span", {}, "Name the colour: "),
+      Object.entries(COLORS).map(([c, name]) => btn(name, () => { pick.named = name; render(); },
+        { class: "pick c-" + c + (pick.named === name ? " sel" : ""), "aria-label": "name " + name, "aria-pressed": String(pick.named === name) }))));
+    request.color = pick.named;
+    ready = !!pick.named;
+  }
+  if (cmd === "play" && pick.code.slice(1) === "T") {
+    const others = (S.players || []).filter((p) => p !== player && !(S.dropped || []).includes(p));
+    wrap.append(h("div", { class: "row", role: "group", "aria-label": "trade with" }, h("span", {}, "Trade hands with: "),
+      others.map((p) => btn(p, () => { pick.target = p; render(); }, { class: pick.target === p ? "sel" : null, "aria-label": "trade with " + p, "aria-pressed": String(pick.target === p) }))));
+    request.target = pick.target;
+    ready = !!pick.target;
+  }
+  if (cmd === "play" && pick.code.slice(1) === "D") {
+    const held = Math.max(0, ((S.hands || {})[player] || 1) - 1);
+    if (pick.count == null) pick.count = 0;
+    wrap.append(h("div", { class: "row" }, h("label", { for: "count" }, "Other " + COLORS[pick.code[0]] + " cards put down with it: "),
+      h("input", { id: "count", type: "number", min: 0, max: held, inputmode: "numeric", value: pick.count, oninput: (e) => { pick.count = parseInt(e.target.value || "0", 10); } })));
+    request.count = pick.count;
+  }
+  const name = cardParts(pick.code).name + (request.color ? " as " + request.color : "");
+  wrap.append(h("div", { class: "row" }, btn((cmd === "flip" ? "Turn up " : "Play ") + name, () => {
+    if (request.count != null) request.count = pick.count;
+    send(request);
+  }, { class: "main", id: "go", disabled: !ready })));
+  return wrap;
+}
+function pressControls(player) {
+  if (presses === "host") return btn("Press the launcher", () => send({ cmd: "press", player }), { class: "main", id: "press" });
+  if (presses === "button") return h("p", { class: "note", id: "press" }, "Press the launcher's own button.");
+  const box = h("input", { id: "fired", type: "number", min: 0, max: 40, inputmode: "numeric", value: pick.fired ?? "", "aria-label": "cards that came out", oninput: (e) => { pick.fired = e.target.value; } });
+  return h("span", { class: "row" }, h("label", { for: "fired" }, "Cards that came out: "), box,
+    btn("Pressed", () => send({ cmd: "press", player, fired: parseInt(pick.fired || "0", 10) }), { class: "main", id: "press" }));
+}
+function unoAndCatch(player) {
+  const row = h("div", { class: "row", id: "calls" });
+  const catchable = S.uno || [];
+  if (catchable.includes(player))
+    row.append(btn("UNO!", () => send({ cmd: "uno", player }), { class: "alert", id: "uno" }));
+  for (const p of catchable) if (p !== player) row.append(btn("Catch " + p, () => send({ cmd: "catch", player: p, by: player }), { class: "alert" }));
+  return row;
+}
+
+// ---- the pages --------------------------------------------------------------------------------
+function playerPage() {
+  const out = [statusLine(), msgBox()];
+  if (S.phase === "turn" && !readOnly) {
+    const owed = (S.owed || [])[0];
+    if (S.turn === me && owed && owed.player === me) out.push(h("div", { class: "panel" }, h("p", {}, "You owe " + owes(owed) + ": press the launcher."), pressControls(me)));
+    else if (S.turn === me) out.push(picker(me, "play"), h("div", { class: "panel" }, h("p", { class: "note" }, "No card you can play? Press instead."), pressControls(me)));
+    out.push(unoAndCatch(me));
+  }
+  out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(8));
+  return out;
+}
+function tablePage() {
+  const owed = (S.owed || []).map((o) => h("li", {}, o.player + ": " + owes(o)));
+  return [h("div", { class: "tv" },
+    h("div", {}, statusLine(), topPanel(true), launcherPanel(), h("h2", {}, "Owed presses"), owed.length ? h("ul", {}, owed) : h("p", { class: "note" }, "nobody owes presses")),
+    h("div", {}, h("h2", {}, "Players"), seatsTable(), h("h2", {}, "Log"), logList(20)))];
+}
+function operatorPage() {
+  const players = S.players || [];
+  if (!acting || !players.includes(acting)) acting = S.turn || players[0];
+  const out = [statusLine(), msgBox(), launcherPanel()];
+  if (S.unsettled) { // a fire the table stopped in: the operator counts what came out
+    const facts = Object.entries(S.unsettled).map(([k, v]) => k + ": " + v).join(", ");
+    out.push(h("div", { class: "panel", id: "settle" }, h("h2", {}, "Settle the last fire"), h("p", { class: "note" }, facts),
+      h("div", { class: "row" }, h("label", { for: "settled" }, "Cards that came out: "),
+        h("input", { id: "settled", type: "number", min: 0, max: 40, inputmode: "numeric", value: pick.settled ?? "", oninput: (e) => { pick.settled = e.target.value; } }),
+        btn("Settle", () => send({ cmd: "settle", fired: parseInt(pick.settled || "0", 10) }), { class: "main" }))));
+  }
+  if (S.phase === "deal") {
+    const next = nextDealer();
+    if (!pick.dealer) pick.dealer = next;
+    out.push(h("div", { class: "panel", id: "deal" }, h("h2", {}, "Deal"), h("div", { class: "row" }, h("label", { for: "dealer" }, "Dealer: "),
+      h("select", { id: "dealer", onchange: (e) => { pick.dealer = e.target.value; } }, players.map((p) => h("option", { value: p, selected: p === pick.dealer }, p))),
+      btn("Deal", () => send({ cmd: "deal", dealer: pick.dealer }), { class: "main" }))));
+  }
+  if (S.phase === "flip") out.push(picker(null, "flip"));
+  if (S.phase === "hand_over") out.push(scoreForm(players));
+  if (S.phase === "turn") {
+    out.push(h("div", { class: "panel" }, h("div", { class: "row" }, h("label", { for: "acting" }, "Act for: "),
+      h("select", { id: "acting", onchange: (e) => { acting = e.target.value; pick = {}; render(); } }, players.map((p) => h("option", { value: p, selected: p === acting }, p)))),
+    h("div", { class: "row" }, pressControls(acting)), unoAndCatch(acting)));
+    out.push(picker(acting, "play"));
+    out.push(h("div", { class: "panel" }, h("h2", {}, "Penalties"), h("div", { class: "row" },
+      btn("Advice: " + acting + " presses 4", () => send({ cmd: "penalty", player: acting, kind: "advice" })),
+      btn("Wrong card: take back " + acting + "'s play", () => send({ cmd: "penalty", player: acting, kind: "wrong_card" })))));
+  }
+  out.push(h("div", { class: "panel" }, h("div", { class: "row" }, btn("Reload the launcher", () => send({ cmd: "reload" })), btn("Undo the last event", () => send({ cmd: "undo" }), { id: "undo" }))));
+  out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(12));
+  return out;
+}
+function scoreForm(players) {
+  const rows = players.filter((p) => !(S.dropped || []).includes(p)).map((p) => {
+    if (points[p] == null) points[p] = p === S.went_out ? "0" : "";
+    return h("div", { class: "row" }, h("label", { for: "pts-" + p, style: "min-width:6em" }, p),
+      h("input", { id: "pts-" + p, type: "number", min: 0, inputmode: "numeric", value: points[p], oninput: (e) => { points[p] = e.target.value; } }));
+  });
+  return h("div", { class: "panel", id: "score" }, h("h2", {}, "Points left in each hand"), rows,
+    btn("Enter the scores", () => {
+      const pts = {};
+      for (const p of Object.keys(points)) pts[p] = parseInt(points[p] || "0", 10);
+      send({ cmd: "score", points: pts }).then((r) => { if (r.ok) points = {}; });
+    }, { class: "main" }));
+}
+function nextDealer() {
+  const players = S.players || [], active = players.filter((p) => !(S.dropped || []).includes(p));
+  if (!S.dealer) return players[0];
+  for (let i = 1; i <= players.length; i++) {
+    const p = players[(players.indexOf(S.dealer) + i) % players.length];
+    if (active.includes(p)) return p;
+  }
+  return S.dealer;
+}
+
+// ---- the join page ----------------------------------------------------------------------------
+function joinPage(seats, pinGiven) {
+  const err = h("div", { class: "msg", role: "alert", id: "msg" }, message);
+  if (!seats) {
+    const pin = h("input", { id: "pin", type: "password", inputmode: "numeric", autocomplete: "off", "aria-label": "PIN", placeholder: "PIN" });
+    const go = async () => {
+      const { status, data } = await join(pin.value, "table", true);
+      message = status === 200 ? "" : data.error.message;
+      if (status !== 200) return render();
+      const st = await api("/api/state");
+      $("app").replaceChildren(...joinPage(st.data.state.players || [], pin.value));
+    };
+    pin.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+    return [h("h1", {}, "Join the table"), h("p", {}, "Type the PIN shown where unox serve runs."), err,
+      h("div", { class: "row" }, pin, btn("Join", go, { class: "main", id: "join" }))];
+  }
+  const take = async (seat) => {
+    const { status, data } = await join(pinGiven, seat);
+    if (status !== 200) { message = data.error.message; return render(); }
+    location.assign(seat === "operator" ? "/operator" : seat === "table" ? "/table" : "/play");
+  };
+  return [h("h1", {}, "Take a seat"), err, h("h2", {}, "A player"),
+    h("div", { class: "row" }, seats.map((p) => btn(p, () => take(p), { class: "main" }))),
+    h("h2", {}, "Or"), h("div", { class: "row" }, btn("The table view (tablet or TV)", () => take("table")), btn("The operator", () => take("operator")))];
+}
+
+// ---- rendering --------------------------------------------------------------------------------
+function render() {
+  const page = PAGES[location.pathname];
+  if (!page) return;
+  if (!S) return;
+  $("who").textContent = me === "operator" ? "Operator" : me === "table" ? "Table view" : me + (readOnly ? " (watching)" : "");
+  const focused = document.activeElement && document.activeElement.id;
+  const wanted = me === "operator" ? "operator" : me === "table" ? "table" : "player";
+  if (page !== wanted && !(page === "table")) { location.replace(wanted === "player" ? "/play" : "/" + wanted); return; }
+  const parts = page === "table" ? tablePage() : page === "operator" ? operatorPage() : playerPage();
+  $("app").replaceChildren(...parts);
+  if (focused && $(focused)) $(focused).focus();
+}
+async function start() {
+  $("home").addEventListener("click", () => store.set("seat", null)); // the way to another seat
+  if (!PAGES[location.pathname]) {
+    const seat = store.get("seat");
+    if (seat && await rejoin()) { location.replace(seat === "operator" ? "/operator" : seat === "table" ? "/table" : "/play"); return; }
+    $("who").textContent = "";
+    $("conn").textContent = "";
+    $("app").replaceChildren(...joinPage(null));
+    return;
+  }
+  if (await loadState()) { render(); connect(); }
+}
+start();

@@ -1,0 +1,100 @@
+"""`unox serve` as a real process on a free loopback port, and Debian's Chromium driven by Playwright.
+
+The server prints its URL once its socket listens, so a test waits for that line, never for a time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PIN = "2468"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
+                 "--disable-extensions"]
+PHONE = {"width": 390, "height": 844}
+
+
+class Served:
+    """A running `unox serve`: its URL, PID and the lines it printed."""
+
+    def __init__(self, args: list[str], cwd: Path):
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "unox", "serve", *args], cwd=cwd, env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            found = re.search(r"open (http://\S+) on each phone", line)
+            if found:
+                self.url = found.group(1).rstrip("/")
+            if line.startswith("PIN: "):
+                # keep reading what it prints, so a full pipe can never stop the server
+                self.reader = threading.Thread(target=self._drain, daemon=True)
+                self.reader.start()
+                break
+        else:
+            raise AssertionError("unox serve did not start:\n" + "".join(self.lines))
+
+    def _drain(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self, sig: int = signal.SIGINT) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        self.proc.wait(timeout=20)
+        self.reader.join(timeout=10)
+        return "".join(self.lines)
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator:
+    """`serve("--players", "Ann,Bob", ...)` starts `unox serve` on 127.0.0.1, a free port, PIN 2468."""
+    started: list[Served] = []
+
+    def start(*args: str, port: int = 0, pin: str = PIN) -> Served:
+        served = Served(["--host", "127.0.0.1", "--port", str(port), "--pin", pin, *args], tmp_path)
+        started.append(served)
+        return served
+
+    yield start
+    for served in started:
+        served.stop(signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    """Debian's `chromium` (Playwright's own download is not reachable from CI). Missing: a clear failure."""
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium "
+                    "(.ci/run does this)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go: $UNOX_ARTIFACTS, else a temporary directory."""
+    given = os.environ.get("UNOX_ARTIFACTS")
+    path = Path(given) if given else tmp_path_factory.mktemp("artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
