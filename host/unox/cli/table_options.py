@@ -9,9 +9,10 @@ import argparse
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.rules.editions import rule_names
 from unox.table.settings import SCORINGS, SettingsError, TableSettings, parse_players
 
-NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal")
+NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal", "rules")
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) -> None:
@@ -19,6 +20,7 @@ def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) ->
     parser.add_argument("--launcher", metavar="SPEC", help=launcher_help)
     parser.add_argument("--profile", help="eject profile for the launcher (default measured)")
     parser.add_argument("--seed", type=int, help="repeatable eject counts and simulator (default: random)")
+    parser.add_argument("--rules", metavar="EDITION", help=f"the edition: {', '.join(rule_names())} (default extreme)")
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
     parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")
@@ -40,6 +42,7 @@ def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> Ta
             profile=checked_profile(args.profile or "measured"),
             seed=args.seed,
             launcher=args.launcher or default_launcher,
+            rules=args.rules or "extreme",
         )
     except SettingsError as exc:
         raise CommandError(str(exc)) from exc

@@ -9,11 +9,12 @@ were null left out, so the journal stores one spelling of each request.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-PLAYER, TEXT, COUNT, POINTS = "player", "text", "count", "points"
+PLAYER, TEXT, COUNT, POINTS, FLAG = "player", "text", "count", "points", "flag"
+PLAYERS, TEXTS = "players", "texts"  # lists, for editions' own requests
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,21 @@ REQUESTS: dict[str, dict[str, Field]] = {
 }
 
 
+# The draw editions' requests (classic and those built on it): known only at a table of such an edition,
+# so Extreme's protocol is exactly what it was.
+DRAW_REQUESTS: dict[str, dict[str, Field]] = {
+    "draw": {
+        "player": Field(PLAYER, hint='who draws, e.g. "player":"Bob"'),
+        "fired": Field(COUNT, hint='the cards the launcher gave, e.g. "fired":2'),
+    },
+    "pass": {"player": Field(PLAYER, hint='who keeps the card drawn and passes, e.g. "player":"Bob"')},
+    "challenge": {
+        "player": Field(PLAYER, hint='the Wild Draw Four\'s victim, e.g. "player":"Bob"'),
+        "guilty": Field(FLAG, False, 'what the hand showed (physical table): "guilty":true or false'),
+    },
+}
+
+
 # Codes the table itself gives (the rest come from the engine's RuleError, `unox.rules.errors.ERROR_CODES`).
 PROTOCOL_CODES: dict[str, str] = {
     "bad_json": "the line is not JSON (or not UTF-8)",
@@ -96,23 +112,33 @@ def parse_line(line: str) -> dict[str, Any]:
 
 
 def check_request(
-    request: Any, players: Sequence[str], *, fired_optional: bool = False
+    request: Any,
+    players: Sequence[str],
+    *,
+    fired_optional: bool = False,
+    draws: bool = False,
+    extra: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The normalised request, or ProtocolError `bad_request` / `unknown_cmd` / `unknown_player`.
 
     `fired_optional`: a launcher is attached, so a press may leave `fired` (and `player`) out and
-    let the host fire for real.
+    let the host fire for real; a draw may leave `fired` out. `draws`: the edition is a draw edition
+    (`DRAW_REQUESTS` are known). `extra`: the edition's own requests (`Ruleset.requests`:
+    cmd -> field -> (kind, required, hint)).
     """
+    requests = REQUESTS
+    if draws or extra:
+        requests = {**REQUESTS, **(DRAW_REQUESTS if draws else {}), **_fields_of(extra or {})}
     if not isinstance(request, dict):
         raise ProtocolError("bad_request", 'a request is a JSON object, e.g. {"cmd":"state"}')
     cmd = request.get("cmd")
     if not isinstance(cmd, str):
         raise ProtocolError(
-            "bad_request", f'every request needs "cmd", one of: {", ".join(REQUESTS)}; e.g. {{"cmd":"state"}}'
+            "bad_request", f'every request needs "cmd", one of: {", ".join(requests)}; e.g. {{"cmd":"state"}}'
         )
-    if cmd not in REQUESTS:
-        raise ProtocolError("unknown_cmd", f'"cmd":"{cmd}" is unknown; use one of: {", ".join(REQUESTS)}')
-    fields = REQUESTS[cmd]
+    if cmd not in requests:
+        raise ProtocolError("unknown_cmd", f'"cmd":"{cmd}" is unknown; use one of: {", ".join(requests)}')
+    fields = requests[cmd]
     unknown = sorted(set(request) - set(fields) - {"cmd"})
     if unknown:
         known = ", ".join(fields) or "no other field"
@@ -120,7 +146,9 @@ def check_request(
     clean: dict[str, Any] = {"cmd": cmd}
     for name, spec in fields.items():
         value = request.get(name)
-        required = spec.required and not (fired_optional and cmd == "press")
+        required = spec.required and not (
+            fired_optional and (cmd == "press" or (cmd == "draw" and name == "fired"))
+        )
         if value is None:
             if required:
                 raise ProtocolError("bad_request", f"{cmd} needs {name}: {spec.hint}")
@@ -140,7 +168,28 @@ def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str
         if not _is_int(value):
             raise ProtocolError("bad_request", f"{cmd}: {name} must be a whole number: {spec.hint}")
         return value
+    if spec.kind == FLAG:
+        if not isinstance(value, bool):
+            raise ProtocolError("bad_request", f"{cmd}: {name} must be true or false: {spec.hint}")
+        return value
+    if spec.kind in (PLAYERS, TEXTS):
+        return _checked_list(cmd, name, spec, value, players)
     return _checked_points(value, players, spec.hint)
+
+
+def _checked_list(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str]) -> list[str]:
+    """A list of players or of texts (card codes), e.g. an edition's gift or share-out."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ProtocolError("bad_request", f"{cmd}: {name} must be a list of non-empty strings: {spec.hint}")
+    if spec.kind == PLAYERS:
+        for player in value:
+            check_player(player, players)
+    return list(value)
+
+
+def _fields_of(extra: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Field]]:
+    """An edition's request specs, as table fields."""
+    return {cmd: {name: Field(*spec) for name, spec in fields.items()} for cmd, fields in extra.items()}
 
 
 def _checked_points(value: Any, players: Sequence[str], hint: str) -> dict[str, int]:

@@ -51,6 +51,12 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
         game.play(request["player"], request["card"], **options)
     elif cmd == "press":
         game.press(request["player"], request["fired"])
+    elif cmd == "draw":
+        game.draw(request["player"], request["fired"])
+    elif cmd == "pass":
+        game.pass_turn(request["player"])
+    elif cmd == "challenge":
+        game.challenge(request["player"], request.get("guilty"))
     elif cmd == "uno":
         game.uno(request["player"])
     elif cmd == "catch":
@@ -61,8 +67,21 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
         game.reload()
     elif cmd == "score":
         game.score(dict(request["points"]))
+    elif cmd in _edition_requests(game):
+        game.edition_call(cmd, {k: v for k, v in request.items() if k != "cmd"})
     else:
         raise ValueError(f"request {cmd!r} does not change the game")
+
+
+def _edition_requests(game: Any) -> Any:
+    """The edition's own requests (`Ruleset.requests`); none for an engine without rulesets."""
+    rules = getattr(game, "rules", None)
+    return getattr(rules, "requests", None) or {}
+
+
+def _draws(game: Any) -> bool:
+    """A draw edition: the launcher deals exactly what is due (DL1) instead of a random press."""
+    return bool(getattr(getattr(game, "rules", None), "draws", False))
 
 
 def _locked(method: Callable[..., Reply]) -> Callable[..., Reply]:
@@ -188,7 +207,8 @@ class Table:
     def handle(self, request: Any) -> Reply:
         """One table-protocol v1 request in, one reply out; a refused request changes nothing."""
         try:
-            clean = check_request(request, self.players, fired_optional=self.launcher is not None)
+            clean = check_request(request, self.players, fired_optional=self.launcher is not None,
+                                  draws=_draws(self.game), extra=_edition_requests(self.game))
         except ProtocolError as exc:
             return self.refuse(exc.code, exc.message)
         cmd = clean["cmd"]
@@ -198,6 +218,8 @@ class Table:
             return self.undo()
         if cmd == "press" and "fired" not in clean:
             return self.button(clean.get("player"))
+        if cmd == "draw" and "fired" not in clean:
+            return self.draw_from_launcher(clean["player"])
         return self._commit(clean)
 
     def _commit(self, request: dict[str, Any]) -> Reply:
@@ -264,12 +286,30 @@ class Table:
                 'This table has no launcher: send the press with the cards that came out, "fired":N.',
             )
         presser = self.game.presser()
+        if _draws(self.game) and presser is not None:
+            return self.draw_from_launcher(player or presser)  # a draw edition's button deals what is due
         refusal = self._check_presser(presser, player)
         if refusal is not None:
             self.launcher.beep("not_owed")
             return refusal
         who = player or presser
-        count = self._count_for(who)
+        return self._fire_and_commit("press", who, self._count_for(who))
+
+    @_locked
+    def draw_from_launcher(self, player: str) -> Reply:
+        """DL1/DL2: a draw edition's launcher fires exactly what `player` is due, counted by the beam; a
+        shortfall stays owed. Nothing is fired when nothing is due: the rules say why."""
+        if self.launcher is None:  # pragma: no cover - check_request requires fired without a launcher
+            return self.refuse("no_launcher", 'This table has no launcher: send the draw with "fired":N.')
+        due = self.game.draw_due(player)
+        if due == 0:
+            return self._commit({"cmd": "draw", "player": player, "fired": 0})
+        return self._fire_and_commit("draw", player, due)
+
+    def _fire_and_commit(self, cmd: str, who: str, count: int) -> Reply:
+        """Fire `count` cards and give the rules the beam's count as `cmd` (press or draw) by `who`.
+
+        The one path from a launcher firing to the journal, for presses and for draws alike."""
         result = self._fire(count)
         info: dict[str, Any] = {"requested": count, "fired": result.fired, "fault": result.fault}
         if result.fault:
@@ -277,9 +317,9 @@ class Table:
             self.emit(f"launcher fault ({result.fault}): {info['action']}")
             if result.fired == 0:
                 return self.refuse(
-                    "launcher_fault", f"{info['action']} The press did not count.", launcher=info
+                    "launcher_fault", f"{info['action']} The {cmd} did not count.", launcher=info
                 )
-        reply = self._commit({"cmd": "press", "player": who, "fired": result.fired})
+        reply = self._commit({"cmd": cmd, "player": who, "fired": result.fired})
         reply["launcher"] = info
         return reply
 

@@ -21,7 +21,7 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class TableSettings:
-    """The seats (clockwise), the scoring variant and target, and the eject profile and seed."""
+    """The seats (clockwise), the edition, the scoring variant and target, and the eject profile and seed."""
 
     players: tuple[str, ...]
     scoring: str = "g1"
@@ -29,6 +29,7 @@ class TableSettings:
     profile: str = "measured"
     seed: int | None = None
     launcher: str = "script"
+    rules: str = "extreme"  # the edition (`unox.rules.editions`)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -39,6 +40,10 @@ class TableSettings:
             raise SettingsError(
                 f"target {self.target!r} is out of range; give a whole number from 1 to {MAX_TARGET}"
             )
+        from unox.rules.editions import rule_names
+
+        if self.rules not in rule_names():
+            raise SettingsError(f"rules {self.rules!r} are unknown; use one of {', '.join(rule_names())}")
         if self.seed is not None and not _is_int(self.seed):
             raise SettingsError(f"seed {self.seed!r} is not a whole number; give one such as --seed 7")
 
@@ -49,7 +54,7 @@ class TableSettings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
-        known = {"players", "scoring", "target", "profile", "seed", "launcher"}
+        known = {"players", "scoring", "target", "profile", "seed", "launcher", "rules"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise SettingsError(f"unknown table settings {unknown}; this unox knows {sorted(known)}")
@@ -60,7 +65,8 @@ class TableSettings:
         from unox.rules.game import Game
 
         rng = random.Random(self.seed) if self.seed is not None else None
-        return Game(list(self.players), mode="physical", scoring=self.scoring, target=self.target, rng=rng)
+        return Game(list(self.players), mode="physical", scoring=self.scoring, target=self.target, rng=rng,
+                    ruleset=self.rules)
 
 
 def _is_int(value: Any) -> bool:
