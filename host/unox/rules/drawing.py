@@ -42,7 +42,7 @@ class DrawCalls:
         def seat_of(self, player: str) -> int: ...
         def _need(self, *stages: str) -> None: ...
         def _check_fired(self, fired: int) -> None: ...
-        def _end_hand(self) -> None: ...
+        def end_hand_if_out(self) -> None: ...
         def _need_no_pending(self, cmd: str) -> None: ...
 
     def _need_draws(self, cmd: str) -> None:
@@ -50,6 +50,16 @@ class DrawCalls:
             raise RuleError(
                 "not_in_rules", f"{self.rules.title} has no {cmd}: press the launcher instead (send press)"
             )
+
+    @property
+    def challenge_open(self) -> str | None:
+        """The player who may challenge a Wild Draw Four right now (C-A7), or None."""
+        return self._challenge[0] if self._challenge is not None else None
+
+    @property
+    def challenged_player(self) -> str | None:
+        """The player whose Wild Draw Four may be challenged right now, or None."""
+        return self._challenge[1] if self._challenge is not None else None
 
     def draw_due(self, player: str) -> int:
         """How many cards `player`'s next draw is: the first owed draw, else 1 for their turn (C-T2)."""
@@ -105,8 +115,8 @@ class DrawCalls:
                 self._drawn_card = cards.hands[player][-1] if cards.dealt and fired else None
         if cards.dealt and cards.launcher == 0 and cards.pile > 1:
             cards.reload()  # C-R1: the pile is reshuffled into the launcher at once
-        if not owed and self.went_out is not None:
-            self._end_hand()
+        if not owed:
+            self.end_hand_if_out()
 
     def edition_call(self, cmd: str, fields: dict[str, Any]) -> None:
         """One of the edition's own requests (`Ruleset.requests`), answered by `Ruleset.call`."""

@@ -147,6 +147,8 @@ class Game(Dealing, TableCalls, DrawCalls):
         rules.apply(order, order.turn, card, partner)
         if card.kind in rules.challengeable:
             self._open_challenge(player, guilty)
+        if card.kind in rules.game_kinds:
+            rules.after_play(self, player, card)
         self._last = (player, card, letter, partner, moved - 1)
         self._after_play(player, card)
 
@@ -195,8 +197,12 @@ class Game(Dealing, TableCalls, DrawCalls):
         self._precalled = None
         if left == 0:
             self.went_out = player
-            if not self.order.owed:
-                self._end_hand()  # U3: otherwise the owed presses come first
+            self.end_hand_if_out()  # U3: otherwise the owed presses come first
+
+    def end_hand_if_out(self) -> None:
+        """U3/C-U3: the hand ends once someone is out, nothing is owed and no edition choice is pending."""
+        if self.went_out is not None and not self.order.owed and self.pending is None:
+            self._end_hand()
 
     @property
     def last_play(self) -> dict[str, Any] | None:

@@ -70,6 +70,7 @@ class Ruleset:
     challenge_draws = (4, 2)  # C-A7: a guilty player draws 4; a wrong challenger 2 more than the 4 owed
     target_kinds: frozenset[str] = frozenset()  # kinds played with a "target" player
     count_kinds: frozenset[str] = frozenset()  # kinds played with a "count"
+    game_kinds: frozenset[str] = frozenset()  # kinds whose effect needs the whole game: `after_play`
     variants: tuple[str, ...] = ()  # --variant names besides the scorings g1/g2/g3
     # the edition's own requests: cmd -> field -> RequestField; answered by `call`
     requests: Mapping[str, Mapping[str, RequestField]] = {}
@@ -124,6 +125,10 @@ class Ruleset:
     def challenge_guilty(self, hand: list[Card], played: Card, color: str) -> bool:
         """C-A6: a challengeable card was illegal when its player held another card of the colour in force."""
         return any(c.color == color for c in hand if c is not played)
+
+    def after_play(self, game: Game, player: str, card: Card) -> None:
+        """For `game_kinds` only, after `apply`: e.g. set `game.pending` to wait for the player's choice
+        (`{"cmd": "gift", "player": player, "why": "Beachcomber (BA-A1)"}`), cleared by `call`."""
 
     def state_extra(self, game: Game) -> dict[str, Any]:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
