@@ -255,6 +255,7 @@ def simulate(
         "profile": options.get("profile", "measured"),
         "scoring": options.get("scoring", "g1"),
         "target": options.get("target", 500),
+        "rules": options.get("ruleset", "extreme"),
     }
     return summarize(records, **run)
 
@@ -278,6 +279,7 @@ def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
         "cards_fired_per_hand_mean": per_hand(sum(r.cards_fired for r in records)),
         "reloads": sum(r.reloads for r in records),
         "catches": sum(r.catches for r in records),
+        "challenges": sum(r.challenges for r in records),
         "actions": sum(r.actions for r in records),
         "longest_game_actions": max((r.actions for r in records), default=0),
         "wins_by_seat": {str(s): wins_by_seat[s] for s in seats},

@@ -56,7 +56,7 @@ def accept(table: Table, **request: Any) -> dict:
 
 
 def refuse(table: Table, code: str, **request: Any) -> dict:
-    """A request that must be refused with `code`, leaving the state and the accepted requests as they were."""
+    """A request refused with `code`, leaving the state and the accepted requests as they were."""
     before = copy.deepcopy(table.state())
     entries = list(table.entries)
     reply = send(table, **request)
@@ -76,7 +76,8 @@ def hand(table: Table, player: str) -> list[str]:
 
 def give(table: Table, player: str, codes: list[str]) -> None:
     """Dealt mode: `player` holds exactly `codes`, taken from the launcher or another hand (which gets one of
-    `player`'s old cards instead); the rest of the old cards go under the launcher. No card is made or lost."""
+    `player`'s old cards instead); the rest of the old cards go under the launcher. No card is made or
+    lost."""
     cards = table.game.cards
     spare = list(cards.hands[player])
     cards.hands[player] = []

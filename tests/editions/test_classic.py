@@ -1,5 +1,6 @@
-"""Classic UNO (seed 004) through the table protocol: one test per rule ID of RULES-editions.md (C-..., DL...),
-named after it. Physical tables report what happened; dealt tables let the engine check what it knows."""
+"""Classic UNO (seed 004) through the table protocol: one test per rule ID of RULES-editions.md (C-...,
+DL...), named after it. Physical tables report what happened; dealt tables let the engine check what it
+knows."""
 
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def test_C_T1_a_card_matches_by_colour_number_or_symbol_and_a_wild_goes_on_anyth
     accept(table, cmd="play", player="Dee", card="RS")  # colour
     accept(table, cmd="play", player="Bob", card="YS")  # symbol (Ann, then Cy skipped)
     refuse(table, "illegal_card", cmd="play", player="Dee", card="R+2")
-    state = accept(table, cmd="play", player="Dee", card="W", color="yellow")  # the current colour may be named
+    state = accept(table, cmd="play", player="Dee", card="W", color="yellow")  # may name the colour in force
     assert state["color"] == "yellow" and state["turn"] == "Ann"
 
 
@@ -268,7 +269,8 @@ def test_C_U2_calling_uno_before_the_catch_is_safe():
 
 
 def test_C_U3_a_last_draw_two_still_makes_the_next_player_draw_and_those_cards_count():
-    table = dealt_table("classic", hands={"Cy": ["R1"] * 2 + ["Y1"] * 2 + ["B1"] * 2 + ["B2"]}, then=["W", "W"])
+    cy = ["R1"] * 2 + ["Y1"] * 2 + ["B1"] * 2 + ["B2"]
+    table = dealt_table("classic", hands={"Cy": cy}, then=["W", "W"])
     give(table, "Bob", ["G+2"])  # Bob's last card
     accept(table, cmd="play", player="Bob", card="G+2")
     assert table.state()["phase"] == "turn"

@@ -20,7 +20,9 @@ def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) ->
     parser.add_argument("--launcher", metavar="SPEC", help=launcher_help)
     parser.add_argument("--profile", help="eject profile for the launcher (default measured)")
     parser.add_argument("--seed", type=int, help="repeatable eject counts and simulator (default: random)")
-    parser.add_argument("--rules", metavar="EDITION", help=f"the edition: {', '.join(rule_names())} (default extreme)")
+    parser.add_argument(
+        "--rules", metavar="EDITION", help=f"the edition: {', '.join(rule_names())} (default extreme)"
+    )
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
     parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")

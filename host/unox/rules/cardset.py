@@ -89,6 +89,7 @@ def classic_deck(colors: Mapping[str, str] = CLASSIC_COLORS, extra_wilds: Mappin
 
 def classic_help(colors: Mapping[str, str], extra_wilds: Mapping[str, str] | None = None) -> str:
     letters = "/".join(colors)
-    wilds = ", ".join(["W (Wild)", "W+4 (Wild Draw Four)"] + [f"{c} ({k})" for c, k in (extra_wilds or {}).items()])
+    extra = [f"{code} ({kind})" for code, kind in (extra_wilds or {}).items()]
+    wilds = ", ".join(["W (Wild)", "W+4 (Wild Draw Four)", *extra])
     return (f"a card code is a colour letter {letters} and a number 0-9 (e.g. {next(iter(colors))}7) or +2 "
             f"(Draw Two), R (Reverse), S (Skip); or {wilds}")

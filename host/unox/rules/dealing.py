@@ -1,4 +1,6 @@
-"""Starting a hand: the deal (S1 dealer, S2) and the first card turned up (S4, C-S4 ...). A mixin of `Game`."""
+"""Starting a hand: the deal (S1 dealer, S2) and the first card turned up (S4, C-S4 ...).
+
+A mixin of `Game`."""
 
 from __future__ import annotations
 
@@ -79,8 +81,9 @@ class Dealing:
         except CardError as exc:
             raise RuleError("bad_deck", f"stacked deck: {exc}") from exc
         if sorted(c.code for c in cards) != sorted(self.rules.deck):
-            raise RuleError("bad_deck", f"a stacked deck must hold exactly the {len(self.rules.deck)} cards of "
-                            f"{self.rules.title}")
+            size = len(self.rules.deck)
+            title = self.rules.title
+            raise RuleError("bad_deck", f"a stacked deck must hold exactly the {size} cards of {title}")
         return cards
 
     def flip(self, card: str | None = None, color: str | None = None) -> None:

@@ -79,7 +79,7 @@ class DrawCalls:
         self.seat_of(player)
         self._check_fired(fired)
         self._need_no_pending("draw")
-        order, cards = self.order, self.cards
+        order = self.order
         owed = order.owed
         if owed:
             if owed[0][0] != player:
@@ -88,7 +88,8 @@ class DrawCalls:
         elif player != order.turn_player:
             raise RuleError("not_owed", f"{player} owes no draw and it is {order.turn_player}'s turn: wait")
         elif self._drawn == player:
-            raise RuleError("already_drew", f"{player} has drawn this turn (C-T4): play the card drawn or pass")
+            raise RuleError("already_drew",
+                            f"{player} has drawn this turn (C-T4): play the card drawn or pass")
         else:
             due = 1
         if fired > due:
@@ -157,8 +158,8 @@ class DrawCalls:
         self.seat_of(player)
         pending = self._challenge
         if pending is None or pending[0] != player:
-            raise RuleError("nothing_to_challenge", f"{player} has no Wild Draw Four to challenge now: only its "
-                            "victim may, before their first draw (C-A7)")
+            raise RuleError("nothing_to_challenge", f"{player} has no Wild Draw Four to challenge now: "
+                            "only its victim may, before their first draw (C-A7)")
         victim, culprit, known, entry = pending
         if self.cards.dealt:
             if guilty is not None:

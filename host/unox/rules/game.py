@@ -1,6 +1,7 @@
 """One table's game: the phases as a `transitions` machine (built once), the calls of the table protocol,
 and the shared turn logic. Card effects come from the edition's ruleset (`editions/`, see `ruleset.py`);
-cards are tracked physically or dealt (`tracking.py`). Every call checks everything first and raises `RuleError` before changing anything.
+cards are tracked physically or dealt (`tracking.py`). Every call checks everything first and raises
+`RuleError` before changing anything.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class Game(Dealing, TableCalls, DrawCalls):
         self.cards: DealtCards | PhysicalCards = (
             DealtCards(deck, self.rng) if mode == "dealt" else PhysicalCards(len(deck))
         )
-        self.order = TurnOrder(self.players, swap=self.cards.swap, unit="draws" if ruleset.draws else "presses")
+        unit = "draws" if ruleset.draws else "presses"
+        self.order = TurnOrder(self.players, swap=self.cards.swap, unit=unit)
         self.scores: dict[str, int] = {p: 0 for p in self.players}
         self.dropped: list[str] = []  # G3: out of the game
         self.winner: str | None = None
@@ -162,7 +164,7 @@ class Game(Dealing, TableCalls, DrawCalls):
                             f"{offer}")
 
     def _open_challenge(self, player: str, guilty: bool | None) -> None:
-        """C-A7: the owed entry of the card's victim, which a challenge may change, before their first draw."""
+        """C-A7: the victim's owed entry, which a challenge may change before their first draw."""
         entry = self.order.owed[-1]
         self._challenge = [entry[0], player, guilty, entry]
 

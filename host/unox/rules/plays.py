@@ -40,8 +40,8 @@ def resolve_play(
         verb = "draw" if rules.draws else "press the launcher"
         raise RuleError(
             "illegal_card",
-            f"{card.code} cannot go on {top.code} with {rules.color_names[in_force]} in force: play a card of "
-            f"that colour, the same number or symbol, or a wild, or {verb}",
+            f"{card.code} cannot go on {top.code} with {rules.color_names[in_force]} in force: play a card "
+            f"of that colour, the same number or symbol, or a wild, or {verb}",
         )
     size = cards.hand_size(player)
     refusal = rules.refusal(card, size)
@@ -104,7 +104,8 @@ def _resolve_count(game: Game, player: str, card: Card, count: int | None, size:
     if game.cards.dealt:
         held = game.cards.color_count(player, card.color) - 1
         if count is not None and count != held:
-            raise RuleError("bad_count", f"{player} holds {held} other {rules.color_name(card.color)} cards (A4): "
+            name = rules.color_name(card.color)
+            raise RuleError("bad_count", f"{player} holds {held} other {name} cards (A4): "
                             f"all of them go down, so give count {held} or leave it out")
         return held
     count = count or 0

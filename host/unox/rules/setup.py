@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from unox.rules.cards import Card, CardError, parse_card

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-
 from typing import TYPE_CHECKING
 
 from unox.rules.tracking import HAND_SIZE
@@ -35,7 +34,8 @@ def stacked_deck(
 
     `hands` gives up to 7 cards per player (the rest are filled from the unused cards, numbers first);
     `flip` the cards turned up in order (more than one when Trade Hands comes first); `then` the next cards
-    to come out of the launcher, in order. `rules` (name or Ruleset) gives the edition's deck (default Extreme).
+    to come out of the launcher, in order. `rules` (name or Ruleset) gives the edition's deck (default
+    Extreme).
     """
     from unox.rules.editions import get_rules
 

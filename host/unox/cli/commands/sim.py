@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " Example: unox sim --games 100 --players 4 --bot heuristic --seed 1",
     )
     parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    parser.add_argument("--rules", default="extreme", metavar="EDITION",
+                        help="the edition: extreme (default), classic, ...")
     parser.add_argument("--players", type=int, default=4, help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default 4)")
     parser.add_argument("--bot", default="random", help=f"{', '.join(BOT_CHOICES)} (default random)")
     parser.add_argument("--profile", default="measured", help=f"eject profile: {', '.join(PROFILE_NAMES)}")
@@ -49,6 +51,10 @@ def _check(args: argparse.Namespace) -> None:
         raise CommandError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
     if args.bot not in BOT_CHOICES:
         raise CommandError(f"unknown bot {args.bot!r}; use one of {', '.join(BOT_CHOICES)}")
+    from unox.rules.editions import rule_names
+
+    if args.rules not in rule_names():
+        raise CommandError(f"unknown --rules {args.rules!r}; use one of {', '.join(rule_names())}")
     if args.target < 1:
         raise CommandError(f"--target must be 1 or more points, not {args.target}")
     try:
@@ -72,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
                 profile_config=args.profile_config,
                 scoring=args.scoring,
                 target=args.target,
+                ruleset=args.rules,
                 on_game=lambda record: bar.advance(),
             )
         except (RuleError, SimulationError) as exc:
@@ -87,12 +94,15 @@ def format_summary(s: dict[str, Any]) -> str:
     bots = "  ".join(f"{b}: {s['wins_by_bot'][b]} ({n} seats)" for b, n in s["seats_by_bot"].items())
     return "\n".join(
         [
-            f"{s['games']} games, {s['players']} players, bot {s['bot']}, profile {s['profile']},"
+            f"{s['games']} games, {s['players']} players, {s['rules']} rules, bot {s['bot']},"
+            f" profile {s['profile']},"
             f" scoring {s['scoring']} to {s['target']}, seed {s['seed']}",
             f"hands: {s['hands']} ({s['hands_per_game_mean']:.1f} a game)",
-            f"per hand: {s['turns_per_hand_mean']:.1f} turns, {s['presses_per_hand_mean']:.1f} presses,"
+            f"per hand: {s['turns_per_hand_mean']:.1f} turns, {s['presses_per_hand_mean']:.1f} "
+            f"{'presses' if s['rules'] == 'extreme' else 'draws'},"
             f" {s['cards_fired_per_hand_mean']:.1f} cards fired",
-            f"cards fired: {s['cards_fired']}  reloads: {s['reloads']}  UNO catches: {s['catches']}",
+            f"cards fired: {s['cards_fired']}  reloads: {s['reloads']}  UNO catches: {s['catches']}"
+            + (f"  challenges: {s['challenges']}" if s["rules"] != "extreme" else ""),
             f"wins by seat: {seats}",
             f"wins by bot: {bots}",
         ]

@@ -1,5 +1,6 @@
 """The editions: one module each, found by name. A module here that defines `RULES` (a `Ruleset`) is an
-edition; `--rules NAME` picks it by `RULES.name`. Adding an edition is adding a module: nothing else lists them.
+edition; `--rules NAME` picks it by `RULES.name`. Adding an edition is adding a module: nothing else lists
+them.
 """
 
 from __future__ import annotations

@@ -1,0 +1,86 @@
+"""The plug-in interface: editions are found by name, and an edition that is one new class (here a toy
+built on classic, never registered) gets its own requests, its pending choice and its state through the
+table protocol without any change elsewhere."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from unox.rules.editions import DEFAULT_RULES, get_rules, rule_names
+from unox.rules.editions.classic import ClassicRules
+from unox.rules.errors import RuleError
+from unox.rules.game import Game
+from unox.rules.ruleset import RequestField, Ruleset
+from unox.table.runtime import Table
+
+from .kit import accept, refuse, send
+
+
+class ToyRules(ClassicRules):
+    """Classic, except that a Skip's player then names someone who draws 1 (request `zap`)."""
+
+    name = "toy"
+    title = "UNO Toy"
+    game_kinds = frozenset({"skip"})
+    requests = {"zap": {"player": RequestField("player", hint='"player":"Ann"'),
+                        "target": RequestField("player", hint='"target":"Cy"')}}
+
+    def after_play(self, game, player, card):
+        game.pending = {"cmd": "zap", "player": player, "why": "a Skip zaps someone"}
+
+    def call(self, game, cmd, fields):
+        pending = game.pending
+        if pending is None or pending["player"] != fields["player"]:
+            raise RuleError("nothing_to_challenge", "no zap is due from that player: play on")
+        if fields["target"] == fields["player"]:
+            raise RuleError("bad_target", "zap another player, not yourself")
+        game.pending = None
+        game.order.owe(game.seat_of(fields["target"]), 1)
+        game.end_hand_if_out()
+
+    def state_extra(self, game):
+        return {"zaps_due": 1 if game.pending else 0}
+
+
+def toy_table() -> Table:
+    game = Game(["Ann", "Bob", "Cy", "Dee"], ruleset=ToyRules())
+    game.deal("Ann")
+    game.flip("G7")
+    return Table(game)
+
+
+def test_editions_are_found_by_module_name_with_extreme_the_default():
+    names = rule_names()
+    assert names[0] == DEFAULT_RULES == "extreme" and "classic" in names
+    for name in names:
+        rules = get_rules(name)
+        assert isinstance(rules, Ruleset) and rules.name == name and rules.title
+        assert all(code in rules.cards for code in rules.deck)
+        assert set(rules.effect_table()) == set(rules.first_table()) == {c.kind for c in rules.cards.values()}
+
+
+def test_an_unknown_edition_is_refused_with_the_list():
+    with pytest.raises(RuleError) as info:
+        Game(["Ann", "Bob"], ruleset="uno-flip")
+    assert info.value.code == "bad_setup" and "classic" in info.value.message
+
+
+def test_a_new_edition_adds_its_own_request_and_pending_choice():
+    table = toy_table()
+    assert send(table, cmd="zap", player="Bob", target="Cy")["ok"] is False  # nothing pending: refused
+    state = accept(table, cmd="play", player="Bob", card="GS")
+    assert state["pending"] == {"cmd": "zap", "player": "Bob", "why": "a Skip zaps someone"}
+    assert state["zaps_due"] == 1
+    refuse(table, "pending_choice", cmd="draw", player="Dee", fired=1)
+    refuse(table, "pending_choice", cmd="play", player="Dee", card="G2")
+    refuse(table, "bad_target", cmd="zap", player="Bob", target="Bob")
+    refuse(table, "bad_request", cmd="zap", player="Bob")  # its fields are checked by the table
+    refuse(table, "unknown_player", cmd="zap", player="Bob", target="Zed")
+    state = accept(table, cmd="zap", player="Bob", target="Cy")
+    assert state["pending"] is None and state["owed"] == [{"player": "Cy", "draws": 1}]
+
+
+def test_an_edition_request_is_unknown_at_another_editions_table():
+    game = Game(["Ann", "Bob"], ruleset="classic", mode="dealt", rng=random.Random(1))
+    assert send(Table(game), cmd="zap", player="Ann", target="Bob")["error"]["code"] == "unknown_cmd"
