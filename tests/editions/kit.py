@@ -17,10 +17,11 @@ from unox.table.settings import TableSettings
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
 
-def physical_table(rules: str, players=PLAYERS, *, launcher=None, first: str | None = None, color=None,
-                   **settings: Any) -> Table:
+def physical_table(rules: str, players=PLAYERS, *, launcher=None, journal=None, first: str | None = None,
+                   color=None, **settings: Any) -> Table:
     """A physical table of `rules`; with `first`, dealt by Ann (so Bob is on the left) and flipped."""
-    table = Table.create(TableSettings(players=tuple(players), rules=rules, **settings), launcher=launcher)
+    settings_ = TableSettings(players=tuple(players), rules=rules, **settings)
+    table = Table.create(settings_, launcher=launcher, journal=journal)
     if first is not None:
         accept(table, cmd="deal", dealer=players[0])
         flip = {"cmd": "flip", "card": first}
