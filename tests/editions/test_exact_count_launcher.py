@@ -1,6 +1,6 @@
-"""`unox table --rules classic` with the simulated launcher: every draw fires exactly the cards due, counted by
-the beam, over 1,000 draws with jams and an emptying hopper; a shortfall stays owed (DL1, DL2, C-R1), and the
-journal and the beam agree in every case."""
+"""`unox table --rules classic` with the simulated launcher: every draw fires exactly the cards due, counted
+by the beam, over 1,000 draws with jams and an emptying hopper; a shortfall stays owed (DL1, DL2, C-R1),
+and the journal and the beam agree in every case."""
 
 from __future__ import annotations
 
