@@ -14,13 +14,16 @@ from unox.table.requests import DRAW_REQUESTS
 from .kit import physical_table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "table-protocol.md"
-SESSIONS = re.findall(r"<!-- session ([\w-]+) -->\s*```\n(.*?)```\s*<!-- /session \1 -->", DOC.read_text(), re.S)
+MARKED = r"<!-- session ([\w-]+) -->\s*```\n(.*?)```\s*<!-- /session \1 -->"
+SESSIONS = re.findall(MARKED, DOC.read_text(), re.S)
 
 
 def contains(actual, shown) -> bool:
     """`shown` is `actual` with some object keys left out (the docs abbreviate replies)."""
     if isinstance(shown, dict):
-        return isinstance(actual, dict) and all(k in actual and contains(actual[k], v) for k, v in shown.items())
+        return isinstance(actual, dict) and all(
+            k in actual and contains(actual[k], v) for k, v in shown.items()
+        )
     return actual == shown
 
 
