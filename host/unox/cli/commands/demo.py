@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, help="the same seed plays the same game (default: random)")
     parser.add_argument("--plain", action="store_true", help="print a transcript instead of the table UI")
     parser.add_argument("--bot", choices=BOTS, default="heuristic", help="bot strategy (default heuristic)")
+    parser.add_argument("--rules", default="extreme", metavar="EDITION",
+                        help="the edition: extreme (default), classic, ...")
     parser.add_argument("--target", type=int, default=200, help="score that ends the game (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
     parser.add_argument("--profile", default="measured", help="eject profile (default measured)")
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         session, driver = open_demo(
             players=args.players, seed=args.seed, bot=args.bot, target=args.target,
-            scoring=args.scoring, profile=args.profile,
+            scoring=args.scoring, profile=args.profile, rules=args.rules,
         )
     except DemoError as exc:
         raise CommandError(str(exc)) from exc
