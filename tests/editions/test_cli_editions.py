@@ -1,4 +1,4 @@
-"""`--rules` on the commands, as a user meets them: `unox table`, `unox sim` and `unox demo` as subprocesses."""
+"""`--rules` on the commands as a user meets them: `unox table`, `unox sim`, `unox demo` as subprocesses."""
 
 from __future__ import annotations
 
