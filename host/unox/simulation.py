@@ -256,6 +256,7 @@ def simulate(
         "scoring": options.get("scoring", "g1"),
         "target": options.get("target", 500),
         "rules": options.get("ruleset", "extreme"),
+        "variant": options.get("variant"),
     }
     return summarize(records, **run)
 

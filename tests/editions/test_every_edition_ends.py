@@ -76,3 +76,15 @@ def test_unox_sim_rules_classic_reports_the_usual_statistics():
     summary = json.loads(out)
     assert summary["rules"] == "classic" and summary["games"] == 3 and summary["hands"] >= 3
     assert sum(summary["wins_by_seat"].values()) == 3
+
+
+@settings(max_examples=20)
+@given(seed=st.integers(0, 2**64 - 1), rules=st.sampled_from(EDITIONS), data=st.data())
+def test_every_editions_variants_end(seed, rules, data):
+    from unox.rules.editions import get_rules
+
+    variant = data.draw(st.sampled_from(get_rules(rules).variants))
+    players = {"two-player": 2, "rotation": 4, "partners": data.draw(st.sampled_from([4, 6, 8, 10]))}.get(
+        variant, data.draw(st.integers(2, 10)))
+    record = play_game(seed, ["heuristic"] * players, ruleset=rules, variant=variant, target=200)
+    assert 1 <= record.winner_seat <= players

@@ -12,7 +12,7 @@ from unox.cli.errors import CommandError
 from unox.rules.editions import rule_names
 from unox.table.settings import SCORINGS, SettingsError, TableSettings, parse_players
 
-NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal", "rules")
+NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal", "rules", "variant")
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) -> None:
@@ -23,6 +23,7 @@ def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) ->
     parser.add_argument(
         "--rules", metavar="EDITION", help=f"the edition: {', '.join(rule_names())} (default extreme)"
     )
+    parser.add_argument("--variant", help="one the edition has: two-player, elimination, partners, rotation")
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
     parser.add_argument("--target", type=int, help="score that ends the game (default 500)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")
@@ -45,6 +46,7 @@ def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> Ta
             seed=args.seed,
             launcher=args.launcher or default_launcher,
             rules=args.rules or "extreme",
+            variant=args.variant,
         )
     except SettingsError as exc:
         raise CommandError(str(exc)) from exc

@@ -20,10 +20,11 @@ from unox.rules.errors import RuleError
 from unox.rules.machine import machine_config
 from unox.rules.plays import legal_plays, resolve_play
 from unox.rules.ruleset import Play, Ruleset
-from unox.rules.scoring import SCORINGS, settle
+from unox.rules.scoring import SCORINGS, highest, settle, settle_teams
 from unox.rules.table_calls import TableCalls
 from unox.rules.tracking import HAND_SIZE, DealtCards, PhysicalCards
 from unox.rules.turns import TurnOrder
+from unox.rules.variants import check_variant, rotation_over, teams
 
 MODES = ("physical", "dealt")
 _NEXT = {  # what to do instead, by the phase the game is in
@@ -50,10 +51,15 @@ class Game(Dealing, TableCalls, DrawCalls):
         target: int = 500,
         rng: random.Random | None = None,
         ruleset: Ruleset | str = DEFAULT_RULES,
+        variant: str | None = None,
     ):
         _check_setup(players, mode, scoring, target)
         if not isinstance(ruleset, Ruleset):
             ruleset = get_rules(ruleset)
+        check_variant(variant, ruleset.variants, len(players), ruleset.title)
+        if variant == "elimination":
+            scoring = "g3"  # C-G3
+        self.variant = variant
         self.players: tuple[str, ...] = tuple(players)
         self.mode, self.scoring, self.target = mode, scoring, target
         self.rules = ruleset
@@ -311,7 +317,15 @@ class Game(Dealing, TableCalls, DrawCalls):
 
     def _settle(self, points: dict[str, int]) -> None:
         active = list(self.order.players)
-        result = settle(self.scoring, self.target, self.scores, active, self.went_out, points)
+        pairs = teams(self.variant, active, self.hand_number)
+        if pairs is None:
+            result = settle(self.scoring, self.target, self.scores, active, self.went_out, points)
+        else:
+            over = rotation_over(self.variant, self.hand_number)
+            target = None if self.variant == "rotation" else self.target
+            result = settle_teams(target, self.scores, pairs, self.went_out, points)
+            if over:
+                result.winner = highest(self.scores, active)
         self.last_hand = {"hand": self.hand_number, "went_out": self.went_out, "points": points,
                           "gained": result.gained}
         if result.dropped and result.winner is None:
@@ -384,9 +398,14 @@ class Game(Dealing, TableCalls, DrawCalls):
             "target": self.target,
             "must_match": order.must_match,
             "rules": self.rules.name,
+            **({"variant": self.variant, "teams": self._teams_state()} if self.variant else {}),
             **(self._draw_state() if self.rules.draws else {}),
             **self.rules.state_extra(self),
         }
+
+    def _teams_state(self) -> list[list[str]] | None:
+        pairs = teams(self.variant, list(self.order.players), max(1, self.hand_number))
+        return [list(pair) for pair in pairs] if pairs else None
 
     def _draw_state(self) -> dict[str, Any]:
         """The draw editions' extra state: who took the turn's draw, an open challenge, a pending choice."""

@@ -30,6 +30,7 @@ class TableSettings:
     seed: int | None = None
     launcher: str = "script"
     rules: str = "extreme"  # the edition (`unox.rules.editions`)
+    variant: str | None = None  # one the edition declares (`Ruleset.variants`)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -44,17 +45,21 @@ class TableSettings:
 
         if self.rules not in rule_names():
             raise SettingsError(f"rules {self.rules!r} are unknown; use one of {', '.join(rule_names())}")
+        if self.variant is not None:
+            _check_variant(self.rules, self.variant, len(self.players))
         if self.seed is not None and not _is_int(self.seed):
             raise SettingsError(f"seed {self.seed!r} is not a whole number; give one such as --seed 7")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["players"] = list(self.players)
+        if data["variant"] is None:
+            del data["variant"]  # journals of tables without one read as before
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
-        known = {"players", "scoring", "target", "profile", "seed", "launcher", "rules"}
+        known = {"players", "scoring", "target", "profile", "seed", "launcher", "rules", "variant"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise SettingsError(f"unknown table settings {unknown}; this unox knows {sorted(known)}")
@@ -66,7 +71,19 @@ class TableSettings:
 
         rng = random.Random(self.seed) if self.seed is not None else None
         return Game(list(self.players), mode="physical", scoring=self.scoring, target=self.target, rng=rng,
-                    ruleset=self.rules)
+                    ruleset=self.rules, variant=self.variant)
+
+
+def _check_variant(rules: str, variant: str, players: int) -> None:
+    from unox.rules.editions import get_rules
+    from unox.rules.errors import RuleError
+    from unox.rules.variants import check_variant
+
+    edition = get_rules(rules)
+    try:
+        check_variant(variant, edition.variants, players, edition.title)
+    except RuleError as exc:
+        raise SettingsError(f"--variant {variant}: {exc.message}") from exc
 
 
 def _is_int(value: Any) -> bool:

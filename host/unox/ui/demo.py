@@ -25,7 +25,7 @@ class DemoError(Exception):
 
 def open_demo(
     *, players: int = 4, seed: int | None = None, bot: str = "heuristic", target: int = 200,
-    scoring: str = "g1", profile: str = "measured", rules: str = "extreme",
+    scoring: str = "g1", profile: str = "measured", rules: str = "extreme", variant: str | None = None,
 ) -> tuple[Session, DemoDriver]:
     """A dealt-mode table of `players` bots on the sim launcher; `seed=None` picks a fresh seed."""
     from unox.profiles import ProfileError, get_profile
@@ -36,7 +36,7 @@ def open_demo(
     names = list(NAMES[:players])
     try:
         game = Game(names, mode="dealt", scoring=scoring, target=target, rng=random.Random(f"{seed}/deck"),
-                    ruleset=rules)
+                    ruleset=rules, variant=variant)
         eject = get_profile(profile, rng=random.Random(f"{seed}/eject"))
         launcher = open_checked(f"sim:?seed={seed}&cards=0")  # loaded at the deal, as a dealer would
     except (RuleError, ProfileError, LauncherError) as exc:

@@ -30,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bot", choices=BOTS, default="heuristic", help="bot strategy (default heuristic)")
     parser.add_argument("--rules", default="extreme", metavar="EDITION",
                         help="the edition: extreme (default), classic, ...")
+    parser.add_argument("--variant", default=None, help="one the edition has, e.g. partners")
     parser.add_argument("--target", type=int, default=200, help="score that ends the game (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
     parser.add_argument("--profile", default="measured", help="eject profile (default measured)")
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         session, driver = open_demo(
             players=args.players, seed=args.seed, bot=args.bot, target=args.target,
             scoring=args.scoring, profile=args.profile, rules=args.rules,
+            variant=args.variant,
         )
     except DemoError as exc:
         raise CommandError(str(exc)) from exc

@@ -32,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the edition: extreme (default), classic, ...")
     parser.add_argument("--players", type=int, default=4, help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default 4)")
     parser.add_argument("--bot", default="random", help=f"{', '.join(BOT_CHOICES)} (default random)")
+    parser.add_argument("--variant", default=None,
+                        help="one the edition has: two-player, elimination, partners, rotation")
     parser.add_argument("--profile", default="measured", help=f"eject profile: {', '.join(PROFILE_NAMES)}")
     parser.add_argument("--scoring", default="g1", choices=("g1", "g2", "g3"), help="scoring (default g1)")
     parser.add_argument("--target", type=int, default=500, help="points that end a game (default 500)")
@@ -55,6 +57,15 @@ def _check(args: argparse.Namespace) -> None:
 
     if args.rules not in rule_names():
         raise CommandError(f"unknown --rules {args.rules!r}; use one of {', '.join(rule_names())}")
+    if args.variant is not None:
+        from unox.rules.editions import get_rules
+        from unox.rules.variants import check_variant
+
+        edition = get_rules(args.rules)
+        try:
+            check_variant(args.variant, edition.variants, args.players, edition.title)
+        except RuleError as exc:
+            raise CommandError(f"--variant {args.variant}: {exc.message}") from exc
     if args.target < 1:
         raise CommandError(f"--target must be 1 or more points, not {args.target}")
     try:
@@ -79,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 scoring=args.scoring,
                 target=args.target,
                 ruleset=args.rules,
+                variant=args.variant,
                 on_game=lambda record: bar.advance(),
             )
         except (RuleError, SimulationError) as exc:
@@ -94,7 +106,8 @@ def format_summary(s: dict[str, Any]) -> str:
     bots = "  ".join(f"{b}: {s['wins_by_bot'][b]} ({n} seats)" for b, n in s["seats_by_bot"].items())
     return "\n".join(
         [
-            f"{s['games']} games, {s['players']} players, {s['rules']} rules, bot {s['bot']},"
+            f"{s['games']} games, {s['players']} players, {s['rules']} rules"
+            + (f" ({s['variant']})" if s.get("variant") else "") + f", bot {s['bot']},"
             f" profile {s['profile']},"
             f" scoring {s['scoring']} to {s['target']}, seed {s['seed']}",
             f"hands: {s['hands']} ({s['hands_per_game_mean']:.1f} a game)",

@@ -23,6 +23,7 @@ class ClassicRules(Ruleset):
     draws = True
     penalties = {"advice": 2, "wrong_card": 2, "uno": 2}  # C-P1, C-P2, C-U2/C-P3
     challengeable = frozenset({"wild_draw4"})  # C-A7
+    variants = ("two-player", "elimination", "partners", "rotation")  # C-2P, C-G3, C-V1, C-V2
 
     def effect_table(self) -> dict[str, Effect]:
         return {

@@ -48,6 +48,7 @@ class ExtremeRules(Ruleset):
     cardset = _ExtremeCards(extreme_cards.COLOR_NAMES, extreme_cards.CARDS, "")
     deck: tuple[str, ...] = tuple(extreme_deck())
     penalties = {"advice": 4, "wrong_card": 2, "uno": 2}  # P1, P2, U2/P3
+    variants = ("two-player", "elimination")  # 2P1-2P3, G3
     target_kinds = frozenset({"trade"})
     count_kinds = frozenset({"discard_all"})
     # cards whose presses still happen when they are the last card (U3)
