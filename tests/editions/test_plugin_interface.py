@@ -84,3 +84,25 @@ def test_a_new_edition_adds_its_own_request_and_pending_choice():
 def test_an_edition_request_is_unknown_at_another_editions_table():
     game = Game(["Ann", "Bob"], ruleset="classic", mode="dealt", rng=random.Random(1))
     assert send(Table(game), cmd="zap", player="Ann", target="Bob")["error"]["code"] == "unknown_cmd"
+
+
+def test_docs_name_every_edition_and_every_listed_rule_id_has_a_test():
+    """docs/rules.md has a section per edition; each rule ID it lists for the editions (C-..., DL...) has a
+    test in tests/editions named after it; docs/state-machine.md draws each edition."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    rules_doc = (root / "docs" / "rules.md").read_text()
+    machine_doc = (root / "docs" / "state-machine.md").read_text()
+    for name in rule_names():
+        assert f"`--rules {name}`" in rules_doc and f"(`--rules {name}`)" in machine_doc
+    listed = set()
+    for cell in re.findall(r"^\| ([^|`]+) \|", rules_doc, flags=re.M):
+        listed |= set(re.findall(r"\b(?:[A-Z]{1,2}-[A-Z0-9]+|DL\d)\b", cell))
+    assert {"DL1", "DL2", "C-D1", "C-A2", "C-A7", "C-P2", "C-2P2", "C-V2"} <= listed
+    source = "\n".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
+    names = re.findall(r"def (test_\w+)", source)
+    for rule in listed:
+        tag = rule.replace("-", "_")
+        assert any(n.startswith(f"test_{tag}_") or f"_{tag}_" in n for n in names), rule
