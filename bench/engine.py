@@ -16,7 +16,8 @@ The last line is one JSON object: `actions_per_s`, `rlcard_actions_per_s`, `rati
 
     python3 bench/engine.py --rules classic [--seconds 10] [--rounds 5]
 
-adds the exact comparison: RLCard's `UnoGame` is classic UNO, so dealt-mode classic games of 4 random bots
+adds the exact comparison: RLCard's `UnoGame` is classic UNO, so dealt-mode classic games of 4 random bots,
+played by the fast core (`unox.rules.fastcore`, checked call by call against `Game`),
 (a uniformly random legal play, the turn's draw only when nothing goes, the card drawn played when it goes)
 run against RLCard's round loop driven through `proceed_round` directly (`get_legal_actions`, a random
 choice, `proceed_round`, until `is_over`: no observation is built). Both count one action per turn: a play,
@@ -79,14 +80,16 @@ def rlcard(seconds: float, rng: random.Random) -> tuple[int, int, int, float, in
 
 def ours_classic(seconds: float, rng: random.Random) -> tuple[int, int, float]:
     """Dealt-mode classic games (G1 to 500) of 4 random bots: turns and hands in about `seconds`."""
-    from unox.simulation import random_classic_game
+    from unox.rules.editions import get_rules
+    from unox.rules.fastcore import play_random_game
 
+    classic = get_rules("classic")
     turns = hands = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        record = random_classic_game(rng.getrandbits(64), len(PLAYERS))
-        turns += record.turns
-        hands += record.hands
+        core = play_random_game(classic, len(PLAYERS), rng.getrandbits(64))
+        turns += core.turns
+        hands += core.hand_number
     return turns, hands, time.perf_counter() - start
 
 

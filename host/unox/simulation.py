@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from unox.bots import BOT_NAMES, Bot, RandomBot, make_bot
+from unox.bots import BOT_NAMES, Bot, make_bot
 from unox.profiles import EjectProfile, get_profile
 from unox.rules.errors import RuleError
 from unox.rules.game import Game
@@ -288,13 +288,3 @@ def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
         "seats_by_bot": dict(sorted(seats_by_bot.items())),
     }
 
-
-def random_classic_game(seed: int, players: int = 4) -> GameRecord:
-    """One dealt-mode classic game (G1 to 500) of random bots that draw only when nothing goes, as RLCard's
-    random agent does: the benchmark's game (`bench/engine.py --rules classic`)."""
-    rng = random.Random(seed)
-    names = [f"P{seat + 1}" for seat in range(players)]
-    game = Game(names, mode="dealt", rng=random.Random(rng.getrandbits(64)), ruleset="classic")
-    bots = {n: RandomBot(random.Random(rng.getrandbits(64)), press_chance=0.0) for n in names}
-    profile = get_profile("measured", rng=random.Random(0))  # unused: a draw edition deals what is due
-    return Match(game, bots, profile, GameRecord(seed, ["random"] * players)).run()
