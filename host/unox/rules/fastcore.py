@@ -3,9 +3,9 @@
 `Game` checks every call of the table protocol and keeps a state a person can read; a simulation of random
 bots needs neither. Here cards are integers (one per distinct code, as `Game`'s cards are one object per
 code), a card's match is one bitmask test against the top (colour in force, face, wild), and a move taken
-from `legal()` is applied without being checked again. The rules are classic's (C-T1-C-T4, C-A1-C-A7, C-U1-C-U3, C-R1, C-G1), with
-the same calls and the same random draws as `Game`: `tests/editions/test_fastcore.py` plays both side by
-side and compares them after every call.
+from `legal()` is applied without being checked again. The rules are classic's (C-T1-C-T4, C-A1-C-A7,
+C-U1-C-U3, C-R1, C-G1), with the same calls and the same random draws as `Game`:
+`tests/editions/test_fastcore.py` plays both side by side and compares them after every call.
 """
 
 from __future__ import annotations
