@@ -37,7 +37,7 @@ def lockstep(seed: int, players: int) -> int:
     """Plays one whole game on both; returns the number of calls compared."""
     names = [f"P{s + 1}" for s in range(players)]
     game = Game(names, mode="dealt", rng=random.Random(seed), ruleset="classic", target=200)
-    core = FastClassic(CLASSIC, players, random.Random(seed), target=200)
+    core = FastClassic(CLASSIC, players, random.Random(seed), target=200, same_shuffle=True)
     pick = random.Random(seed + 1).random
     words = CLASSIC.color_words
     calls = 0
@@ -116,3 +116,59 @@ def test_an_edition_with_special_cards_is_refused():
 
     with pytest.raises(ValueError, match="use Game"):
         FastClassic(Special(), 4, random.Random(1))
+
+
+class Logged(FastClassic):
+    """The fast core, recording every call that changes it (the benchmark loop calls only these)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.log = []
+
+    def __getattribute__(self, name):
+        attr = super().__getattribute__(name)
+        if name in ("deal", "flip", "play", "draw", "pass_turn", "challenge_now", "uno", "catch", "reload"):
+            log = super().__getattribute__("log")
+
+            def logged(*args):
+                log.append((name, *args))
+                return attr(*args)
+
+            return logged
+        return attr
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_benchmarks_game_replays_on_game_to_the_same_end(seed):
+    """Every call of `play_random_game`'s loop, replayed on `Game`, is accepted and ends the same way."""
+    core = play_random_game(CLASSIC, 4, seed, core=Logged, same_shuffle=True)
+    names = ["P1", "P2", "P3", "P4"]
+    import random as _random
+
+    rng = _random.Random(seed)
+    game = Game(names, mode="dealt", rng=_random.Random(rng.getrandbits(64)), ruleset="classic")
+    words = CLASSIC.color_words
+    for name, *args in core.log:
+        if name == "deal":
+            game.deal()
+        elif name == "flip":
+            game.flip(None, words[args[0]])
+        elif name == "play":
+            seat, card, color = args
+            code = core.codes[card]
+            game.play(names[seat], code, words[color] if code.startswith("W") else None)
+        elif name == "draw":
+            game.draw(names[args[0]], args[1])
+        elif name == "pass_turn":
+            game.pass_turn(names[args[0]])
+        elif name == "challenge_now":
+            game.challenge(game.challenge_open)
+        elif name == "uno":
+            game.uno(names[args[0]])
+        elif name == "catch":
+            game.catch(names[args[0]], next(p for p in names if p != names[args[0]]))
+        elif name == "reload":
+            game.reload()
+    assert len(core.log) > 500
+    assert game.phase == "game_over" and game.winner == names[core.winner]
+    assert game.state()["scores"] == dict(zip(names, core.scores, strict=True))
