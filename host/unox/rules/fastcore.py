@@ -125,44 +125,51 @@ class FastClassic:
         """A card from `legal(seat)`, applied without checks; `color` counts for a wild."""
         hand = self.hands[seat]
         kind = self.kind[card]
-        guilty = None
         if kind == WILD4:
             tcolor, col = self.tcolor, self.color
             guilty = any(col[c] == tcolor for c in hand if c != card)
-        self.catchable = self.safe = None
         hand.remove(card)
         self.piled.append(card)
         self.top = card
-        self.tcolor = color if kind >= WILD else self.color[card]
-        self.drawn = self.challenge = None
+        self.catchable = self.safe = self.drawn = self.challenge = None
         n, d = self.n, self.direction
-        if kind == NUMBER or kind == WILD:
+        if kind == NUMBER:  # the most common by far
+            self.tcolor = self.color[card]
             self.turn = (seat + d) % n
-        elif kind == DRAW2 or kind == WILD4:
-            entry = [(seat + d) % n, 2 if kind == DRAW2 else 4]
-            self.owed.append(entry)
-            self.turn = (seat + 2 * d) % n
-            if kind == WILD4:
+        elif kind >= WILD:
+            self.tcolor = color
+            if kind == WILD:
+                self.turn = (seat + d) % n
+            else:
+                entry = [(seat + d) % n, 4]
+                self.owed.append(entry)
+                self.turn = (seat + 2 * d) % n
                 self.challenge = [entry[0], seat, guilty, entry]
-        elif kind == REVERSE:
-            if n == 2:
-                self.turn = seat
-            else:
-                self.direction = -d
-                self.turn = (seat - d) % n
         else:
-            self.turn = (seat + 2 * d) % n
-        left = len(hand)
-        if left == 1:
-            if self.precalled == seat:
-                self.safe = seat
+            self.tcolor = self.color[card]
+            if kind == DRAW2:
+                self.owed.append([(seat + d) % n, 2])
+                self.turn = (seat + 2 * d) % n
+            elif kind == REVERSE:
+                if n == 2:
+                    self.turn = seat
+                else:
+                    self.direction = -d
+                    self.turn = (seat - d) % n
             else:
-                self.catchable = seat
+                self.turn = (seat + 2 * d) % n
+        left = len(hand)
+        if left < 2:
+            if left == 1:
+                if self.precalled == seat:
+                    self.safe = seat
+                else:
+                    self.catchable = seat
+            else:
+                self.went_out = seat
+                if not self.owed:
+                    self._end_hand()
         self.precalled = None
-        if left == 0:
-            self.went_out = seat
-            if not self.owed:
-                self._end_hand()
 
     def draw_due(self, seat: int) -> int:
         owed = self.owed
