@@ -424,3 +424,41 @@ def test_a_classic_table_has_no_presses_and_extreme_has_no_draws():
     extreme = physical_table("extreme", first="G7")
     assert send(extreme, cmd="draw", player="Bob", fired=1)["error"]["code"] == "unknown_cmd"
     assert "rules" in extreme.state() and extreme.state()["rules"] == "extreme"
+
+
+# --- the launcher deals (DL4) ------------------------------------------------------------------------
+
+
+def test_DL4_the_launcher_deals_7_to_each_player_in_seat_order_before_the_flip():
+    table = physical_table("classic")
+    state = accept(table, cmd="deal", dealer="Ann", launcher=True)
+    assert state["owed"] == [{"player": p, "draws": 7} for p in ("Bob", "Cy", "Dee", "Ann")]
+    assert state["hands"] == {"Ann": 0, "Bob": 0, "Cy": 0, "Dee": 0} and state["launcher"]["cards"] == 108
+    assert state["turn"] == "Bob"
+    refuse(table, "owes_draws", cmd="flip", card="G7")
+    refuse(table, "draw_out_of_order", cmd="draw", player="Cy", fired=7)
+    refuse(table, "bad_fired", cmd="draw", player="Bob", fired=8)
+    accept(table, cmd="draw", player="Bob", fired=5)  # a jam: the rest stays owed
+    for player, fired in (("Bob", 2), ("Cy", 7), ("Dee", 7), ("Ann", 7)):
+        state = accept(table, cmd="draw", player=player, fired=fired)
+    assert state["hands"] == {"Ann": 7, "Bob": 7, "Cy": 7, "Dee": 7} and state["launcher"]["cards"] == 80
+    assert accept(table, cmd="flip", card="G7")["turn"] == "Bob"
+
+
+def test_DL4_in_dealt_mode_the_launcher_deals_the_same_hands_as_the_dealer():
+    import random
+
+    from unox.rules.game import Game
+
+    by_hand, by_launcher = (Game(["Ann", "Bob", "Cy"], mode="dealt", rng=random.Random(4), ruleset="classic")
+                            for _ in range(2))
+    by_hand.deal("Ann")
+    by_launcher.deal("Ann", by_launcher=True)
+    for player in ("Bob", "Cy", "Ann"):
+        by_launcher.draw(player, 7)
+    assert {p: by_hand.hand(p) for p in by_hand.players} == {p: by_launcher.hand(p) for p in by_hand.players}
+
+
+def test_DL4_extreme_deals_by_hand():
+    extreme = physical_table("extreme")
+    assert send(extreme, cmd="deal", dealer="Ann", launcher=True)["error"]["code"] == "bad_request"

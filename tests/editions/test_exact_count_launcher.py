@@ -71,3 +71,24 @@ def test_DL1_DL2_a_thousand_draws_fire_exactly_what_is_due_and_the_journal_agree
     journalled = [(r["player"], r["fired"]) for _, r in journal.rows() if r["cmd"] == "draw"]
     assert journalled == beam  # draw by draw, the journal holds exactly what the beam counted
     assert faults > 10 and shortfalls > 10 and reloads >= 3
+
+
+def test_DL4_the_launchers_button_deals_each_player_their_7_in_seat_order():
+    launcher = open_launcher("sim:?seed=3&cards=108&jam=0&double=0&stuck=0")
+    try:
+        table = physical_table("classic", launcher=launcher)
+        accept(table, cmd="deal", dealer="Ann", launcher=True)
+        takers = []
+        for _ in PLAYERS:
+            taker = table.state()["turn"]
+            reply = table.button()
+            assert reply["ok"] and reply["launcher"] == {"requested": 7, "fired": 7, "fault": None}
+            takers.append(taker)
+        state = table.state()
+        assert takers == ["Bob", "Cy", "Dee", "Ann"]
+        assert state["hands"] == {p: 7 for p in PLAYERS} and state["launcher"]["cards"] == 108 - 28
+        assert launcher.device.model.ejected == 28
+        assert table.button()["error"]["code"] == "not_owed"  # nobody owes: nothing is fired
+        assert launcher.device.model.ejected == 28
+    finally:
+        launcher.close()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from unox.rules.cards import Card, CardError
 from unox.rules.errors import RuleError
 from unox.rules.setup import choose_dealer
+from unox.rules.tracking import HAND_SIZE
 
 if TYPE_CHECKING:
     import random
@@ -41,17 +42,25 @@ class Dealing:
         def cards_dealt(self) -> bool: ...
         def first_card_up(self) -> bool: ...
 
-    def deal(self, dealer: str | None = None, stack: Sequence[str] | None = None) -> None:
-        """S2: a new hand of 7 cards each. Dealt mode may give a stacked deck (see `DealtCards.start`)."""
+    def deal(self, dealer: str | None = None, stack: Sequence[str] | None = None, by_launcher: bool = False
+             ) -> None:
+        """S2: a new hand of 7 cards each. Dealt mode may give a stacked deck (see `DealtCards.start`).
+
+        `by_launcher` (DL4, draw editions): the launcher deals: each player, in seat order from the dealer's
+        left, owes a draw of 7 before the first card is turned up."""
         self._need("deal")
+        if by_launcher and not self.rules.draws:
+            raise RuleError("not_in_rules", f"{self.rules.title}'s launcher fires at random: deal by hand")
         dealer = self._choose_dealer(dealer)
         seat = self.seat_of(dealer)
         cards = self._check_stack(stack)
         order = self.order
         order.reset()
         seated = [order.players[(seat + i) % order.seats] for i in range(1, order.seats + 1)]
-        self.cards.start(seated, cards)
+        self.cards.start(seated, cards, 0 if by_launcher else HAND_SIZE)
         self._reset_hand()
+        if by_launcher:
+            order.owed.extend([player, HAND_SIZE] for player in seated)
         self.dealer = dealer
         self.hand_number += 1
         self.cards_dealt()
@@ -89,6 +98,9 @@ class Dealing:
     def flip(self, card: str | None = None, color: str | None = None) -> None:
         """S2/S4: turn up the first discard and apply its effect. Dealt mode: None turns up the next card."""
         self._need("flip")
+        if self.order.owed:
+            first = self.order.owed[0]
+            raise RuleError("owes_draws", f"the launcher is dealing (DL4): {first[0]} takes {first[1]} first")
         turned = self._check_flip(card, color)
         letter = turned.color
         if turned.color is None:

@@ -66,6 +66,8 @@ class DrawCalls:
         if not self.rules.draws:
             return 0
         owed = self.order.owed
+        if self.stage not in ("turn", "flip"):
+            return 0
         if owed:
             return owed[0][1] if owed[0][0] == player else 0
         if self.stage == "turn" and player == self.order.turn_player and self._drawn != player:
@@ -75,7 +77,8 @@ class DrawCalls:
     def draw(self, player: str, fired: int) -> None:
         """DL1/DL2, C-T2: `player` took `fired` cards from the launcher, owed draws first, in order."""
         self._need_draws("draw")
-        self._need("turn")
+        if not (self.stage == "flip" and self.order.owed):  # DL4: the launcher deals before the flip
+            self._need("turn")
         self.seat_of(player)
         self._check_fired(fired)
         self._need_no_pending("draw")

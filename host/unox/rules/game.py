@@ -343,6 +343,8 @@ class Game(Dealing, TableCalls, DrawCalls):
         """Who a launcher button press belongs to now: the first owed press, else the turn player."""
         if self.stage == "turn":
             return self.order.presser()
+        if self.stage == "flip" and self.order.owed:
+            return self.order.presser()  # DL4: the launcher deals the hands
         return None
 
     @property
@@ -374,7 +376,7 @@ class Game(Dealing, TableCalls, DrawCalls):
         return {
             "phase": self.stage,
             "step": self.phase,
-            "turn": order.presser() if active else None,
+            "turn": self.presser(),
             "plays_next": order.turn_player if active else None,
             "direction": order.direction_name(),
             "top": self.top.code if self.top else None,

@@ -61,6 +61,10 @@ REQUESTS: dict[str, dict[str, Field]] = {
 # The draw editions' requests (classic and those built on it): known only at a table of such an edition,
 # so Extreme's protocol is exactly what it was.
 DRAW_REQUESTS: dict[str, dict[str, Field]] = {
+    "deal": {
+        "dealer": Field(PLAYER, hint='the dealer\'s name, e.g. "dealer":"Ann"'),
+        "launcher": Field(FLAG, False, '"launcher":true: the launcher deals 7 to each player (DL4)'),
+    },
     "draw": {
         "player": Field(PLAYER, hint='who draws, e.g. "player":"Bob"'),
         "fired": Field(COUNT, hint='the cards the launcher gave, e.g. "fired":2'),

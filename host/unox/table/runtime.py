@@ -43,7 +43,10 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
     """Apply one normalised, resolved request to the game; the engine raises RuleError to refuse."""
     cmd = request["cmd"]
     if cmd == "deal":
-        game.deal(request["dealer"])
+        if request.get("launcher"):
+            game.deal(request["dealer"], by_launcher=True)  # DL4
+        else:
+            game.deal(request["dealer"])
     elif cmd == "flip":
         game.flip(request["card"], request.get("color"))
     elif cmd == "play":
