@@ -53,3 +53,9 @@ def test_unox_demo_rules_classic_plays_a_whole_game_with_draws_and_passes():
 def test_unox_demo_refuses_unknown_rules():
     done = unox("demo", "--rules", "uno-flip", "--plain")
     assert done.returncode == 1 and "classic" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_unox_play_says_where_to_play_another_edition_for_now():
+    done = unox("play", "--rules", "classic", "--players", "Ann,Bob", "--plain")
+    assert done.returncode == 1 and done.stdout == ""
+    assert "unox table --rules classic" in done.stderr and done.stderr.count("\n") == 1

@@ -43,6 +43,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rules not in (None, "extreme"):
+        # The typed commands and the screen know Extreme's cards only, so far (issue 10 brings the others).
+        raise CommandError(f"unox play speaks UNO Extreme only so far; play --rules {args.rules} with "
+                           f"`unox table --rules {args.rules}` (JSON lines) or watch `unox demo --rules "
+                           f"{args.rules}`")
     if args.continue_path is not None:
         session = _continue(args)
     elif args.resume is not None:
