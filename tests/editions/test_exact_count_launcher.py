@@ -92,3 +92,19 @@ def test_DL4_the_launchers_button_deals_each_player_their_7_in_seat_order():
         assert launcher.device.model.ejected == 28
     finally:
         launcher.close()
+
+
+def test_a_classic_table_resumes_from_its_journal_in_the_same_state(tmp_path):
+    from unox.table.runtime import Table
+
+    journal = Journal(tmp_path / "classic.db")
+    table = physical_table("classic", journal=journal, first="G7", variant="partners")
+    accept(table, cmd="play", player="Bob", card="W+4", color="red")
+    accept(table, cmd="challenge", player="Cy", guilty=False)
+    accept(table, cmd="draw", player="Cy", fired=4)
+    before = table.state()
+    table.close()
+    resumed = Table.resume(tmp_path / "classic.db")
+    assert resumed.state() == before and before["rules"] == "classic" and before["variant"] == "partners"
+    assert before["owed"] == [{"player": "Cy", "draws": 2}]
+    resumed.close()

@@ -5,14 +5,32 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from unox.rules.cards import Card, CardError
 from unox.rules.errors import RuleError
 from unox.rules.ruleset import Play
 
 if TYPE_CHECKING:
-    from unox.rules.game import Game
+    from unox.rules.ruleset import Ruleset
+    from unox.rules.tracking import DealtCards, PhysicalCards
+    from unox.rules.turns import TurnOrder
+
+
+class Game(Protocol):
+    """What checking a play reads of the game (`unox.rules.game.Game`), so this module does not import it."""
+
+    stage: str
+    rules: Ruleset
+    cards: DealtCards | PhysicalCards
+    order: TurnOrder
+    top: Card | None
+    color: str | None
+    pending: dict[str, Any] | None
+    _drawn: str | None
+    _drawn_card: Card | None
+
+    def seat_of(self, player: str) -> int: ...
 
 __all__ = ["Play", "legal_plays", "resolve_play"]
 
