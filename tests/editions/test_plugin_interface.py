@@ -24,12 +24,20 @@ class ToyRules(ClassicRules):
     title = "UNO Toy"
     game_kinds = frozenset({"skip"})
     requests = {"zap": {"player": RequestField("player", hint='"player":"Ann"'),
-                        "target": RequestField("player", hint='"target":"Cy"')}}
+                        "target": RequestField("player", hint='"target":"Cy"')},
+                "peek": {"player": RequestField("player", hint='"player":"Ann"'),
+                         "fired": RequestField("count", hint='"fired":1')}}
 
     def after_play(self, game, player, card):
         game.pending = {"cmd": "zap", "player": player, "why": "a Skip zaps someone"}
 
     def call(self, game, cmd, fields):
+        if cmd == "peek":  # DL3-style: a card turned up from the launcher onto the pile
+            if fields["fired"] not in (0, 1):
+                raise RuleError("bad_fired", "a peek turns up one card: fired 0 or 1")
+            game.cards.launcher -= fields["fired"]
+            game.cards.pile += fields["fired"]
+            return
         pending = game.pending
         if pending is None or pending["player"] != fields["player"]:
             raise RuleError("nothing_to_challenge", "no zap is due from that player: play on")
@@ -106,3 +114,17 @@ def test_docs_name_every_edition_and_every_listed_rule_id_has_a_test():
     for rule in listed:
         tag = rule.replace("-", "_")
         assert any(n.startswith(f"test_{tag}_") or f"_{tag}_" in n for n in names), rule
+
+
+def test_an_editions_request_with_fired_makes_the_launcher_fire_what_the_edition_says(sim):
+    game = Game(["Ann", "Bob", "Cy", "Dee"], ruleset=ToyRules())
+    game.deal("Ann")
+    game.flip("G7")
+    launcher = sim("seed=2&cards=79&jam=0&double=0&stuck=0")
+    table = Table(game, launcher=launcher)
+    reply = send(table, cmd="peek", player="Bob")
+    assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
+    assert reply["state"]["discard"] == 2 and reply["state"]["launcher"]["cards"] == 78
+    assert table.entries[-1] == {"cmd": "peek", "player": "Bob", "fired": 1}
+    assert launcher.device.model.ejected == 1
+    refuse(table, "bad_fired", cmd="peek", player="Bob", fired=2)

@@ -130,6 +130,11 @@ class Ruleset:
         """For `game_kinds` only, after `apply`: e.g. set `game.pending` to wait for the player's choice
         (`{"cmd": "gift", "player": player, "why": "Beachcomber (BA-A1)"}`), cleared by `call`."""
 
+    def fire_due(self, game: Game, cmd: str, fields: dict[str, Any]) -> int:
+        """DL3: for one of `requests` that has a `fired` field, how many cards a table's launcher fires when
+        the request leaves `fired` out (a card turned up is fired one at a time: usually 1)."""
+        return 1
+
     def state_extra(self, game: Game) -> dict[str, Any]:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
         return {}

@@ -150,9 +150,8 @@ def check_request(
     clean: dict[str, Any] = {"cmd": cmd}
     for name, spec in fields.items():
         value = request.get(name)
-        required = spec.required and not (
-            fired_optional and (cmd == "press" or (cmd == "draw" and name == "fired"))
-        )
+        # with a launcher, `fired` may be left out of any request that has it: the host fires
+        required = spec.required and not (fired_optional and (cmd == "press" or name == "fired"))
         if value is None:
             if required:
                 raise ProtocolError("bad_request", f"{cmd} needs {name}: {spec.hint}")

@@ -223,6 +223,8 @@ class Table:
             return self.button(clean.get("player"))
         if cmd == "draw" and "fired" not in clean:
             return self.draw_from_launcher(clean["player"])
+        if "fired" not in clean and "fired" in _edition_requests(self.game).get(cmd, {}):
+            return self._edition_fire(clean)
         return self._commit(clean)
 
     def _commit(self, request: dict[str, Any]) -> Reply:
@@ -309,10 +311,20 @@ class Table:
             return self._commit({"cmd": "draw", "player": player, "fired": 0})
         return self._fire_and_commit("draw", player, due)
 
-    def _fire_and_commit(self, cmd: str, who: str, count: int) -> Reply:
-        """Fire `count` cards and give the rules the beam's count as `cmd` (press or draw) by `who`.
+    def _edition_fire(self, request: dict[str, Any]) -> Reply:
+        """DL3: an edition's request that turns cards up from the launcher (`fired` left out): the launcher
+        fires what the edition says is due (`Ruleset.fire_due`), and the beam's count becomes `fired`."""
+        due = int(self.game.rules.fire_due(self.game, request["cmd"], request))
+        fields = {k: v for k, v in request.items() if k not in ("cmd", "player")}
+        if due <= 0:
+            return self._commit({**request, "fired": 0})  # the rules say why nothing is due
+        return self._fire_and_commit(request["cmd"], request.get("player"), due, fields)
 
-        The one path from a launcher firing to the journal, for presses and for draws alike."""
+    def _fire_and_commit(self, cmd: str, who: str | None, count: int, fields: dict | None = None) -> Reply:
+        """Fire `count` cards and give the rules the beam's count as `cmd` (press, draw or an edition's
+        request, with its other `fields`) by `who`.
+
+        The one path from a launcher firing to the journal, for presses, draws and turned cards alike."""
         result = self._fire(count)
         info: dict[str, Any] = {"requested": count, "fired": result.fired, "fault": result.fault}
         if result.fault:
@@ -322,7 +334,8 @@ class Table:
                 return self.refuse(
                     "launcher_fault", f"{info['action']} The {cmd} did not count.", launcher=info
                 )
-        reply = self._commit({"cmd": cmd, "player": who, "fired": result.fired})
+        request = {"cmd": cmd, "player": who, **(fields or {}), "fired": result.fired}
+        reply = self._commit({k: v for k, v in request.items() if v is not None})
         reply["launcher"] = info
         return reply
 
