@@ -32,7 +32,9 @@ class ToyRules(ClassicRules):
         game.pending = {"cmd": "zap", "player": player, "why": "a Skip zaps someone"}
 
     def call(self, game, cmd, fields):
-        if cmd == "peek":  # DL3-style: a card turned up from the launcher onto the pile
+        if cmd == "peek":  # DL3-style: the turn player turns a card up from the launcher onto the pile
+            if fields["player"] != game.order.turn_player:
+                raise RuleError("not_your_turn", "only the turn player peeks: wait for your turn")
             if fields["fired"] not in (0, 1):
                 raise RuleError("bad_fired", "a peek turns up one card: fired 0 or 1")
             game.cards.launcher -= fields["fired"]
@@ -46,6 +48,9 @@ class ToyRules(ClassicRules):
         game.pending = None
         game.order.owe(game.seat_of(fields["target"]), 1)
         game.end_hand_if_out()
+
+    def fire_due(self, game, cmd, fields):
+        return 1 if game.order.turn_player == fields["player"] else 0
 
     def state_extra(self, game):
         return {"zaps_due": 1 if game.pending else 0}
@@ -128,3 +133,5 @@ def test_an_editions_request_with_fired_makes_the_launcher_fire_what_the_edition
     assert table.entries[-1] == {"cmd": "peek", "player": "Bob", "fired": 1}
     assert launcher.device.model.ejected == 1
     refuse(table, "bad_fired", cmd="peek", player="Bob", fired=2)
+    assert send(table, cmd="peek", player="Dee")["ok"] is False  # not due: refused, nothing fired
+    assert launcher.device.model.ejected == 1

@@ -132,8 +132,12 @@ class Ruleset:
 
     def fire_due(self, game: Game, cmd: str, fields: dict[str, Any]) -> int:
         """DL3: for one of `requests` that has a `fired` field, how many cards a table's launcher fires when
-        the request leaves `fired` out (a card turned up is fired one at a time: usually 1)."""
-        return 1
+        the request leaves `fired` out (a card turned up is fired one at a time: usually 1).
+
+        The cards are fired before `call` sees the request, so return 0 whenever the request is not due
+        now: it is then given to `call` with `fired` 0, which refuses it, and nothing leaves the launcher.
+        The default fires nothing."""
+        return 0
 
     def state_extra(self, game: Game) -> dict[str, Any]:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
