@@ -122,9 +122,10 @@ class TableProcess:
         return code
 
 
-@pytest.fixture(
-    scope="module", params=[("script", "extreme"), ("sim", "extreme"), ("script", "classic"), ("sim", "classic")]
-)
+TABLES = [("script", "extreme"), ("sim", "extreme"), ("script", "classic"), ("sim", "classic")]
+
+
+@pytest.fixture(scope="module", params=TABLES, ids=["-".join(pair) for pair in TABLES])
 def table(request, tmp_path_factory):
     process = TableProcess(tmp_path_factory.mktemp("fuzz"), *request.param)
     yield process
