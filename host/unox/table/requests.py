@@ -54,7 +54,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     },
     "reload": {},
     "score": {"points": Field(POINTS, hint='points left in each hand, e.g. "points":{"Ann":0,"Bob":23}')},
-    "settle": {"fired": Field(COUNT, hint='the cards that came out of the unsettled press, e.g. "fired":2')},
+    "settle": {"fired": Field(COUNT, hint='the cards that came out of the unsettled fire, e.g. "fired":2')},
     "state": {},
     "undo": {},
 }
@@ -100,9 +100,9 @@ PROTOCOL_CODES: dict[str, str] = {
     "unknown_player": "a name that is not seated at this table",
     "nothing_to_undo": "undo with no accepted request left",
     "no_launcher": "a launcher press on a table run with --launcher script",
-    "launcher_fault": "the launcher fired nothing because of a fault; the press did not count",
-    "unsettled": "the table stopped during a fire nobody can count for it: settle that press first",
-    "nothing_to_settle": "settle when no press waits to be settled",
+    "launcher_fault": "the launcher fired nothing because of a fault; the press (or draw) did not count",
+    "unsettled": "the table stopped during a fire nobody can count for it: settle that press or draw first",
+    "nothing_to_settle": "settle when no fire waits to be settled",
     "journal_error": "the journal could not be written; the request was not taken",
     "internal_error": "unox failed on the request (a bug); nothing was applied",
 }
