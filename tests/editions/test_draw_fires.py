@@ -231,3 +231,12 @@ def test_a_pending_fire_whose_stored_request_is_not_fireable_is_damage_and_nothi
         Table.resume(path)
     with Journal(path) as journal:
         assert journal.pending_fire()["request"] == {"cmd": "pass", "player": "Bob"}
+
+
+def test_journal_check_names_a_pending_draw_as_a_draw(tmp_path):
+    from unox.table.journal_tools import check
+
+    path = tmp_path / "c.db"
+    crash_during_a_draw(path, due_two=True)
+    lines = check(path).lines()
+    assert any("unfinished fire" in line and "2 card(s) for Cy (draw)" in line for line in lines), lines

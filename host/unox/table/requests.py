@@ -152,9 +152,7 @@ def check_request(
     (`DRAW_REQUESTS` are known). `extra`: the edition's own requests (`Ruleset.requests`:
     cmd -> field -> (kind, required, hint)). `deck`: the edition's deck size, the bound of every count.
     """
-    requests = REQUESTS
-    if draws or extra:
-        requests = {**REQUESTS, **(DRAW_REQUESTS if draws else {}), **_fields_of(extra or {})}
+    requests = table_requests(draws=draws, extra=extra)
     if not isinstance(request, dict):
         raise ProtocolError("bad_request", 'a request is a JSON object, e.g. {"cmd":"state"}')
     cmd = request.get("cmd")
@@ -235,6 +233,15 @@ def _checked_list(
         for player in value:
             check_player(player, players)
     return list(value)
+
+
+def table_requests(
+    *, draws: bool = False, extra: Mapping[str, Mapping[str, Any]] | None = None, **_: Any
+) -> dict[str, dict[str, Field]]:
+    """Every request a table of this edition knows: v1's, a draw edition's, and the edition's own."""
+    if not draws and not extra:
+        return REQUESTS
+    return {**REQUESTS, **(DRAW_REQUESTS if draws else {}), **_fields_of(extra or {})}
 
 
 def _fields_of(extra: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Field]]:

@@ -16,7 +16,7 @@ from typing import Any
 from unox.launcher.base import MAX_FIRE
 from unox.table.journal import JournalError
 from unox.table.replay import apply_request, edition_terms, rule_errors
-from unox.table.requests import ProtocolError, check_request
+from unox.table.requests import ProtocolError, check_request, table_requests
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class Settling:
             if not isinstance(stored, dict) or stored.get("player") != pending["player"]:
                 raise ProtocolError("bad_request", "it does not name the fire's player")
             clean = check_request(stored, self.players, fired_optional=True, **edition_terms(self.game))
-            if "fired" in clean or not (clean["cmd"] in ("press", "draw") or _fires(self.game, clean["cmd"])):
+            if "fired" in clean or "fired" not in table_requests(**edition_terms(self.game))[clean["cmd"]]:
                 raise ProtocolError("bad_request", f"a {clean['cmd']} is never fired by the launcher")
         except ProtocolError as exc:
             raise JournalError(
@@ -227,7 +227,3 @@ class Settling:
         self.emit(line)
         return line
 
-
-def _fires(game: Any, cmd: str) -> bool:
-    """An edition's own request with a `fired` field: the launcher may turn its cards up (DL3)."""
-    return "fired" in edition_terms(game)["extra"].get(cmd, {})
