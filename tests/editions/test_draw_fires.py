@@ -240,3 +240,66 @@ def test_journal_check_names_a_pending_draw_as_a_draw(tmp_path):
     crash_during_a_draw(path, due_two=True)
     lines = check(path).lines()
     assert any("unfinished fire" in line and "2 card(s) for Cy (draw)" in line for line in lines), lines
+
+
+class StrictToyRules(ToyRules):
+    """A peek that turned up nothing is refused by the edition (its `call` wants the card)."""
+
+    def call(self, game, cmd, fields):
+        if cmd == "peek" and fields["fired"] == 0:
+            from unox.rules.errors import RuleError
+
+            raise RuleError("bad_fired", "a peek needs the card turned up: fire it again")
+        super().call(game, cmd, fields)
+
+
+def test_a_fire_the_rules_refuse_is_on_record_but_never_a_journal_row_that_would_not_replay(
+    tmp_path, toy_edition, monkeypatch
+):
+    import unox.rules.game as game_module
+
+    strict = StrictToyRules()
+    monkeypatch.setattr(game_module, "get_rules", lambda name: strict)
+    path = tmp_path / "t.db"
+    launcher = ScriptLauncher([0])  # the beam counted nothing, and no fault
+    table = physical_table("toy", launcher=launcher, journal=Journal(path), first="G7")
+    before = table.state()
+    reply = send(table, cmd="peek", player="Bob")
+    assert reply["ok"] is False and reply["error"]["code"] == "bad_fired"
+    assert "the rules refused them" in reply["error"]["message"] and reply["state"] == before
+    fire = table.journal.fires()[-1]
+    assert (fire["fired"], fire["seq"], fire["settled_by"]) == (0, None, "beam")
+    assert table.journal.entries()[-1]["cmd"] == "flip"
+    table.close()
+    assert Table.resume(path).state() == before
+
+
+def test_an_operators_count_the_rules_refuse_keeps_the_question(tmp_path, toy_edition, monkeypatch):
+    import unox.rules.game as game_module
+
+    strict = StrictToyRules()
+    monkeypatch.setattr(game_module, "get_rules", lambda name: strict)
+    path = tmp_path / "t.db"
+    table = physical_table("toy", journal=Journal(path), first="G7")
+    table.journal.begin_fire("Bob", 2, {"cmd": "peek", "player": "Bob"})  # asked 2 (an edition may)
+    table.journal.close()
+    resumed = Table.resume(path, launcher=ScriptLauncher())
+    pending = resumed.state()["unsettled"]
+    refuse(resumed, "bad_fired", cmd="settle", fired=2)  # the edition's call takes one card at most
+    assert resumed.state()["unsettled"] == pending and resumed.journal.pending_fire() is not None
+    reply = send(resumed, cmd="settle", fired=1)
+    assert reply["ok"] and "unsettled" not in reply["state"]
+    assert resumed.journal.entries()[-1] == {"cmd": "peek", "player": "Bob", "fired": 1}
+
+
+def test_a_draw_intent_the_journal_cannot_write_fires_nothing(tmp_path, monkeypatch):
+    launcher = ScriptLauncher()
+    table = classic(tmp_path / "c.db", launcher)
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(table.journal, "begin_fire", full)
+    error = refuse(table, "journal_error", cmd="draw", player="Bob")
+    assert "nothing was fired" in error["message"]
+    assert launcher.fires == []
