@@ -19,6 +19,17 @@ step of the card that caused them) per second against RLCard's engine steps.
 
 The last line is one JSON object: `actions_per_s`, `rlcard_actions_per_s` (engine), `ratio` (against the
 engine), `rlcard_step_actions_per_s`, `step_ratio` and more.
+
+    python3 bench/engine.py --rules classic [--seconds 10] [--rounds 5]
+
+adds the exact comparison: RLCard's `UnoGame` is classic UNO, so dealt-mode classic games of 4 random bots,
+played by the fast core (`unox.rules.fastcore`, checked call by call against `Game`),
+(a uniformly random legal play, the turn's draw only when nothing goes, the card drawn played when it goes)
+run against RLCard's round loop driven through `proceed_round` directly (`get_legal_actions`, a random
+choice, `proceed_round`, until `is_over`: no observation is built). Both count one action per turn: a play,
+or a draw with what follows it (RLCard's draw plays a matching card itself; owed draws belong to the card
+that caused them on both sides). The JSON gains `classic_actions_per_s`, `rlcard_round_actions_per_s` and
+`classic_ratio`, and keeps the Extreme figures.
 """
 
 from __future__ import annotations
@@ -91,11 +102,65 @@ def rlcard_step(seconds: float, rng: random.Random) -> tuple[int, int, int, floa
     return _rlcard(seconds, rng, observe=True)
 
 
+def ours_classic(seconds: float, rng: random.Random) -> tuple[int, int, float]:
+    """Dealt-mode classic games (G1 to 500) of 4 random bots: turns and hands in about `seconds`."""
+    from unox.rules.editions import get_rules
+    from unox.rules.fastcore import play_random_game
+
+    classic = get_rules("classic")
+    turns = hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        core = play_random_game(classic, len(PLAYERS), rng.getrandbits(64))
+        turns += core.turns
+        hands += core.hand_number
+    return turns, hands, time.perf_counter() - start
+
+
+def rlcard_rounds(seconds: float, rng: random.Random) -> tuple[int, int, float]:
+    """RLCard's round loop through `proceed_round`, no observations: actions and hands in about `seconds`."""
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(num_players=4)
+    game.np_random.seed(rng.getrandbits(32))
+    choice = rng.choice
+    actions = hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game.init_game()
+        players, rnd = game.players, game.round
+        while not rnd.is_over:
+            rnd.proceed_round(players, choice(rnd.get_legal_actions(players, rnd.current_player)))
+            actions += 1
+        hands += 1
+    return actions, hands, time.perf_counter() - start
+
+
+def classic_figures(seconds: float, rounds: int, rng: random.Random) -> dict:
+    """The classic comparison, alternating rounds so both see the same load."""
+    totals = {"ours": [0, 0, 0.0], "rlcard": [0, 0, 0.0]}
+    for _ in range(rounds):
+        for name, run in (("ours", ours_classic), ("rlcard", rlcard_rounds)):
+            result = run(seconds / rounds, rng)
+            totals[name] = [a + b for a, b in zip(totals[name], result, strict=True)]
+    (a, ah, at), (r, rh, rt) = totals["ours"], totals["rlcard"]
+    print(f"classic: {a / at:10.0f} actions/s {ah / at:8.1f} hands/s; RLCard rounds: {r / rt:10.0f} actions/s"
+          f" {rh / rt:8.1f} hands/s")
+    return {
+        "classic_actions_per_s": round(a / at),
+        "classic_hands_per_s": round(ah / at, 2),
+        "rlcard_round_actions_per_s": round(r / rt),
+        "classic_ratio": round((a / at) / (r / rt), 3),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="total seconds per engine (default 10)")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", choices=("extreme", "classic"), default="extreme",
+                        help="classic: add the classic comparison (classic_ratio) to the Extreme figures")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     runs = {"ours": ours, "rlcard": rlcard_engine, "rlcard_step": rlcard_step}
@@ -125,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         "turns_per_s": round(a[4] / a[3]),
         "turn_ratio": round((a[4] / a[3]) / engine_rate, 3),
     }
+    if args.rules == "classic":
+        result.update(classic_figures(args.seconds, args.rounds, rng))
     print(json.dumps(result))
     return 0
 

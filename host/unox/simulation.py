@@ -42,6 +42,7 @@ class GameRecord:
     cards_fired: int = 0
     reloads: int = 0
     catches: int = 0
+    challenges: int = 0  # C-A7, draw editions
     actions: int = 0  # every call into the engine that changes the game
 
 
@@ -69,6 +70,8 @@ class Match:
                 self.turn(game.presser())
             elif phase == "pressing":
                 self.press(game.presser())
+            elif phase == "drawing":
+                self.owed_draw(game.presser())
             elif phase == "flip":
                 self.flip()
             else:
@@ -95,6 +98,9 @@ class Match:
 
     def turn(self, player: str) -> None:
         bot = self.bots[player]
+        if self.game.rules.draws:
+            self.draw_turn(player, bot)
+            return
         may_press = not (self.must_match and game_has_plays(self.game, player))
         self.must_match = False
         play = bot.choose(self.game, player, may_press=may_press)
@@ -103,6 +109,49 @@ class Match:
             self.press(player)
             return
         self.play(player, bot, play)
+
+    # --- the draw editions: the launcher deals exactly what is due (DL1) --------------------------------
+
+    def draw_turn(self, player: str, bot: Bot) -> None:
+        """C-T1-C-T3: play, or draw 1 and then play the card drawn or pass."""
+        game = self.game
+        self.record.turns += 1
+        play = bot.choose(game, player)
+        if play is not None:
+            self.play(player, bot, play)
+            return
+        self.draw(player, 1)
+        if game.phase != "turn" or game.presser() != player:
+            return  # the draw fell short: it stays owed (DL2)
+        play = bot.choose(game, player) if game.legal_plays(player) else None
+        if play is None:
+            game.pass_turn(player)
+        else:
+            self.play(player, bot, play)
+
+    def owed_draw(self, player: str) -> None:
+        """An owed draw; the victim of a Wild Draw Four may challenge first (C-A7)."""
+        game = self.game
+        if game.challenge_open == player and self.bots[player].challenges(game, player):
+            game.challenge(player)
+            self.record.challenges += 1
+            return
+        self.draw(player, game.draw_due(player))
+
+    def draw(self, player: str, due: int) -> None:
+        """DL1/DL2: the launcher deals `due`; an empty launcher is reloaded from the pile first (C-R1)."""
+        game, record = self.game, self.record
+        if due > game.launcher_cards:
+            try:
+                game.reload()
+                record.reloads += 1
+            except RuleError as exc:
+                if exc.code != "nothing_to_reload":
+                    raise
+        fired = min(due, game.launcher_cards)
+        game.draw(player, fired)
+        record.presses += 1
+        record.cards_fired += fired
 
     def play(self, player: str, bot: Bot, play: Any) -> None:
         game, record = self.game, self.record
@@ -206,6 +255,8 @@ def simulate(
         "profile": options.get("profile", "measured"),
         "scoring": options.get("scoring", "g1"),
         "target": options.get("target", 500),
+        "rules": options.get("ruleset", "extreme"),
+        "variant": options.get("variant"),
     }
     return summarize(records, **run)
 
@@ -229,9 +280,11 @@ def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
         "cards_fired_per_hand_mean": per_hand(sum(r.cards_fired for r in records)),
         "reloads": sum(r.reloads for r in records),
         "catches": sum(r.catches for r in records),
+        "challenges": sum(r.challenges for r in records),
         "actions": sum(r.actions for r in records),
         "longest_game_actions": max((r.actions for r in records), default=0),
         "wins_by_seat": {str(s): wins_by_seat[s] for s in seats},
         "wins_by_bot": {b: wins_by_bot[b] for b in sorted(seats_by_bot)},
         "seats_by_bot": dict(sorted(seats_by_bot.items())),
     }
+

@@ -4,7 +4,7 @@ import random
 
 from unox.bots import HeuristicBot
 from unox.rules.cards import parse_card
-from unox.rules.extreme import playable
+from unox.rules.extreme import EXTREME, playable
 from unox.rules.plays import Play
 
 BOT = HeuristicBot(random.Random(0))
@@ -53,6 +53,9 @@ def test_A8_keeps_hit_fire_when_the_leader_is_far_from_out(stacked):
 class Position:
     """A table the bot looks at through `legal_plays`, `hand` and `state`, as on a real Game; the legal
     plays come from the rules' own `playable`. Top: RD with red in force; Bob to play."""
+
+    rules = EXTREME
+    color = "R"
 
     def __init__(self, hand, sizes):
         self.cards = [parse_card(c) for c in hand]

@@ -170,3 +170,11 @@ def test_every_help_fits_a_pi_screen_of_80_columns(argv, unox):
     done = unox(*argv, *([] if argv == ["--help"] else ["--help"]), env={"COLUMNS": "80"})
     wide = [line for line in done.out.splitlines() if len(line) > 80]
     assert done.code == 0 and wide == []
+
+
+def test_the_editions_named_in_help_are_the_rules_editions():
+    """`--rules` help lists the editions without importing the rules (fast help): the list must match."""
+    from unox.cli.table_options import edition_names
+    from unox.rules.editions import rule_names
+
+    assert edition_names() == list(rule_names())

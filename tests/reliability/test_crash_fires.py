@@ -8,6 +8,9 @@ the process, by `crashing_table.py`), right after a request was written (from ou
 in its handling), and between requests. The simulated launcher lives in the table's process and dies with
 it, so the resumed table cannot ask it: it asks the operator, and the test answers as a person at the table
 would, with the cards the witness saw come out after that fire began. `UNOX_CRASH_CYCLES` runs more cycles.
+
+A classic table (`--rules classic`) goes through the same cycles: its launcher deals the hands (DL4) and
+fires every draw, each one an intent before the motor turns, settled as that draw after a kill.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ CYCLES = int(os.environ.get("UNOX_CRASH_CYCLES", "24"))
 SEED = int(os.environ.get("UNOX_CRASH_SEED", "7"))
 REQUESTS_PER_LIFE = 30
 KILLS = ("card", "intent", "resolve", "after_write", "between")
+CLASSIC_CYCLES = max(len(KILLS) * 3, CYCLES // 2)
+FIRING = ("press", "draw")  # the requests that make the launcher fire
 
 
 class Life:
@@ -100,13 +105,35 @@ def next_request(state: dict, rng: random.Random) -> dict:
     return {"cmd": "press"}
 
 
+def next_classic_request(state: dict, rng: random.Random) -> dict:
+    """Classic: the launcher deals the hands (DL4), then draws (the turn's, owed Draw Twos), passes, green
+    number cards, reloads; no hand ends."""
+    phase = state["phase"]
+    if phase == "deal":
+        return {"cmd": "deal", "dealer": "Ann", "launcher": True}
+    if phase == "flip":
+        return {"cmd": "draw", "player": state["turn"]} if state["owed"] else {"cmd": "flip", "card": "G7"}
+    assert phase == "turn", state
+    player = state["turn"]
+    if state["owed"]:
+        return {"cmd": "draw", "player": player}
+    if state["drawn"] == player:
+        return {"cmd": "pass", "player": player}
+    if state["launcher"]["cards"] < 15 and state["discard"] > 1:
+        return {"cmd": "reload"}
+    if state["hands"][player] > 4 and rng.random() < 0.6:
+        card = "G+2" if rng.random() < 0.3 else f"G{rng.randint(0, 9)}"
+        return {"cmd": "play", "player": player, "card": card}
+    return {"cmd": "draw", "player": player}
+
+
 def cards_in_journal(path: Path) -> int:
-    """What the journal says was fired: every settled fire, and (the same cards) every press row."""
+    """What the journal says was fired: every settled fire, and (the same cards) every press or draw row."""
     with Journal(path) as journal:
         fires = journal.fires()
-        presses = sum(row["fired"] for row in journal.entries() if row["cmd"] == "press")
+        rows = sum(row["fired"] for row in journal.entries() if row["cmd"] in FIRING)
     settled = sum(fire["fired"] for fire in fires if fire["fired"] is not None)
-    assert settled == presses, "a fire and its press row disagree"
+    assert settled == rows, "a fire and its press or draw row disagree"
     return settled
 
 
@@ -132,7 +159,7 @@ def cards_of_fire(lines: list[str], fire_id: int) -> int:
     return count
 
 
-def live_once(life: Life, rng: random.Random, kill: str, path: Path) -> str:
+def live_once(life: Life, rng: random.Random, kill: str, path: Path, requests=next_request) -> str:
     """Resume (settling the fire the last life died in, as the operator), then play until the kill."""
     reply = life.ask({"cmd": "state"})
     assert reply is not None, "the resumed table died before its first reply"
@@ -149,8 +176,8 @@ def live_once(life: Life, rng: random.Random, kill: str, path: Path) -> str:
     state = reply["state"]
     stop_at = rng.randint(1, REQUESTS_PER_LIFE)
     for count in range(REQUESTS_PER_LIFE):
-        request = next_request(state, rng)
-        if kill == "after_write" and count == stop_at and request["cmd"] == "press":
+        request = requests(state, rng)
+        if kill == "after_write" and count == stop_at and request["cmd"] in FIRING:
             life.send(request)
             life.kill()  # lands anywhere: before the read, mid-fire, before or after the commit
             return outcome
@@ -173,6 +200,24 @@ def pending_cards(journal: Path, lines: list[str]) -> int:
 
 
 def test_cards_out_of_the_simulated_launcher_equal_the_journals_fires_in_every_cycle(tmp_path):
+    outcomes = crash_cycles(tmp_path, CYCLES, [], next_request)
+    assert outcomes.count("settled") >= 3, outcomes  # the window between fire and commit was hit and settled
+
+
+def test_classic_draws_the_table_died_in_are_settled_as_draws_and_cards_out_equal_the_journal(tmp_path):
+    """DL1/DL4 under SIGKILL: every card the launcher dealt or drew is a draw row, none fired twice."""
+    outcomes = crash_cycles(tmp_path, CLASSIC_CYCLES, ["--rules", "classic"], next_classic_request)
+    assert outcomes.count("settled") >= 2, outcomes
+    with Journal(tmp_path / "crash.db") as journal:
+        assert journal.settings["rules"] == "classic"
+        commands = {row["cmd"] for row in journal.entries()}
+        settled_by = {fire["settled_by"] for fire in journal.fires()}
+    assert {"draw", "pass"} <= commands and "press" not in commands
+    assert "operator" in settled_by  # a draw the table died in, settled as that draw
+
+
+def crash_cycles(tmp_path: Path, cycles: int, extra: list[str], requests) -> list[str]:
+    """Kill and resume a table `cycles` times, checking cards out == the journal's fires after each."""
     rng = random.Random(SEED)
     journal, path = tmp_path / "crash.db", tmp_path / "hopper.witness"
     args = [
@@ -183,15 +228,16 @@ def test_cards_out_of_the_simulated_launcher_equal_the_journals_fires_in_every_c
         "sim",
         "--seed",
         str(SEED),
+        *extra,
         "--journal",
         str(journal),
     ]
     outcomes = []
-    for cycle in range(CYCLES):
+    for cycle in range(cycles):
         kind = KILLS[cycle % len(KILLS)] if cycle < len(KILLS) else rng.choice(KILLS)
         number = rng.randint(1, 12) if kind == "card" else rng.randint(1, 4)
         kill = f"{kind}:{number}" if kind in ("card", "intent", "resolve") else "none"
-        outcomes.append(live_once(Life(path, kill, args), rng, kind, path))
+        outcomes.append(live_once(Life(path, kill, args), rng, kind, path, requests))
         args = ["table", "--resume", str(journal)]
         # In every cycle: what left the launcher is what the journal says, but for the one fire it died in,
         # whose cards the next life settles.
@@ -199,12 +245,12 @@ def test_cards_out_of_the_simulated_launcher_equal_the_journals_fires_in_every_c
         assert cards_out(lines) == cards_in_journal(journal) + pending_cards(journal, lines), (
             f"cycle {cycle}: {kill}"
         )
-    outcomes.append(live_once(Life(path, "none", args), rng, "between", path))
+    outcomes.append(live_once(Life(path, "none", args), rng, "between", path, requests))
     total = cards_out(witness(path))
     assert total == cards_in_journal(journal)
     print(
-        f"{CYCLES} SIGKILL cycles, {total} cards fired, "
+        f"{cycles} SIGKILL cycles, {total} cards fired, "
         f"{outcomes.count('settled')} fires settled by the operator after a kill between intent and commit"
     )
     assert total > 100, "the cycles fired cards"
-    assert outcomes.count("settled") >= 3, outcomes  # the window between fire and commit was hit and settled
+    return outcomes

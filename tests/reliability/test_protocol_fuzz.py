@@ -1,6 +1,7 @@
 """The table protocol never dies (issue 7, items 7 to 9): the real `unox table` process, fed lines of any
 bytes, answers each with exactly one JSON line; a refusal leaves the state as it was; and the journal it
-leaves resumes to the state the last reply reported.
+leaves resumes to the state the last reply reported. An Extreme table and a classic one (`--rules classic`,
+whose draw, pass, challenge and launcher deal are requests of their own) are fuzzed alike.
 
 `UNOX_FUZZ_EXAMPLES` raises the number of hypothesis examples for a longer soak (docs/reliability.md).
 """
@@ -41,14 +42,29 @@ LITERALS = [
     b'{"cmd":"press","player":"Cy","fired":2}',
     b'{"cmd":"undo"}',
     b"null",
+    # the draw editions' requests (refused with unknown_cmd at an Extreme table)
+    b'{"cmd":"deal","dealer":"Ann","launcher":true}',
+    b'{"cmd":"deal","dealer":"Ann","launcher":"yes"}',
+    b'{"cmd":"draw","player":"Bob"}',
+    b'{"cmd":"draw","player":"Bob","fired":' + b"9" * 4301 + b"}",
+    b'{"cmd":"draw","player":"Bob","fired":109}',
+    b'{"cmd":"draw","player":"Bob","fired":-1}',
+    b'{"cmd":"draw","player":"Bob","fired":7}',
+    b'{"cmd":"pass","player":"Bob"}',
+    b'{"cmd":"challenge","player":"Cy","guilty":1}',
+    b'{"cmd":"challenge","player":"Cy","guilty":true}',
+    b'{"cmd":"flip","card":"G7"}',
+    b'{"cmd":"play","player":"Bob","card":"W+4","color":"red"}',
+    b'{"cmd":"draw","player":"Cy"}',
+    b'{"cmd":"settle","fired":3}',
 ]
 
 
 class TableProcess:
     """A running `unox table`; `send(line)` returns its one reply and checks the contract on it."""
 
-    def __init__(self, tmp_path, launcher: str):
-        self.journal = tmp_path / f"fuzz-{launcher}.db"
+    def __init__(self, tmp_path, launcher: str, rules: str):
+        self.journal = tmp_path / f"fuzz-{launcher}-{rules}.db"
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -61,6 +77,8 @@ class TableProcess:
                 launcher,
                 "--seed",
                 "5",
+                "--rules",
+                rules,
                 "--journal",
                 str(self.journal),
             ],
@@ -104,9 +122,12 @@ class TableProcess:
         return code
 
 
-@pytest.fixture(scope="module", params=["script", "sim"])
+TABLES = [("script", "extreme"), ("sim", "extreme"), ("script", "classic"), ("sim", "classic")]
+
+
+@pytest.fixture(scope="module", params=TABLES, ids=["-".join(pair) for pair in TABLES])
 def table(request, tmp_path_factory):
-    process = TableProcess(tmp_path_factory.mktemp("fuzz"), request.param)
+    process = TableProcess(tmp_path_factory.mktemp("fuzz"), *request.param)
     yield process
     if process.proc.poll() is None:
         process.proc.kill()
@@ -126,13 +147,16 @@ JSON_VALUES = st.recursive(
     | st.integers(min_value=-(10**60), max_value=10**60)
     | st.floats(allow_nan=False)
     | st.text(st.characters(blacklist_categories=()), max_size=8)
-    | st.sampled_from(PLAYERS + ["G7", "G3", "WA", "RH", "GD", "advice", "red"]),
+    | st.sampled_from(PLAYERS + ["G7", "G3", "WA", "RH", "GD", "W+4", "G+2", "advice", "red"]),
     lambda inner: (
         st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(PLAYERS + ["x"]), inner, max_size=3)
     ),
     max_leaves=6,
 )
-FIELDS = ["dealer", "card", "color", "player", "target", "count", "fired", "by", "kind", "points", "extra"]
+FIELDS = [
+    *("dealer", "card", "color", "player", "target", "count", "fired", "by", "kind", "points", "extra"),
+    *("launcher", "guilty"),
+]
 CMDS = [
     "deal",
     "flip",
@@ -146,6 +170,9 @@ CMDS = [
     "settle",
     "state",
     "undo",
+    "draw",
+    "pass",
+    "challenge",
 ]
 SMALL = st.integers(min_value=0, max_value=4)
 
@@ -162,6 +189,13 @@ plausible = st.sampled_from(
         b'{"cmd":"play","player":"Bob","card":"G3"}',
         b'{"cmd":"reload"}',
         b'{"cmd":"undo"}',
+        b'{"cmd":"deal","dealer":"Ann","launcher":true}',
+        b'{"cmd":"draw","player":"Bob"}',
+        b'{"cmd":"draw","player":"Cy"}',
+        b'{"cmd":"pass","player":"Bob"}',
+        b'{"cmd":"play","player":"Bob","card":"G+2"}',
+        b'{"cmd":"play","player":"Cy","card":"W+4","color":"blue"}',
+        b'{"cmd":"challenge","player":"Ann","guilty":false}',
     ]
 )
 raw = st.binary(min_size=1, max_size=120).map(lambda b: b.replace(b"\n", b" "))

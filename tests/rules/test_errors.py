@@ -14,9 +14,11 @@ HERE = Path(__file__).parent
 
 
 def test_every_error_code_is_asserted_by_some_test():
-    source = "\n".join(p.read_text() for p in HERE.glob("test_*.py"))
+    editions = HERE.parent / "editions"
+    source = "\n".join(p.read_text() for p in [*HERE.glob("test_*.py"), *editions.rglob("test_*.py")])
     asserted = set(re.findall(r'unchanged\(\w+, "(\w+)"\)', source))
     asserted |= set(re.findall(r'code == "(\w+)"', source))
+    asserted |= set(re.findall(r'refuse\([^,]+, "(\w+)"', source))  # tests/editions, through the protocol
     assert set(ERROR_CODES) - asserted == set()
 
 

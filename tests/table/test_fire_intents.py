@@ -71,6 +71,7 @@ def test_the_intent_is_committed_before_the_launcher_fires(tmp_path):
             "fault": None,
             "seq": None,
             "settled_by": None,
+            "request": {"cmd": "press", "player": "Bob"},  # what the fire becomes once counted
         }
     ]
     fire = table.journal.fires()[-1]
@@ -111,7 +112,9 @@ def test_resume_asks_the_operator_when_the_launcher_cannot_tell(tmp_path):
     launcher = RememberingLauncher()  # rebooted: it remembers nothing
     table = Table.resume(path, launcher=launcher)
     state = table.state()
-    assert state["unsettled"] == {"player": "Bob", "requested": 3, "fire_id": state["unsettled"]["fire_id"]}
+    assert state["unsettled"] == {
+        "cmd": "press", "player": "Bob", "requested": 3, "fire_id": state["unsettled"]["fire_id"]
+    }
     assert "settle" in table.prompt()
     refuse(table, "unsettled", cmd="play", player="Bob", card="G3")
     refuse(table, "unsettled", cmd="press", player="Bob", fired=1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from unox.rules.cards import COLOR_NAMES, COLORS
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from unox.rules.plays import Play
 
 COLOR_WORDS = tuple(COLOR_NAMES[c] for c in COLORS)
+CHALLENGE_HAND = 5  # a Wild Draw Four played from this many cards or more is challenged
 
 
 class Bot:
@@ -35,7 +36,8 @@ class Bot:
 
     def choose_color(self, game: Game, player: str) -> str:
         """The colour to name for a wild (also for a wild turned up first, S4): the colour held most."""
-        return most_held_color(game.hand(player), self.rng)
+        rules = game.rules
+        return most_held_color(game.hand(player), self.rng, rules.colors, rules.color_names)
 
     def choose_target(self, game: Game, player: str) -> str:
         """Whom to swap hands with (Trade Hands, A5): the other player holding the fewest cards."""
@@ -49,17 +51,27 @@ class Bot:
         """Whether `player` catches `victim`, who did not call UNO (U2)."""
         return True
 
+    def challenges(self, game: Game, player: str) -> bool:
+        """Whether the victim of a Wild Draw Four challenges it (C-A7): when its player holds many cards,
+        so a guilty one is likely; a wrong challenge costs 2 more."""
+        culprit = game.challenged_player
+        return culprit is not None and game.cards.hand_size(culprit) >= CHALLENGE_HAND
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
 
-def most_held_color(cards: Iterable[Card], rng: random.Random) -> str:
-    """The colour word of the colour most held (the first in R, Y, G, B on a tie); any colour if none."""
+def most_held_color(
+    cards: Iterable[Card], rng: random.Random, colors: Sequence[str] = COLORS,
+    names: Mapping[str, str] = COLOR_NAMES,
+) -> str:
+    """The colour word of the colour most held (the first of the edition's colours on a tie); any colour
+    if none. Default colours R, Y, G, B."""
     held = Counter(c.color for c in cards if c.color is not None)
     if not held:
-        return rng.choice(COLOR_WORDS)
+        return rng.choice([names[c] for c in colors])
     best = max(held.values())
-    return COLOR_NAMES[next(c for c in COLORS if held[c] == best)]
+    return names[next(c for c in colors if held[c] == best)]
 
 
 def fewest_cards(state: dict, player: str) -> str:

@@ -19,13 +19,15 @@ WILD_PENALTY = 60  # a wild is kept unless it is the only play, or it hits a lea
 ATTACK_BONUS = 25  # Hit 2 / Skip / Reverse on a next player who leads; a Hit wild on a leader about to go out
 DANGER_CARDS = 2  # a leader with this many cards or fewer is worth spending a wild on
 PRESS_CARDS = 2  # about what one press brings (RULES: about 2 cards per press)
-ATTACK_KINDS = frozenset({"hit2", "skip", "reverse"})
+ATTACK_KINDS = frozenset({"hit2", "draw2", "skip", "reverse"})
+NEXT_HIT_WILDS = frozenset({"wild_hit_fire", "wild_draw4"})  # wilds that hit the next player
 
 
 class HeuristicBot(Bot):
     """Greedy, one move deep: picks the play with the best score (see `score`); presses only when stuck."""
 
     name = "heuristic"
+    _parse = staticmethod(parse_card)  # the edition's parse_card, set by `choose` (default Extreme's)
 
     def choose(self, game: Game, player: str, *, may_press: bool = True) -> Play | None:
         plays = game.legal_plays(player)
@@ -33,12 +35,14 @@ class HeuristicBot(Bot):
             return None
         state = game.state()
         hand = game.hand(player)
+        self._parse = game.rules.parse_card
+        plays = self._without_bluffs(game, plays, hand)
         leader = fewest_cards(state, player)
         context = (state["hands"], leader, next_player(state, player), len(hand))
         # dict, not set: a set of strings iterates in a per-process order, and ties must break the same way
         best = max(dict.fromkeys(p.card for p in plays), key=lambda code: self.score(code, hand, context))
         too_many = state["hands"][leader] > len(hand) + PRESS_CARDS
-        if may_press and too_many and parse_card(best).kind == "trade":
+        if may_press and too_many and self._parse(best).kind == "trade":
             return None  # trading would leave more cards than a press brings on average
         return self._complete(game, player, best, plays, leader)
 
@@ -49,7 +53,7 @@ class HeuristicBot(Bot):
         than we do, else played only when nothing else goes.
         """
         hands, leader, nxt, size = context
-        card = parse_card(code)
+        card = self._parse(code)
         if size == 1:
             return 1000.0  # the last card: go out
         kind = card.kind
@@ -60,7 +64,7 @@ class HeuristicBot(Bot):
         if kind == "discard_all":
             points = float(sum(c.points for c in hand if c.color == card.color))
         if card.color is None:  # a wild is spent early only to stop a leader about to go out
-            hits_leader = kind == "wild_all_hit" or (kind == "wild_hit_fire" and nxt == leader)
+            hits_leader = kind == "wild_all_hit" or (kind in NEXT_HIT_WILDS and nxt == leader)
             in_danger = hits_leader and hands[leader] <= DANGER_CARDS
             return points + ATTACK_BONUS if in_danger else points - WILD_PENALTY
         if kind in ATTACK_KINDS and nxt == leader:
@@ -80,5 +84,15 @@ class HeuristicBot(Bot):
     def _color_after(self, game: Game, player: str, code: str) -> str:
         """The colour held most among the cards left after playing `code`."""
         hand = game.hand(player)
-        hand.remove(parse_card(code))
-        return most_held_color(hand, self.rng)
+        hand.remove(game.rules.parse_card(code))
+        rules = game.rules
+        return most_held_color(hand, self.rng, rules.colors, rules.color_names)
+
+    def _without_bluffs(self, game: Game, plays: list[Play], hand: list) -> list[Play]:
+        """C-A6: no Wild Draw Four while holding the colour in force, unless nothing else goes."""
+        rules = game.rules
+        if not rules.challengeable:
+            return plays
+        honest = [p for p in plays if rules.parse_card(p.card).kind not in rules.challengeable
+                  or not rules.challenge_guilty(hand, rules.parse_card(p.card), game.color)]
+        return honest or plays

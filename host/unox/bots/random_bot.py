@@ -50,7 +50,8 @@ class RandomBot(Bot):
         return plays[int(rng.random() * len(plays))]
 
     def choose_color(self, game: Game, player: str) -> str:
-        return self.rng.choice(COLOR_WORDS)
+        words = game.rules.color_words
+        return self.rng.choice(words if words is not None else COLOR_WORDS)
 
     def choose_target(self, game: Game, player: str) -> str:
         return self.rng.choice([p for p in game.state()["players"] if p != player])
@@ -60,3 +61,7 @@ class RandomBot(Bot):
 
     def catches(self, game: Game, player: str, victim: str) -> bool:
         return self.rng.random() < self.catch_chance
+
+    def challenges(self, game: Game, player: str) -> bool:
+        """C-A7: a coin toss."""
+        return self.rng.random() < 0.5

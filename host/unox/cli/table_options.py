@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from unox.table.settings import TableSettings
 
 SCORINGS = ("g1", "g2", "g3")  # unox.table.settings.SCORINGS, which tests/cli checks; not imported: fast help
-NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal")
+NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal", "rules", "variant")
 MAX_SEED = 2**32 - 1  # the seeds unox picks itself are 32-bit; tests/play checks the simulator takes them all
 MAX_TARGET = 100_000  # unox.table.settings.MAX_TARGET (tests/play checks they agree); not imported: fast help
 
@@ -45,12 +45,24 @@ def seconds(option: str, text: str, low: float, high: float) -> float:
     return value
 
 
+def edition_names() -> list[str]:
+    """The `--rules` names, read off the editions' file names: importing the rules would slow `--help`
+    (tests/cli checks this equals `unox.rules.editions.rule_names()`)."""
+    folder = Path(__file__).resolve().parents[1] / "rules" / "editions"
+    names = sorted(p.stem.replace("_", "-") for p in folder.glob("*.py") if not p.stem.startswith("_"))
+    return ["extreme", *[name for name in names if name != "extreme"]]
+
+
 def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) -> None:
     parser.add_argument("--players", help="seats clockwise, e.g. Ann,Bob,Cy (2 to 10)")
     parser.add_argument("--launcher", metavar="SPEC", help=launcher_help)
     parser.add_argument("--profile", help="eject profile for the launcher (default measured)")
     parser.add_argument("--seed", metavar="N",
                         help=f"repeatable eject counts and simulator, 0 to {MAX_SEED} (default: random)")
+    parser.add_argument(
+        "--rules", metavar="EDITION", help=f"the edition: {', '.join(edition_names())} (default extreme)"
+    )
+    parser.add_argument("--variant", help="one the edition has: two-player, elimination, partners, rotation")
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
     parser.add_argument("--target", metavar="POINTS",
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 500)")
@@ -77,6 +89,8 @@ def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> Ta
             profile=checked_profile(args.profile or "measured"),
             seed=seed,
             launcher=args.launcher or default_launcher,
+            rules=args.rules or "extreme",
+            variant=args.variant,
         )
     except SettingsError as exc:
         raise CommandError(str(exc)) from exc

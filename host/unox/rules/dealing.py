@@ -1,18 +1,21 @@
-"""Starting a hand: the deal (S1 dealer, S2) and the first card turned up (S4). A mixin of `Game`."""
+"""Starting a hand: the deal (S1 dealer, S2) and the first card turned up (S4, C-S4 ...).
+
+A mixin of `Game`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from unox.rules.cards import Card, CardError, parse_card, parse_color
+from unox.rules.cards import Card, CardError
 from unox.rules.errors import RuleError
 from unox.rules.setup import choose_dealer
+from unox.rules.tracking import HAND_SIZE
 
 if TYPE_CHECKING:
     import random
 
-    from unox.rules.extreme import ExtremeRules
+    from unox.rules.ruleset import Ruleset
     from unox.rules.tracking import DealtCards, PhysicalCards
     from unox.rules.turns import TurnOrder
 
@@ -24,7 +27,7 @@ class Dealing:
         players: tuple[str, ...]
         mode: str
         rng: random.Random
-        rules: ExtremeRules
+        rules: Ruleset
         cards: DealtCards | PhysicalCards
         order: TurnOrder
         dealer: str | None
@@ -39,17 +42,25 @@ class Dealing:
         def cards_dealt(self) -> bool: ...
         def first_card_up(self) -> bool: ...
 
-    def deal(self, dealer: str | None = None, stack: Sequence[str] | None = None) -> None:
-        """S2: a new hand of 7 cards each. Dealt mode may give a stacked deck (see `DealtCards.start`)."""
+    def deal(self, dealer: str | None = None, stack: Sequence[str] | None = None, by_launcher: bool = False
+             ) -> None:
+        """S2: a new hand of 7 cards each. Dealt mode may give a stacked deck (see `DealtCards.start`).
+
+        `by_launcher` (DL4, draw editions): the launcher deals: each player, in seat order from the dealer's
+        left, owes a draw of 7 before the first card is turned up."""
         self._need("deal")
+        if by_launcher and not self.rules.draws:
+            raise RuleError("not_in_rules", f"{self.rules.title}'s launcher fires at random: deal by hand")
         dealer = self._choose_dealer(dealer)
         seat = self.seat_of(dealer)
         cards = self._check_stack(stack)
         order = self.order
         order.reset()
         seated = [order.players[(seat + i) % order.seats] for i in range(1, order.seats + 1)]
-        self.cards.start(seated, cards)
+        self.cards.start(seated, cards, 0 if by_launcher else HAND_SIZE)
         self._reset_hand()
+        if by_launcher:
+            order.owed.extend([player, HAND_SIZE] for player in seated)
         self.dealer = dealer
         self.hand_number += 1
         self.cards_dealt()
@@ -59,7 +70,7 @@ class Dealing:
             return dealer
         if self.dealer is None:
             if self.mode == "dealt":
-                return choose_dealer(self.order.players, self.rng)
+                return choose_dealer(self.order.players, self.rng, self.rules)
             raise RuleError("missing_dealer", "name the dealer for the first hand (S1: highest draw deals)")
         everyone = self.players
         start = everyone.index(self.dealer)
@@ -75,20 +86,25 @@ class Dealing:
         if not self.cards.dealt:
             raise RuleError("bad_deck", "a stacked deck needs dealt mode: in physical mode just deal")
         try:
-            cards = [parse_card(code) for code in stack]
+            cards = [self.rules.parse_card(code) for code in stack]
         except CardError as exc:
             raise RuleError("bad_deck", f"stacked deck: {exc}") from exc
         if sorted(c.code for c in cards) != sorted(self.rules.deck):
-            raise RuleError("bad_deck", f"a stacked deck must hold exactly the {len(self.rules.deck)} cards")
+            size = len(self.rules.deck)
+            title = self.rules.title
+            raise RuleError("bad_deck", f"a stacked deck must hold exactly the {size} cards of {title}")
         return cards
 
     def flip(self, card: str | None = None, color: str | None = None) -> None:
         """S2/S4: turn up the first discard and apply its effect. Dealt mode: None turns up the next card."""
         self._need("flip")
+        if self.order.owed:
+            first = self.order.owed[0]
+            raise RuleError("owes_draws", f"the launcher is dealing (DL4): {first[0]} takes {first[1]} first")
         turned = self._check_flip(card, color)
         letter = turned.color
         if turned.color is None:
-            letter = parse_color(color)  # checked above
+            letter = self.rules.parse_color(color)  # checked above
         self.cards.turn_up(turned if card is not None else None)
         dealer_seat = self.order.index[self.dealer]
         if not self.rules.first_card(self.order, dealer_seat, turned):
@@ -107,12 +123,12 @@ class Dealing:
             turned = self.cards.stack[-1]
         else:
             try:
-                turned = parse_card(card)
+                turned = self.rules.parse_card(card)
             except CardError as exc:
                 raise RuleError("bad_card", str(exc)) from exc
             if self.cards.dealt and turned not in self.cards.stack:
                 raise RuleError("not_in_launcher", f"{turned.code} is not in the launcher: turn up another")
-        named = _color_or_error(color) if color is not None else None
+        named = self._color_or_error(color) if color is not None else None
         if turned.color is None and named is None:
             raise RuleError(
                 "missing_color",
@@ -124,9 +140,8 @@ class Dealing:
             raise RuleError("unexpected_color", f"{turned.code} is not wild: flip it without a colour")
         return turned
 
-
-def _color_or_error(color: str) -> str:
-    try:
-        return parse_color(color)
-    except CardError as exc:
-        raise RuleError("bad_color", str(exc)) from exc
+    def _color_or_error(self, color: str) -> str:
+        try:
+            return self.rules.parse_color(color)
+        except CardError as exc:
+            raise RuleError("bad_color", str(exc)) from exc

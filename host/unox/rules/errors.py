@@ -33,9 +33,18 @@ ERROR_CODES: dict[str, str] = {
     "nothing_to_reload": "a reload when the discard pile holds only its top card",
     "bad_points": "a score call whose points do not name every player once with a whole number >= 0",
     "missing_dealer": "a first deal without naming the dealer",
-    "bad_deck": "dealt mode: a stacked deck that is not exactly the 112 Extreme cards",
+    "bad_deck": "dealt mode: a stacked deck that is not exactly the edition's cards",
     "bad_draw": "a dealer draw (S1) that does not give one card per player",
-    "bad_setup": "a game created with an impossible player list, mode, scoring or target",
+    "bad_setup": "a game created with an impossible player list, mode, scoring, target, rules or variant",
+    "not_in_rules": "a request the edition does not have (press in classic, draw in Extreme)",
+    "owes_draws": "a play or pass while draws are owed (draw editions)",
+    "draw_out_of_order": "a draw by a player who owes draws while someone before them still owes",
+    "already_drew": "a second draw of one's own in a turn (C-T4)",
+    "must_draw_first": "a pass without the turn's draw (C-T4)",
+    "only_drawn_card": "dealt mode: after the turn's draw, a card other than the one drawn (C-T2)",
+    "nothing_to_challenge": "a challenge with no Wild Draw Four to challenge, or by another than its victim",
+    "bad_challenge": "a challenge without guilty in physical mode, or with it in dealt mode",
+    "pending_choice": "a move while an edition's special card waits for its player's choice",
 }
 
 

@@ -1,6 +1,7 @@
 """One table's game: the phases as a `transitions` machine (built once), the calls of the table protocol,
-and the shared turn logic. Card effects come from the ruleset (`extreme.py`); cards are tracked physically or
-dealt (`tracking.py`). Every call checks everything first and raises `RuleError` before changing anything.
+and the shared turn logic. Card effects come from the edition's ruleset (`editions/`, see `ruleset.py`);
+cards are tracked physically or dealt (`tracking.py`). Every call checks everything first and raises
+`RuleError` before changing anything.
 """
 
 from __future__ import annotations
@@ -11,16 +12,19 @@ from typing import Any
 
 from transitions import Machine
 
-from unox.rules.cards import CARDS, Card, color_name
+from unox.rules.cards import Card
 from unox.rules.dealing import Dealing
+from unox.rules.drawing import DrawCalls
+from unox.rules.editions import DEFAULT_RULES, get_rules
 from unox.rules.errors import RuleError
-from unox.rules.extreme import EXTREME, ExtremeRules
 from unox.rules.machine import machine_config
-from unox.rules.plays import Play, legal_plays, resolve_play
-from unox.rules.scoring import SCORINGS, settle
+from unox.rules.plays import legal_plays, resolve_play
+from unox.rules.ruleset import Play, Ruleset
+from unox.rules.scoring import SCORINGS, highest, settle, settle_teams
 from unox.rules.table_calls import TableCalls
 from unox.rules.tracking import HAND_SIZE, DealtCards, PhysicalCards
 from unox.rules.turns import TurnOrder
+from unox.rules.variants import check_variant, rotation_over, teams
 
 MODES = ("physical", "dealt")
 _NEXT = {  # what to do instead, by the phase the game is in
@@ -33,7 +37,7 @@ _NEXT = {  # what to do instead, by the phase the game is in
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 
-class Game(Dealing, TableCalls):
+class Game(Dealing, TableCalls, DrawCalls):
     """The game at one table, over several hands until someone has won."""
 
     stage: str  # the machine's state: deal, flip, turn, hand_over, game_over
@@ -46,18 +50,26 @@ class Game(Dealing, TableCalls):
         scoring: str = "g1",
         target: int = 500,
         rng: random.Random | None = None,
-        ruleset: ExtremeRules = EXTREME,
+        ruleset: Ruleset | str = DEFAULT_RULES,
+        variant: str | None = None,
     ):
         _check_setup(players, mode, scoring, target)
+        if not isinstance(ruleset, Ruleset):
+            ruleset = get_rules(ruleset)
+        check_variant(variant, ruleset.variants, len(players), ruleset.title)
+        if variant == "elimination":
+            scoring = "g3"  # C-G3
+        self.variant = variant
         self.players: tuple[str, ...] = tuple(players)
         self.mode, self.scoring, self.target = mode, scoring, target
         self.rules = ruleset
         self.rng = rng if rng is not None else random.Random()
-        deck = [CARDS[c] for c in ruleset.deck]
+        deck = [ruleset.cards[c] for c in ruleset.deck]
         self.cards: DealtCards | PhysicalCards = (
             DealtCards(deck, self.rng) if mode == "dealt" else PhysicalCards(len(deck))
         )
-        self.order = TurnOrder(self.players, swap=self.cards.swap)
+        unit = "draws" if ruleset.draws else "presses"
+        self.order = TurnOrder(self.players, swap=self.cards.swap, unit=unit)
         self.scores: dict[str, int] = {p: 0 for p in self.players}
         self.dropped: list[str] = []  # G3: out of the game
         self.winner: str | None = None
@@ -76,6 +88,10 @@ class Game(Dealing, TableCalls):
         self._catchable: str | None = None  # U2: may be caught right now
         self._safe: str | None = None  # called UNO inside their window
         self._precalled: str | None = None  # called UNO before playing their second-to-last card
+        self._drawn: str | None = None  # C-T2: took the turn's draw, may play only that card or pass
+        self._drawn_card: Card | None = None  # dealt mode: the card drawn
+        self._challenge: list | None = None  # C-A7: [victim, culprit, guilty (dealt mode), owed entry]
+        self.pending: dict[str, Any] | None = None  # an edition's choice the table must report next
 
     # --- look-ups that raise the protocol's errors -------------------------------------------------------
 
@@ -91,9 +107,11 @@ class Game(Dealing, TableCalls):
 
     @property
     def phase(self) -> str:
-        """The machine's stage, except `pressing` while presses are owed during a turn."""
+        """The machine's stage, except `pressing` (`drawing`) while presses (draws) are owed in a turn."""
         stage = self.stage
-        return "pressing" if stage == "turn" and self.order.owed else stage
+        if stage == "turn" and self.order.owed:
+            return "drawing" if self.rules.draws else "pressing"
+        return stage
 
     def _need(self, *stages: str) -> None:
         if self.stage not in stages:
@@ -121,23 +139,58 @@ class Game(Dealing, TableCalls):
         if self.stage != "turn" or order.owed or player != order.players[order.turn]:
             self._refuse_play(player)
         card, letter, partner, count = resolve_play(self, player, card, color, target, count)
+        rules = self.rules
+        if self._drawn is not None or self.pending is not None:
+            self._check_after_draw(player, card)
+        guilty = None
+        if card.kind in rules.challengeable and self.cards.dealt:
+            guilty = rules.challenge_guilty(self.cards.hands[player], card, self.color)
         self._catchable = self._safe = None
         undo = (player, self.top, self.color, order.direction, partner)
         moved = self.cards.discard(player, card, count)
         self._undo = (*undo, moved)
         self.top, self.color = card, letter
         order.must_match = False
-        self.rules.apply(order, order.turn, card, partner)
+        self._drawn = self._challenge = None
+        rules.apply(order, order.turn, card, partner)
+        if card.kind in rules.challengeable:
+            self._open_challenge(player, guilty)
+        if card.kind in rules.game_kinds:
+            rules.after_play(self, player, card)
         self._last = (player, card, letter, partner, moved - 1)
         self._after_play(player, card)
+
+    def _check_after_draw(self, player: str, card: Card) -> None:
+        """C-T2/C-T3: after the turn's draw only the card drawn may be played (dealt mode knows it)."""
+        self._need_no_pending("play")
+        drawn = self._drawn_card
+        if self._drawn == player and self.cards.dealt and card is not drawn:
+            offer = f"play {drawn.code} or pass" if drawn is not None else "pass"
+            raise RuleError("only_drawn_card", f"{player} drew this turn: only the card drawn may be played; "
+                            f"{offer}")
+
+    def _open_challenge(self, player: str, guilty: bool | None) -> None:
+        """C-A7: the victim's owed entry, which a challenge may change before their first draw."""
+        entry = self.order.owed[-1]
+        self._challenge = [entry[0], player, guilty, entry]
+
+    def _need_no_pending(self, cmd: str) -> None:
+        pending = self.pending
+        if pending is not None:
+            raise RuleError("pending_choice", f"{pending['player']} must first send {pending['cmd']} "
+                            f"({pending.get('why', 'the card just played')}), before any {cmd}")
 
     def _refuse_play(self, player: str) -> None:
         """Raises the reason `player` may not play now."""
         if self.stage == "turn" and self.order.owed:
             self.seat_of(player)
+            draws = self.rules.draws
             if self.order.owes(player):
+                if draws:
+                    raise RuleError("owes_draws", f"{player} owes draws: draw from the launcher first")
                 raise RuleError("owes_presses", f"{player} owes presses: press the launcher first")
-            raise RuleError("not_your_turn", f"{self.order.presser()} must press the launcher first")
+            verb = "draw from" if draws else "press"
+            raise RuleError("not_your_turn", f"{self.order.presser()} must {verb} the launcher first")
         self._need("turn")
         self.seat_of(player)
         raise RuleError("not_your_turn", f"it is {self.order.turn_player}'s turn: wait for yours")
@@ -152,8 +205,12 @@ class Game(Dealing, TableCalls):
         self._precalled = None
         if left == 0:
             self.went_out = player
-            if not self.order.owed:
-                self._end_hand()  # U3: otherwise the owed presses come first
+            self.end_hand_if_out()  # U3: otherwise the owed presses come first
+
+    def end_hand_if_out(self) -> None:
+        """U3/C-U3: the hand ends once someone is out, nothing is owed and no edition choice is pending."""
+        if self.went_out is not None and not self.order.owed and self.pending is None:
+            self._end_hand()
 
     @property
     def last_play(self) -> dict[str, Any] | None:
@@ -166,7 +223,7 @@ class Game(Dealing, TableCalls):
         return {
             "player": player,
             "card": card.code,
-            "color": color_name(letter),
+            "color": self.rules.color_name(letter),
             "target": self.order.players[partner] if partner is not None else None,
             "count": count,
         }
@@ -175,6 +232,9 @@ class Game(Dealing, TableCalls):
         """T2/T3 (the turn player's one press), or one owed press. `fired` cards go to the presser (T4)."""
         if self.stage != "turn":
             self._need("turn")
+        if self.rules.draws:
+            raise RuleError("not_in_rules", f"{self.rules.title} has no presses: the launcher deals exactly "
+                            "what is due; send draw")
         cards, order = self.cards, self.order
         if type(fired) is not int or fired < 0 or (cards.dealt and fired > cards.launcher):
             self.seat_of(player)
@@ -257,7 +317,15 @@ class Game(Dealing, TableCalls):
 
     def _settle(self, points: dict[str, int]) -> None:
         active = list(self.order.players)
-        result = settle(self.scoring, self.target, self.scores, active, self.went_out, points)
+        pairs = teams(self.variant, active, self.hand_number)
+        if pairs is None:
+            result = settle(self.scoring, self.target, self.scores, active, self.went_out, points)
+        else:
+            over = rotation_over(self.variant, self.hand_number)
+            target = None if self.variant == "rotation" else self.target
+            result = settle_teams(target, self.scores, pairs, self.went_out, points)
+            if over:
+                result.winner = highest(self.scores, active)
         self.last_hand = {"hand": self.hand_number, "went_out": self.went_out, "points": points,
                           "gained": result.gained}
         if result.dropped and result.winner is None:
@@ -275,6 +343,8 @@ class Game(Dealing, TableCalls):
         """Who a launcher button press belongs to now: the first owed press, else the turn player."""
         if self.stage == "turn":
             return self.order.presser()
+        if self.stage == "flip" and self.order.owed:
+            return self.order.presser()  # DL4: the launcher deals the hands
         return None
 
     @property
@@ -306,11 +376,11 @@ class Game(Dealing, TableCalls):
         return {
             "phase": self.stage,
             "step": self.phase,
-            "turn": order.presser() if active else None,
+            "turn": self.presser(),
             "plays_next": order.turn_player if active else None,
             "direction": order.direction_name(),
             "top": self.top.code if self.top else None,
-            "color": color_name(self.color),
+            "color": self.rules.color_name(self.color),
             "hands": {p: self.cards.hand_size(p) for p in order.players} if self.hand_number else {},
             "owed": order.owed_state(),
             "uno": [self._catchable] if self._catchable else [],
@@ -329,6 +399,23 @@ class Game(Dealing, TableCalls):
             "scoring": self.scoring,
             "target": self.target,
             "must_match": order.must_match,
+            "rules": self.rules.name,
+            **({"variant": self.variant, "teams": self._teams_state()} if self.variant else {}),
+            **(self._draw_state() if self.rules.draws else {}),
+            **self.rules.state_extra(self),
+        }
+
+    def _teams_state(self) -> list[list[str]] | None:
+        pairs = teams(self.variant, list(self.order.players), max(1, self.hand_number))
+        return [list(pair) for pair in pairs] if pairs else None
+
+    def _draw_state(self) -> dict[str, Any]:
+        """The draw editions' extra state: who took the turn's draw, an open challenge, a pending choice."""
+        challenge = self._challenge
+        return {
+            "drawn": self._drawn,
+            "challenge": {"player": challenge[0], "against": challenge[1]} if challenge else None,
+            "pending": dict(self.pending) if self.pending else None,
         }
 
 

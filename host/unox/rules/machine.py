@@ -33,7 +33,7 @@ def machine_config() -> dict[str, Any]:
     }
 
 
-def mermaid_diagram(title: str = "UNO Extreme hand") -> str:
+def mermaid_diagram(title: str = "A hand, in every edition") -> str:
     """The Mermaid `stateDiagram-v2` of the machine, rendered by transitions itself (no graphviz).
 
     transitions writes the title bare between `---` lines; as `title: ...` it is valid Mermaid front matter.
@@ -52,6 +52,9 @@ _PAGE_INTRO = """# The state machine of a hand
 
 Generated from `unox.rules.machine` by `unox rules diagram --write docs/state-machine.md`; a test fails when
 this page no longer matches the machine. Rendered by transitions' `GraphMachine(graph_engine="mermaid")`.
+
+Every edition runs the same machine (one `transitions.Machine` per game); what differs is what happens
+inside `turn`, which each edition's section below draws from its ruleset (`unox.rules.editions`).
 
 The states are the `phase` values of the table protocol:
 
@@ -72,5 +75,53 @@ as a whole play. Dealt mode scores a hand at once, so it passes through `hand_ov
 
 
 def state_machine_page() -> str:
-    """The whole of docs/state-machine.md."""
-    return f"{_PAGE_INTRO}\n```mermaid\n{mermaid_diagram().rstrip()}\n```\n"
+    """The whole of docs/state-machine.md: the shared machine, then the steps of `turn` per edition."""
+    from unox.rules.editions import get_rules, rule_names
+
+    sections = [edition_section(get_rules(name)) for name in rule_names()]
+    return f"{_PAGE_INTRO}\n```mermaid\n{mermaid_diagram().rstrip()}\n```\n" + "".join(sections)
+
+
+def edition_steps(rules: Any) -> list[tuple[str, str, str]]:
+    """The steps inside `turn` for one edition, as (from, to, what moves it), read from its ruleset."""
+    if not rules.draws:
+        return [
+            ("play", "play", "play a card (T1, A1-A8)"),
+            ("play", "pressing", "a card, catch or penalty owes presses"),
+            ("pressing", "pressing", "press (owed presses, in order)"),
+            ("pressing", "play", "the last owed press"),
+            ("play", "play", "press once (T2, T3), then the next player"),
+        ]
+    steps = [
+        ("play", "play", "play a card (C-T1)"),
+        ("play", "drawn", "draw 1 (C-T2)"),
+        ("drawn", "play", "play the card drawn, or pass (C-T2, C-T3)"),
+        ("play", "drawing", "a card, catch or penalty owes draws (DL1)"),
+        ("drawing", "drawing", "draw (what is due, in order, a shortfall stays owed, DL2)"),
+        ("drawing", "play", "the last owed draw"),
+    ]
+    if rules.challengeable:
+        steps += [
+            ("play", "challenge", "Wild Draw Four, its victim may challenge before drawing (C-A7)"),
+            ("challenge", "drawing", "challenge (guilty, its player draws, else the victim draws more)"),
+            ("challenge", "drawing", "draw (accepts the card, D2)"),
+        ]
+    if rules.game_kinds:
+        kinds = sorted(rules.game_kinds)
+        cmds = ", ".join(sorted(rules.requests)) or "the edition's request"
+        steps += [
+            ("play", "pending", f"a special card waits for its player's choice ({', '.join(kinds)})"),
+            ("pending", "play", f"{cmds}"),
+        ]
+    return steps
+
+
+def edition_section(rules: Any) -> str:
+    """One edition's section: the steps of `turn` as a Mermaid diagram."""
+    lines = ["stateDiagram-v2", "  direction LR", "  [*] --> play"]
+    lines += [f"  {a} --> {b}: {what}" for a, b, what in edition_steps(rules)]
+    owed = "draws" if rules.draws else "presses"
+    step = "drawing" if rules.draws else "pressing"
+    return (f"\n## {rules.title} (`--rules {rules.name}`)\n\nInside `turn`: owed {owed} come first "
+            f"(`step` reads `{step}`).\n\n```mermaid\n---\ntitle: {rules.title}, the steps of a turn\n---\n"
+            + "\n".join(lines) + "\n```\n")

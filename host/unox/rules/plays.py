@@ -5,25 +5,34 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, Protocol
 
-from unox.rules.cards import CARDS, COLOR_NAMES, COLORS, Card, CardError, parse_card, parse_color
+from unox.rules.cards import Card, CardError
 from unox.rules.errors import RuleError
+from unox.rules.ruleset import Play
 
 if TYPE_CHECKING:
-    from unox.rules.game import Game
+    from unox.rules.ruleset import Ruleset
+    from unox.rules.tracking import DealtCards, PhysicalCards
+    from unox.rules.turns import TurnOrder
 
-_WILD_COLORS = tuple(COLOR_NAMES[c] for c in COLORS)
-_PLAIN = frozenset({"number", "hit2", "reverse", "skip"})  # coloured cards that take no options
 
+class Game(Protocol):
+    """What checking a play reads of the game (`unox.rules.game.Game`), so this module does not import it."""
 
-class Play(NamedTuple):
-    """One legal way to play a card: `color` for wilds, `target` for Trade Hands, `count` for Discard All."""
+    stage: str
+    rules: Ruleset
+    cards: DealtCards | PhysicalCards
+    order: TurnOrder
+    top: Card | None
+    color: str | None
+    pending: dict[str, Any] | None
+    _drawn: str | None
+    _drawn_card: Card | None
 
-    card: str
-    color: str | None = None
-    target: str | None = None
-    count: int | None = None
+    def seat_of(self, player: str) -> int: ...
+
+__all__ = ["Play", "legal_plays", "resolve_play"]
 
 
 def resolve_play(
@@ -33,10 +42,11 @@ def resolve_play(
 
     Returns (card, the colour in force afterwards, the Trade Hands partner's seat, other Discard All cards).
     """
-    card = CARDS.get(code) if type(code) is str else None
+    rules = game.rules
+    card = rules.cards.get(code) if type(code) is str else None
     if card is None:
         try:
-            card = parse_card(code)
+            card = rules.parse_card(code)
         except CardError as exc:
             raise RuleError("bad_card", str(exc)) from exc
     cards = game.cards
@@ -44,37 +54,41 @@ def resolve_play(
         raise RuleError("not_in_hand", f"{player} does not hold {card.code}: play a card from your hand")
     top, in_force = game.top, game.color
     assert top is not None and in_force is not None
-    if not game.rules.playable(card, top, in_force):
+    if not rules.playable(card, top, in_force):
+        verb = "draw" if rules.draws else "press the launcher"
         raise RuleError(
             "illegal_card",
-            f"{card.code} cannot go on {top.code} with {COLOR_NAMES[in_force]} in force: play a card of "
-            f"that colour, the same number or symbol, or a wild, or press the launcher",
+            f"{card.code} cannot go on {top.code} with {rules.color_names[in_force]} in force: play a card "
+            f"of that colour, the same number or symbol, or a wild, or {verb}",
         )
     size = cards.hand_size(player)
-    refusal = game.rules.refusal(card, size)
+    refusal = rules.refusal(card, size)
     if refusal is not None:
         raise RuleError(*refusal)
-    if color is None and target is None and count is None and card.kind in _PLAIN:
+    if color is None and target is None and count is None and card.color is not None \
+            and card.kind not in rules.option_kinds:
         return card, card.color, None, 0  # the common case: a coloured card with no options
     return (
         card,
-        _resolve_color(card, color),
+        _resolve_color(game, card, color),
         _resolve_target(game, player, card, target),
         _resolve_count(game, player, card, count, size),
     )
 
 
-def _resolve_color(card: Card, color: str | None) -> str:
+def _resolve_color(game: Game, card: Card, color: str | None) -> str:
+    rules = game.rules
     if card.color is None:
         if color is None:
-            raise RuleError("missing_color", f"{card.code} is wild: name the colour (red/yellow/green/blue)")
+            words = "/".join(rules.color_words)
+            raise RuleError("missing_color", f"{card.code} is wild: name the colour ({words})")
         try:
-            return parse_color(color)
+            return rules.parse_color(color)
         except CardError as exc:
             raise RuleError("bad_color", str(exc)) from exc
     if color is not None:
         try:
-            same = parse_color(color) == card.color
+            same = rules.parse_color(color) == card.color
         except CardError as exc:
             raise RuleError("bad_color", str(exc)) from exc
         if not same:
@@ -83,9 +97,10 @@ def _resolve_color(card: Card, color: str | None) -> str:
 
 
 def _resolve_target(game: Game, player: str, card: Card, target: str | None) -> int | None:
-    if card.kind != "trade":
+    if card.kind not in game.rules.target_kinds:
         if target is not None:
-            raise RuleError("bad_target", f"only Trade Hands takes a target: play {card.code} without one")
+            what = "only Trade Hands takes" if game.rules.target_kinds else f"{card.code} takes no"
+            raise RuleError("bad_target", f"{what} a target: play {card.code} without one")
         return None
     if target is None:
         raise RuleError("missing_target", f"{card.code} is Trade Hands: name the player to swap hands with")
@@ -96,35 +111,26 @@ def _resolve_target(game: Game, player: str, card: Card, target: str | None) -> 
 
 
 def _resolve_count(game: Game, player: str, card: Card, count: int | None, size: int) -> int:
-    if card.kind != "discard_all":
+    if card.kind not in game.rules.count_kinds:
         if count not in (None, 0):
-            raise RuleError("bad_count", f"only Discard All takes a count: play {card.code} without one")
+            what = "only Discard All takes" if game.rules.count_kinds else f"{card.code} takes no"
+            raise RuleError("bad_count", f"{what} a count: play {card.code} without one")
         return 0
     if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
         raise RuleError("bad_count", "count is how many other cards of that colour went down: a number >= 0")
+    rules = game.rules
     if game.cards.dealt:
         held = game.cards.color_count(player, card.color) - 1
         if count is not None and count != held:
-            raise RuleError("bad_count", f"{player} holds {held} other {COLOR_NAMES[card.color]} cards (A4): "
+            name = rules.color_name(card.color)
+            raise RuleError("bad_count", f"{player} holds {held} other {name} cards (A4): "
                             f"all of them go down, so give count {held} or leave it out")
         return held
     count = count or 0
     if count > size - 1:
         raise RuleError("bad_count", f"{player} holds only {size} cards: the count of other "
-                        f"{COLOR_NAMES[card.color]} cards can be at most {size - 1}")
+                        f"{rules.color_name(card.color)} cards can be at most {size - 1}")
     return count
-
-
-def _plays_by_card() -> dict[Card, tuple[Play, ...]]:
-    """Every card's plays that need no target or count, built once: legal_plays allocates nothing for them."""
-    table: dict[Card, tuple[Play, ...]] = {}
-    for code, card in CARDS.items():
-        table[card] = tuple(Play(code, c) for c in _WILD_COLORS) if card.color is None else (Play(code),)
-    return table
-
-
-_PLAYS = _plays_by_card()
-_SPECIAL = frozenset({"trade", "discard_all"})
 
 
 def legal_plays(game: Game, player: str) -> list[Play]:
@@ -138,15 +144,29 @@ def legal_plays(game: Game, player: str) -> list[Play]:
         return []
     hand = game.cards.hands[player]
     color, face = game.color, game.top.face
+    rules = game.rules
+    if game._drawn is not None or game.pending is not None:
+        return _plays_after_draw(game, player)
     matching = [c for c in hand if c.color is None or c.color == color or c.face == face]
     plays: list[Play] = []
+    table, special = rules.plays_by_card, rules.option_kinds
     for card in dict.fromkeys(matching):  # distinct cards, in hand order
-        if card.kind not in _SPECIAL:
-            plays += _PLAYS[card]
-        elif game.rules.refusal(card, len(hand)) is not None:
+        if card.kind not in special:
+            plays += table[card]
+        elif rules.refusal(card, len(hand)) is not None:
             continue
         elif card.kind == "trade":
             plays.extend(Play(card.code, None, p) for p in order.players if p != player)
         else:
             plays.append(Play(card.code, None, None, sum(1 for c in hand if c.color == card.color) - 1))
     return plays
+
+
+def _plays_after_draw(game: Game, player: str) -> list[Play]:
+    """C-T2: after the turn's draw, only the card drawn, if it goes; nothing while a choice is pending."""
+    card = game._drawn_card
+    if game.pending is not None or card is None or game._drawn != player:
+        return []
+    if not game.rules.playable(card, game.top, game.color):  # type: ignore[arg-type]
+        return []
+    return list(game.rules.plays_by_card[card])

@@ -69,3 +69,25 @@ def _g3(
 def _lowest(scores: dict[str, int], active: list[str]) -> str:
     """G2: lowest total wins; a tie goes to the earlier seat (DECISION: the sources are silent)."""
     return min(active, key=lambda p: scores[p])
+
+
+def settle_teams(
+    target: int | None,
+    scores: dict[str, int],
+    pairs: list[tuple[str, ...]],
+    went_out: str,
+    points: dict[str, int],
+) -> Settlement:
+    """C-V1/C-V2: the pair of the player who went out scores the cards in the other pairs' hands; each of the
+    pair is credited. With a `target`, a pair reaching it wins (the player who went out is named)."""
+    own = next(pair for pair in pairs if went_out in pair)
+    won = sum(pts for p, pts in points.items() if p not in own)
+    for player in own:
+        scores[player] += won
+    winner = went_out if target is not None and scores[went_out] >= target else None
+    return Settlement({p: won for p in own}, winner=winner)
+
+
+def highest(scores: dict[str, int], active: list[str]) -> str:
+    """C-V2: the highest total wins; a tie goes to the earlier seat."""
+    return max(active, key=lambda p: (scores[p], -active.index(p)))

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from unox.rules.cards import Card, CardError, parse_card
 from unox.rules.errors import RuleError
-from unox.rules.extreme import extreme_deck
+
+if TYPE_CHECKING:
+    from unox.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -24,14 +27,16 @@ def draw_value(card: Card) -> int:
     return card.number or 0
 
 
-def pick_dealer(draws: Mapping[str, str | Card]) -> DealerDraw:
-    """One round of S1 from {player: card drawn}. On a tie for highest only the tied players redraw."""
+def pick_dealer(draws: Mapping[str, str | Card], rules: Ruleset | None = None) -> DealerDraw:
+    """One round of S1 from {player: card drawn}. On a tie for highest only the tied players redraw.
+    `rules` gives the edition's cards and how a card counts (default Extreme's S1)."""
     if len(draws) < 1:
         raise RuleError("bad_draw", "give one drawn card per player, e.g. {'Ann': 'G7', 'Bob': 'R3'}")
     values: dict[str, int] = {}
     for player, code in draws.items():
         try:
-            values[player] = draw_value(parse_card(code))
+            values[player] = (draw_value(parse_card(code)) if rules is None
+                              else rules.dealer_value(rules.parse_card(code)))
         except CardError as exc:
             raise RuleError("bad_draw", f"{player}'s draw: {exc}") from exc
     best = max(values.values())
@@ -41,13 +46,17 @@ def pick_dealer(draws: Mapping[str, str | Card]) -> DealerDraw:
     return DealerDraw(None, top)
 
 
-def choose_dealer(players: Sequence[str], rng: random.Random) -> str:
+def choose_dealer(players: Sequence[str], rng: random.Random, rules: Ruleset | None = None) -> str:
     """Dealt mode: draw from a shuffled deck until S1 names one dealer (tied players redraw)."""
-    deck = extreme_deck()
+    if rules is None:
+        from unox.rules.editions import get_rules
+
+        rules = get_rules()
+    deck = list(rules.deck)
     drawing = tuple(players)
     while True:
         rng.shuffle(deck)
-        result = pick_dealer(dict(zip(drawing, deck, strict=False)))
+        result = pick_dealer(dict(zip(drawing, deck, strict=False)), rules)
         if result.dealer is not None:
             return result.dealer
         drawing = result.redraw

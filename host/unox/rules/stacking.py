@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from unox.rules.cards import parse_card
-from unox.rules.extreme import extreme_deck
 from unox.rules.tracking import HAND_SIZE
+
+if TYPE_CHECKING:
+    from unox.rules.ruleset import Ruleset
 
 
 def seated_from(players: Sequence[str], dealer: str) -> list[str]:
@@ -26,15 +28,21 @@ def stacked_deck(
     flip: Sequence[str] = (),
     then: Sequence[str] = (),
     deck: Sequence[str] | None = None,
+    rules: Ruleset | str | None = None,
 ) -> list[str]:
     """A full deck order for `Game.deal(dealer, stack=...)`.
 
     `hands` gives up to 7 cards per player (the rest are filled from the unused cards, numbers first);
     `flip` the cards turned up in order (more than one when Trade Hands comes first); `then` the next cards
-    to come out of the launcher, in order.
+    to come out of the launcher, in order. `rules` (name or Ruleset) gives the edition's deck (default
+    Extreme).
     """
+    from unox.rules.editions import get_rules
+
+    edition = rules if rules is not None and not isinstance(rules, str) else get_rules(rules or "extreme")
+    parse_card = edition.parse_card
     hands = hands or {}
-    left = Counter(deck if deck is not None else extreme_deck())
+    left = Counter(deck if deck is not None else edition.deck)
     wanted = [c for cards in hands.values() for c in cards] + list(flip) + list(then)
     for code in wanted:
         code = parse_card(code).code

@@ -11,11 +11,12 @@ from unox.rules.errors import RuleError
 
 if TYPE_CHECKING:
     from unox.rules.cards import Card
+    from unox.rules.ruleset import Ruleset
     from unox.rules.tracking import DealtCards, PhysicalCards
     from unox.rules.turns import TurnOrder
 
 PENALTY_KINDS = ("advice", "wrong_card")
-ADVICE_PRESSES = 4  # P1
+ADVICE_PRESSES = 4  # P1 (Extreme; each ruleset's `penalties` is what the game uses)
 WRONG_CARD_PRESSES = 2  # P2
 UNO_PRESSES = 2  # U2/P3
 
@@ -25,6 +26,7 @@ class TableCalls:
 
     if TYPE_CHECKING:
         stage: str
+        rules: Ruleset
         order: TurnOrder
         cards: DealtCards | PhysicalCards
         top: Card | None
@@ -35,6 +37,9 @@ class TableCalls:
         _catchable: str | None
         _safe: str | None
         _precalled: str | None
+        _drawn: str | None
+        _drawn_card: Card | None
+        _challenge: list | None
 
         def seat_of(self, player: str) -> int: ...
         def _need(self, *phases: str) -> None: ...
@@ -72,7 +77,7 @@ class TableCalls:
                 "and before the next player presses or plays",
             )
         self._catchable = None
-        self._owe(player, UNO_PRESSES)
+        self._owe(player, self.rules.penalties["uno"])
 
     def penalty(self, player: str, kind: str) -> None:
         """P1 advice: press 4 times. P2 wrong card: take back the most recent play, press twice, turn ends."""
@@ -82,7 +87,7 @@ class TableCalls:
         if kind == "advice":
             self._need("turn")
             self.seat_of(player)
-            self._owe(player, ADVICE_PRESSES)
+            self._owe(player, self.rules.penalties["advice"])
             return
         self._need("turn", "hand_over")
         seat = self.seat_of(player)
@@ -106,11 +111,12 @@ class TableCalls:
         self.cards.take_back(player, moved)
         self.top, self.color = top, color
         order.direction = direction
-        order.owed[:] = [[player, WRONG_CARD_PRESSES]]
+        order.owed[:] = [[player, self.rules.penalties["wrong_card"]]]
         order.turn = order.seat_after(seat)
         self.went_out = None
         self._catchable = self._safe = self._precalled = None
         self._undo = None
+        self._drawn = self._drawn_card = self._challenge = None
         self._last = (player, None, None, None, 0)
         if self.stage == "hand_over":
             self.last_card_taken_back()

@@ -27,10 +27,13 @@ class PhysicalCards:
         self.pile = 0
         self.launcher = 0
 
-    def start(self, players: Sequence[str], stack: Sequence[Card] | None = None) -> None:
-        self.sizes = {p: HAND_SIZE for p in players}
+    def start(
+        self, players: Sequence[str], stack: Sequence[Card] | None = None, hand: int = HAND_SIZE
+    ) -> None:
+        """`hand` 0: the launcher deals the hands afterwards (DL4), so every card starts inside it."""
+        self.sizes = {p: hand for p in players}
         self.pile = 0
-        self.launcher = self.deck_size - HAND_SIZE * len(players)
+        self.launcher = self.deck_size - hand * len(players)
 
     def hand_size(self, player: str) -> int:
         return self.sizes[player]
@@ -94,15 +97,18 @@ class DealtCards:
     def pile(self) -> int:
         return len(self.piled)
 
-    def start(self, players: Sequence[str], stack: Sequence[Card] | None = None) -> None:
-        """Deals 7 to each player. `stack` (a stacked deck, first card first) makes a deal repeatable:
+    def start(
+        self, players: Sequence[str], stack: Sequence[Card] | None = None, hand: int = HAND_SIZE
+    ) -> None:
+        """Deals `hand` (7) to each player; 0 leaves every card in the launcher for it to deal (DL4).
+        `stack` (a stacked deck, first card first) makes a deal repeatable:
         the first 7 go to the first player given, the next 7 to the next ..., and the rest fill the launcher
         so that the next card of `stack` is the next card to come out."""
         order = list(stack) if stack is not None else self.rng.sample(self.deck, len(self.deck))
         self.hands = {}
         for i, player in enumerate(players):
-            self.hands[player] = order[i * HAND_SIZE : (i + 1) * HAND_SIZE]
-        rest = order[HAND_SIZE * len(players) :]
+            self.hands[player] = order[i * hand : (i + 1) * hand]
+        rest = order[hand * len(players) :]
         rest.reverse()
         self.stack = rest
         self.piled = []

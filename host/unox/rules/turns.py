@@ -1,5 +1,6 @@
 """Turn order shared by every ruleset: the active seats, the direction, whose turn it is, and the ordered
-list of presses still owed. Card effects change the table only through this object (`extreme.TableOps`).
+list of presses (or draws) still owed. Card effects change the table only through this object
+(`ruleset.TableOps`).
 
 Seats are indices into the active players, in seating order; "left" is the next seat in that order.
 """
@@ -14,8 +15,9 @@ LEFT, RIGHT = 1, -1
 class TurnOrder:
     """The seats in play and who acts next. `owed` holds `[player, presses]`; presses None = until fire."""
 
-    def __init__(self, players: Sequence[str], swap: Callable[[str, str], None]):
+    def __init__(self, players: Sequence[str], swap: Callable[[str, str], None], unit: str = "presses"):
         self._swap = swap
+        self.unit = unit  # "presses" (Extreme) or "draws" (the draw editions), as the state names them
         self.set_players(players)
 
     def set_players(self, players: Sequence[str]) -> None:
@@ -73,8 +75,9 @@ class TurnOrder:
 
     def owed_state(self) -> list[dict]:
         return [
-            {"player": p, "presses": n} if n is not None else {"player": p, "until_fire": True}
-            for p, n in self.owed
+            {"player": entry[0], self.unit: entry[1]} if entry[1] is not None
+            else {"player": entry[0], "until_fire": True}
+            for entry in self.owed
         ]
 
     def direction_name(self) -> str:

@@ -192,14 +192,21 @@ class Journal:
 
     # -- fires ------------------------------------------------------------------------------------
 
-    def begin_fire(self, player: str, requested: int) -> int:
-        """Commit a fire's intent before the motor turns; returns its id (what the firmware is told)."""
+    def begin_fire(self, player: str | None, requested: int, request: dict[str, Any] | None = None) -> int:
+        """Commit a fire's intent before the motor turns; returns its id (what the firmware is told).
+
+        `request` is what the fire becomes once counted, without `fired` (a draw, an edition's turned card);
+        left out, it is `player`'s press. It is kept beside the intent until the fire is resolved, so a
+        resumed table settles the fire as the request it was for.
+        """
         with self._transaction() as db:
             fire_id = self._next_fire_id(db)
             db.execute(
                 "INSERT INTO fires (fire_id, player, requested) VALUES (?, ?, ?)",
                 (fire_id, player, requested),
             )
+            if request is not None and request != {"cmd": "press", "player": player}:
+                self._put_meta(db, _fire_request_key(fire_id), request)
         return fire_id
 
     def resolve_fire(
@@ -214,6 +221,7 @@ class Journal:
                 "UPDATE fires SET fired = ?, fault = ?, seq = ?, settled_by = ? WHERE fire_id = ?",
                 (fired, fault, seq, settled_by, fire_id),
             )
+            db.execute("DELETE FROM meta WHERE key = ?", (_fire_request_key(fire_id),))
         return seq
 
     def record_standalone(
@@ -261,9 +269,17 @@ class Journal:
         }
 
     def pending_fire(self) -> dict[str, Any] | None:
-        """The fire whose intent was written but whose outcome was not: the table stopped in between."""
+        """The fire whose intent was written but whose outcome was not: the table stopped in between.
+
+        Its `request` is what it becomes once counted, without `fired` (by default the player's press).
+        """
         pending = [fire for fire in self.fires() if fire["fired"] is None]
-        return pending[-1] if pending else None
+        if not pending:
+            return None
+        fire = pending[-1]
+        stored = self.get_meta(_fire_request_key(fire["fire_id"]))
+        fire["request"] = {"cmd": "press", "player": fire["player"]} if stored is None else stored
+        return fire
 
     def _has_table(self, name: str) -> bool:
         assert self._db is not None
@@ -344,6 +360,10 @@ class _Transaction:
 
     def __exit__(self, kind: object, *rest: object) -> None:
         self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+
+
+def _fire_request_key(fire_id: int) -> str:
+    return f"fire_request/{fire_id}"
 
 
 def _dump(value: Any) -> str:

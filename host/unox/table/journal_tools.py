@@ -36,11 +36,16 @@ class Report:
         if self.pending is not None:
             lines.append(
                 f"  unfinished fire {self.pending['fire_id']}: {self.pending['requested']} card(s) for "
-                f"{self.pending['player']}; resume the table to settle it"
+                f"{self.pending['player']} ({_request_name(self.pending)}); resume the table to settle it"
             )
         if not self.bad:
             lines.append("  every row replays")
         return lines
+
+
+def _request_name(pending: dict) -> str:
+    request = pending.get("request")
+    return str(request.get("cmd"))[:20] if isinstance(request, dict) else "press"
 
 
 def _settings(journal: Journal) -> TableSettings:

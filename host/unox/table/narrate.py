@@ -48,10 +48,16 @@ def whats_next(state: State) -> str:
     if phase == "game_over":
         return f"The game is over; {state.get('winner')} won. Start a new table for another game."
     owed = state.get("owed") or []
+    if owed and "draws" in owed[0]:
+        return f"{owed[0]['player']} draws {owed[0]['draws']} from the launcher."
     if owed:
         first = owed[0]
         what = "until the launcher fires" if first.get("until_fire") else f"{first.get('presses')} time(s)"
         return f"{first['player']} presses {what}."
+    if "drawn" in state:  # a draw edition
+        if state["drawn"] == state.get("turn"):
+            return f"{state.get('turn')} plays the card drawn or passes."
+        return f"{state.get('turn')} plays a card or draws."
     return f"{state.get('turn')} plays a card or presses."
 
 
@@ -74,6 +80,16 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
         return _play_line(request, after)
     if cmd == "press":
         return _press_line(player, request.get("fired"), before, after)
+    if cmd == "draw":
+        fired = request.get("fired") or 0
+        return f"{player} draws {fired} card{'s' if fired != 1 else ''} ({player} holds " \
+               f"{after.get('hands', {}).get(player)})."
+    if cmd == "pass":
+        return f"{player} keeps the card drawn and passes (C-T2)."
+    if cmd == "challenge":
+        owed = after.get("owed") or []
+        verdict = "guilty" if owed and owed[0].get("player") != player else "not guilty"
+        return f"{player} challenges the Wild Draw Four (C-A7): {verdict}."
     if cmd == "uno":
         return f"{player} calls UNO."
     if cmd == "catch":
@@ -116,6 +132,9 @@ def _press_line(player: str | None, fired: int | None, before: State, after: Sta
 def _owed_text(entry: dict[str, Any]) -> str:
     if entry.get("until_fire"):
         return f"{entry['player']} presses until the launcher fires"
+    if "draws" in entry:
+        n = entry["draws"]
+        return f"{entry['player']} owes {n} draw{'s' if n != 1 else ''}"
     n = entry.get("presses", 0)
     return f"{entry['player']} owes {n} press{'es' if n != 1 else ''}"
 

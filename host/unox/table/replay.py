@@ -14,10 +14,14 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from unox.table.bounds import check_fired, check_points
+from unox.table.bounds import check_fired, check_points, deck_size
 from unox.table.requests import ProtocolError, check_request
 
-GAME_CMDS = ("deal", "flip", "play", "press", "uno", "catch", "penalty", "reload", "score")
+# the requests a journal row may hold, besides an edition's own (`Ruleset.requests`)
+GAME_CMDS = (
+    *("deal", "flip", "play", "press", "uno", "catch", "penalty", "reload", "score"),
+    *("draw", "pass", "challenge"),  # the draw editions' (classic and those built on it)
+)
 
 
 def rule_errors() -> tuple[type[Exception], ...]:
@@ -31,11 +35,25 @@ def rule_errors() -> tuple[type[Exception], ...]:
     return (RuleError, CardError)
 
 
+def edition_terms(game: Any) -> dict[str, Any]:
+    """What `check_request` must know of the game's edition: whether its draw requests exist (`draws`), its
+    own requests (`extra`, `Ruleset.requests`) and its deck's size (`deck`, the bound of every count)."""
+    rules = getattr(game, "rules", None)
+    return {
+        "draws": bool(getattr(rules, "draws", False)),
+        "extra": getattr(rules, "requests", None) or {},
+        "deck": deck_size(game),
+    }
+
+
 def apply_request(game: Any, request: dict[str, Any]) -> None:
     """Apply one normalised, resolved request to the game; the engine raises RuleError to refuse."""
     cmd = request["cmd"]
     if cmd == "deal":
-        game.deal(request["dealer"])
+        if request.get("launcher"):
+            game.deal(request["dealer"], by_launcher=True)  # DL4
+        else:
+            game.deal(request["dealer"])
     elif cmd == "flip":
         game.flip(request["card"], request.get("color"))
     elif cmd == "play":
@@ -43,6 +61,12 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
         game.play(request["player"], request["card"], **options)
     elif cmd == "press":
         game.press(request["player"], request["fired"])
+    elif cmd == "draw":
+        game.draw(request["player"], request["fired"])
+    elif cmd == "pass":
+        game.pass_turn(request["player"])
+    elif cmd == "challenge":
+        game.challenge(request["player"], request.get("guilty"))
     elif cmd == "uno":
         game.uno(request["player"])
     elif cmd == "catch":
@@ -53,15 +77,20 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
         game.reload()
     elif cmd == "score":
         game.score(dict(request["points"]))
+    elif cmd in edition_terms(game)["extra"]:
+        game.edition_call(cmd, {k: v for k, v in request.items() if k != "cmd"})
     else:
         raise ValueError(f"request {cmd!r} does not change the game")
 
 
 def check_in_state(game: Any, request: dict[str, Any]) -> None:
-    """The bounds that depend on the state (ProtocolError bad_fired / bad_points)."""
+    """The bounds that depend on the state (ProtocolError bad_fired / bad_points): any request's `fired`
+    (a press, a draw, an edition's turned card) fits in the cards outside the hands and the pile, and a
+    draw's in what the player is due."""
     cmd = request["cmd"]
-    if cmd == "press" and "fired" in request:
-        check_fired(game.state(), request["fired"], request.get("player"))
+    if "fired" in request:
+        due = game.draw_due(request["player"]) if cmd == "draw" and hasattr(game, "draw_due") else None
+        check_fired(game.state(), request["fired"], request.get("player"), deck_size(game), due=due)
     elif cmd == "score":
         check_points(game, game.state(), request["points"])
 
@@ -89,8 +118,8 @@ class RowError(Exception):
     """A stored row that is not a request unox could have journalled; the message says why."""
 
 
-def decode_row(text: Any, players: Sequence[str]) -> dict[str, Any]:
-    """A stored row as a request, or RowError saying why it is not one."""
+def decode_row(text: Any, players: Sequence[str], game: Any = None) -> dict[str, Any]:
+    """A stored row as a request (of `game`'s edition), or RowError saying why it is not one."""
     if not isinstance(text, str):
         raise RowError(f"is not text but {type(text).__name__}")
     try:
@@ -98,10 +127,10 @@ def decode_row(text: Any, players: Sequence[str]) -> dict[str, Any]:
     except (ValueError, RecursionError) as exc:
         raise RowError(f"is not JSON ({str(exc)[:80]})") from exc
     try:
-        clean = check_request(request, players)
+        clean = check_request(request, players, **(edition_terms(game) if game is not None else {}))
     except ProtocolError as exc:
         raise RowError(f"is not a valid request ({exc.message})") from exc
-    if clean["cmd"] not in GAME_CMDS:
+    if clean["cmd"] not in GAME_CMDS and clean["cmd"] not in edition_terms(game)["extra"]:
         raise RowError(f"is a {clean['cmd']!r} request, which is never journalled")
     return clean
 
@@ -118,7 +147,7 @@ def scan(
     refusals = (ProtocolError, *rule_errors())
     for seq, text in rows:
         try:
-            request = decode_row(text, players)
+            request = decode_row(text, players, game)
             if seq not in beam_rows:
                 check_in_state(game, request)
             apply_request(game, request)

@@ -10,11 +10,12 @@ were null left out, so the journal stores one spelling of each request.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-PLAYER, TEXT, COUNT, POINTS = "player", "text", "count", "points"
+PLAYER, TEXT, COUNT, POINTS, FLAG = "player", "text", "count", "points", "flag"
+PLAYERS, TEXTS = "players", "texts"  # lists, for editions' own requests
 
 
 @dataclass(frozen=True)
@@ -53,18 +54,42 @@ REQUESTS: dict[str, dict[str, Field]] = {
     },
     "reload": {},
     "score": {"points": Field(POINTS, hint='points left in each hand, e.g. "points":{"Ann":0,"Bob":23}')},
-    "settle": {"fired": Field(COUNT, hint='the cards that came out of the unsettled press, e.g. "fired":2')},
+    "settle": {"fired": Field(COUNT, hint='the cards that came out of the unsettled fire, e.g. "fired":2')},
     "state": {},
     "undo": {},
 }
 
-DECK_SIZE = 112  # UNO Extreme: every count a request carries fits in one deck
-# field -> (largest value, the code that refuses it): a count of cards can never exceed the deck.
+DECK_SIZE = 112  # UNO Extreme, the largest deck: every count a request carries fits in one deck
+POINTS_PER_CARD = 50  # the most any card of any edition is worth (a wild)
+# field -> (its largest value minus the deck's size, the code that refuses it): a count of cards never
+# exceeds the edition's deck (`fired`), Discard All's other cards are one fewer (`count`); an edition's
+# other count fields are bounded by the deck too (`bad_count`).
 COUNT_LIMITS: dict[str, tuple[int, str]] = {
-    "fired": (DECK_SIZE, "bad_fired"),
-    "count": (DECK_SIZE - 1, "bad_count"),
+    "fired": (0, "bad_fired"),
+    "count": (-1, "bad_count"),
 }
-MAX_POINTS = DECK_SIZE * 50  # a hand of the whole deck, every card a 50-point wild: no hand holds more
+MAX_POINTS = DECK_SIZE * POINTS_PER_CARD  # a hand of the whole deck, every card a wild: no hand holds more
+MAX_LIST = DECK_SIZE  # an edition's list (cards, players) never names more than a deck
+MAX_LIST_TEXT = 40  # one item of such a list: a card code or a seat's name
+
+
+# The draw editions' requests (classic and those built on it): known only at a table of such an edition,
+# so Extreme's protocol is exactly what it was.
+DRAW_REQUESTS: dict[str, dict[str, Field]] = {
+    "deal": {
+        "dealer": Field(PLAYER, hint='the dealer\'s name, e.g. "dealer":"Ann"'),
+        "launcher": Field(FLAG, False, '"launcher":true: the launcher deals 7 to each player (DL4)'),
+    },
+    "draw": {
+        "player": Field(PLAYER, hint='who draws, e.g. "player":"Bob"'),
+        "fired": Field(COUNT, hint='the cards the launcher gave, e.g. "fired":2'),
+    },
+    "pass": {"player": Field(PLAYER, hint='who keeps the card drawn and passes, e.g. "player":"Bob"')},
+    "challenge": {
+        "player": Field(PLAYER, hint='the Wild Draw Four\'s victim, e.g. "player":"Bob"'),
+        "guilty": Field(FLAG, False, 'what the hand showed (physical table): "guilty":true or false'),
+    },
+}
 
 
 # Codes the table itself gives (the rest come from the engine's RuleError, `unox.rules.errors.ERROR_CODES`).
@@ -75,9 +100,9 @@ PROTOCOL_CODES: dict[str, str] = {
     "unknown_player": "a name that is not seated at this table",
     "nothing_to_undo": "undo with no accepted request left",
     "no_launcher": "a launcher press on a table run with --launcher script",
-    "launcher_fault": "the launcher fired nothing because of a fault; the press did not count",
-    "unsettled": "the table stopped during a fire nobody can count for it: settle that press first",
-    "nothing_to_settle": "settle when no press waits to be settled",
+    "launcher_fault": "the launcher fired nothing because of a fault; the press (or draw) did not count",
+    "unsettled": "the table stopped during a fire nobody can count for it: settle that press or draw first",
+    "nothing_to_settle": "settle when no fire waits to be settled",
     "journal_error": "the journal could not be written; the request was not taken",
     "internal_error": "unox failed on the request (a bug); nothing was applied",
 }
@@ -111,25 +136,34 @@ def parse_line(line: str) -> dict[str, Any]:
 
 
 def check_request(
-    request: Any, players: Sequence[str], *, fired_optional: bool = False
+    request: Any,
+    players: Sequence[str],
+    *,
+    fired_optional: bool = False,
+    draws: bool = False,
+    extra: Mapping[str, Mapping[str, Any]] | None = None,
+    deck: int = DECK_SIZE,
 ) -> dict[str, Any]:
     """The normalised request, or ProtocolError `bad_request` / `unknown_cmd` / `unknown_player` /
     `bad_fired` / `bad_count` / `bad_points` (a number no deck can give).
 
     `fired_optional`: a launcher is attached, so a press may leave `fired` (and `player`) out and
-    let the host fire for real.
+    let the host fire for real; a draw may leave `fired` out. `draws`: the edition is a draw edition
+    (`DRAW_REQUESTS` are known). `extra`: the edition's own requests (`Ruleset.requests`:
+    cmd -> field -> (kind, required, hint)). `deck`: the edition's deck size, the bound of every count.
     """
+    requests = table_requests(draws=draws, extra=extra)
     if not isinstance(request, dict):
         raise ProtocolError("bad_request", 'a request is a JSON object, e.g. {"cmd":"state"}')
     cmd = request.get("cmd")
     if not isinstance(cmd, str):
         raise ProtocolError(
-            "bad_request", f'every request needs "cmd", one of: {", ".join(REQUESTS)}; e.g. {{"cmd":"state"}}'
+            "bad_request", f'every request needs "cmd", one of: {", ".join(requests)}; e.g. {{"cmd":"state"}}'
         )
-    if cmd not in REQUESTS:
-        known = ", ".join(REQUESTS)
+    if cmd not in requests:
+        known = ", ".join(requests)
         raise ProtocolError("unknown_cmd", f'"cmd":{_shown(cmd)} is unknown; use one of: {known}')
-    fields = REQUESTS[cmd]
+    fields = requests[cmd]
     unknown = sorted(set(request) - set(fields) - {"cmd"})
     if unknown:
         known = ", ".join(fields) or "no other field"
@@ -138,16 +172,17 @@ def check_request(
     clean: dict[str, Any] = {"cmd": cmd}
     for name, spec in fields.items():
         value = request.get(name)
-        required = spec.required and not (fired_optional and cmd == "press")
+        # with a launcher, `fired` may be left out of any request that has it: the host fires
+        required = spec.required and not (fired_optional and (cmd == "press" or name == "fired"))
         if value is None:
             if required:
                 raise ProtocolError("bad_request", f"{cmd} needs {name}: {spec.hint}")
             continue
-        clean[name] = _checked(cmd, name, spec, value, players)
+        clean[name] = _checked(cmd, name, spec, value, players, deck)
     return clean
 
 
-def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str]) -> Any:
+def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str], deck: int) -> Any:
     if spec.kind in (PLAYER, TEXT):
         if not isinstance(value, str) or not value:
             raise ProtocolError("bad_request", f"{cmd}: {name} must be a non-empty string: {spec.hint}")
@@ -157,19 +192,67 @@ def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str
     if spec.kind == COUNT:
         if not _is_int(value):
             raise ProtocolError("bad_request", f"{cmd}: {name} must be a whole number: {spec.hint}")
-        high, code = COUNT_LIMITS[name]
+        less, code = COUNT_LIMITS.get(name, (0, "bad_count"))
+        high = deck + less
         if not 0 <= value <= high:
             raise ProtocolError(
                 code, f"{cmd}: {name} is a number of cards from 0 to {high} (one deck), not {_number(value)}"
             )
         return value
-    return _checked_points(value, players, spec.hint)
+    if spec.kind == FLAG:
+        if not isinstance(value, bool):
+            raise ProtocolError("bad_request", f"{cmd}: {name} must be true or false: {spec.hint}")
+        return value
+    if spec.kind in (PLAYERS, TEXTS):
+        return _checked_list(cmd, name, spec, value, players, deck)
+    if spec.kind == POINTS:
+        return _checked_points(value, players, spec.hint, deck)
+    raise ProtocolError(
+        "bad_request", f"{cmd}: {name} has a kind this unox does not know ({_shown(spec.kind)})"
+    )
 
 
-def _checked_points(value: Any, players: Sequence[str], hint: str) -> dict[str, int]:
+def _checked_list(
+    cmd: str, name: str, spec: Field, value: Any, players: Sequence[str], deck: int
+) -> list[str]:
+    """A list of players or of texts (card codes), e.g. an edition's gift or share-out: never longer than a
+    deck, each item a short non-empty string."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ProtocolError("bad_request", f"{cmd}: {name} must be a list of non-empty strings: {spec.hint}")
+    if len(value) > deck:
+        raise ProtocolError(
+            "bad_request", f"{cmd}: {name} lists {len(value)} items; no list names more than a deck ({deck})"
+        )
+    long = next((item for item in value if len(item) > MAX_LIST_TEXT), None)
+    if long is not None:
+        raise ProtocolError(
+            "bad_request",
+            f"{cmd}: {name} holds {_shown(long)}, longer than {MAX_LIST_TEXT} characters: {spec.hint}",
+        )
+    if spec.kind == PLAYERS:
+        for player in value:
+            check_player(player, players)
+    return list(value)
+
+
+def table_requests(
+    *, draws: bool = False, extra: Mapping[str, Mapping[str, Any]] | None = None, **_: Any
+) -> dict[str, dict[str, Field]]:
+    """Every request a table of this edition knows: v1's, a draw edition's, and the edition's own."""
+    if not draws and not extra:
+        return REQUESTS
+    return {**REQUESTS, **(DRAW_REQUESTS if draws else {}), **_fields_of(extra or {})}
+
+
+def _fields_of(extra: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Field]]:
+    """An edition's request specs, as table fields."""
+    return {cmd: {name: Field(*spec) for name, spec in fields.items()} for cmd, fields in extra.items()}
+
+
+def _checked_points(value: Any, players: Sequence[str], hint: str, deck: int) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ProtocolError("bad_request", f"score: points must be an object: {hint}")
-    most = MAX_POINTS
+    most = deck * POINTS_PER_CARD
     for player, points in value.items():
         check_player(player, players)
         if not _is_int(points):
@@ -179,7 +262,7 @@ def _checked_points(value: Any, players: Sequence[str], hint: str) -> dict[str, 
         if not 0 <= points <= most:
             raise ProtocolError(
                 "bad_points",
-                f"score: {player}'s points must be from 0 to {most} (112 cards of 50 points), "
+                f"score: {player}'s points must be from 0 to {most} ({deck} cards of 50 points), "
                 f"not {_number(points)}",
             )
     return dict(value)

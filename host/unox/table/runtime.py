@@ -22,7 +22,7 @@ from typing import Any
 from unox.table.journal import Journal, JournalError
 from unox.table.narrate import describe, nobody_owes, undone, whats_next
 from unox.table.presses import Presses
-from unox.table.replay import apply_request, check_in_state, rule_errors, scan
+from unox.table.replay import apply_request, check_in_state, edition_terms, rule_errors, scan
 from unox.table.requests import ProtocolError, check_request
 from unox.table.settings import SettingsError, TableSettings
 
@@ -204,7 +204,9 @@ class Table(Presses):
 
     def _handle(self, request: Any) -> Reply:
         try:
-            clean = check_request(request, self.players, fired_optional=self.launcher is not None)
+            clean = check_request(
+                request, self.players, fired_optional=self.launcher is not None, **edition_terms(self.game)
+            )
         except ProtocolError as exc:
             return self.refuse(exc.code, exc.message)
         cmd = clean["cmd"]
@@ -221,6 +223,10 @@ class Table(Presses):
             return self.undo()
         if cmd == "press" and "fired" not in clean:
             return self.button(clean.get("player"))
+        if "fired" not in clean and cmd == "draw":
+            return self.draw_from_launcher(clean["player"])
+        if "fired" not in clean and "fired" in edition_terms(self.game)["extra"].get(cmd, {}):
+            return self._edition_fire(clean)
         if cmd == "press" and "player" not in clean:
             presser = self.game.presser()  # a launcher table: attributed like a button press
             if presser is None:

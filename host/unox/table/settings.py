@@ -22,7 +22,7 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class TableSettings:
-    """The seats (clockwise), the scoring variant and target, and the eject profile and seed."""
+    """The seats (clockwise), the edition, the scoring variant and target, and the eject profile and seed."""
 
     players: tuple[str, ...]
     scoring: str = "g1"
@@ -30,6 +30,8 @@ class TableSettings:
     profile: str = "measured"
     seed: int | None = None
     launcher: str = "script"
+    rules: str = "extreme"  # the edition (`unox.rules.editions`)
+    variant: str | None = None  # one the edition declares (`Ruleset.variants`)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -45,16 +47,27 @@ class TableSettings:
             raise SettingsError(
                 f"seed {_short(self.seed)} is not a whole number below 2**63; give one such as --seed 7"
             )
+        from unox.rules.editions import rule_names
+
+        if not isinstance(self.rules, str) or self.rules not in rule_names():
+            known = ", ".join(rule_names())
+            raise SettingsError(f"rules {_short(self.rules)} are unknown; use one of {known}")
+        if self.variant is not None:
+            if not isinstance(self.variant, str):
+                raise SettingsError(f"variant {_short(self.variant)} must be text, e.g. --variant partners")
+            _check_variant(self.rules, self.variant, len(self.players))
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["players"] = list(self.players)
+        if data["variant"] is None:
+            del data["variant"]  # journals of tables without one read as before
         return data
 
     @classmethod
     def from_dict(cls, data: Any) -> TableSettings:
         """Settings as stored in a journal; anything malformed is a SettingsError, never a TypeError."""
-        known = {"players", "scoring", "target", "profile", "seed", "launcher"}
+        known = {"players", "scoring", "target", "profile", "seed", "launcher", "rules", "variant"}
         if not isinstance(data, dict):
             raise SettingsError(f"table settings must be an object, not {type(data).__name__}")
         unknown = sorted(set(data) - known)
@@ -72,7 +85,20 @@ class TableSettings:
         from unox.rules.game import Game
 
         rng = random.Random(self.seed) if self.seed is not None else None
-        return Game(list(self.players), mode="physical", scoring=self.scoring, target=self.target, rng=rng)
+        return Game(list(self.players), mode="physical", scoring=self.scoring, target=self.target, rng=rng,
+                    ruleset=self.rules, variant=self.variant)
+
+
+def _check_variant(rules: str, variant: str, players: int) -> None:
+    from unox.rules.editions import get_rules
+    from unox.rules.errors import RuleError
+    from unox.rules.variants import check_variant
+
+    edition = get_rules(rules)
+    try:
+        check_variant(variant, edition.variants, players, edition.title)
+    except RuleError as exc:
+        raise SettingsError(f"--variant {variant}: {exc.message}") from exc
 
 
 def _is_int(value: Any) -> bool:

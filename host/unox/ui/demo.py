@@ -13,8 +13,6 @@ from typing import Any
 from unox.bots import make_bot
 from unox.launcher import LauncherError
 from unox.launcher.options import open_checked
-from unox.rules.cards import CARDS
-from unox.rules.extreme import extreme_deck
 from unox.table.runtime import Table
 from unox.ui.session import Session
 
@@ -27,7 +25,7 @@ class DemoError(Exception):
 
 def open_demo(
     *, players: int = 4, seed: int | None = None, bot: str = "heuristic", target: int = 200,
-    scoring: str = "g1", profile: str = "measured",
+    scoring: str = "g1", profile: str = "measured", rules: str = "extreme", variant: str | None = None,
 ) -> tuple[Session, DemoDriver]:
     """A dealt-mode table of `players` bots on the sim launcher; `seed=None` picks a fresh seed."""
     from unox.profiles import ProfileError, get_profile
@@ -37,22 +35,26 @@ def open_demo(
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     names = list(NAMES[:players])
     try:
-        game = Game(names, mode="dealt", scoring=scoring, target=target, rng=random.Random(f"{seed}/deck"))
+        game = Game(names, mode="dealt", scoring=scoring, target=target, rng=random.Random(f"{seed}/deck"),
+                    ruleset=rules, variant=variant)
         eject = get_profile(profile, rng=random.Random(f"{seed}/eject"))
         launcher = open_checked(f"sim:?seed={seed}&cards=0")  # loaded at the deal, as a dealer would
     except (RuleError, ProfileError, LauncherError) as exc:
         raise DemoError(str(exc)) from exc
     table = Table(game, launcher=launcher, profile=eject)
     session = Session(table, launcher=launcher, sim=True)
-    session.emit(f"Demo table, seed {seed}: {', '.join(names)} ({bot} bots), {scoring} to {target} points.")
+    title = "" if rules == "extreme" else f"{game.rules.title}, "
+    seated = ", ".join(names)
+    session.emit(f"Demo table, seed {seed}: {title}{seated} ({bot} bots), {scoring} to {target} points.")
     try:
-        bots = {name: stable_ties(make_bot(bot, random.Random(f"{seed}/{name}"))) for name in names}
+        bots = {name: stable_ties(make_bot(bot, random.Random(f"{seed}/{name}")), game.rules.cards)
+                for name in names}
     except ValueError as exc:
         raise DemoError(str(exc)) from exc
     return session, DemoDriver(session, bots, random.Random(f"{seed}/table"))
 
 
-def stable_ties(bot: Any) -> Any:
+def stable_ties(bot: Any, cards: Any = None) -> Any:
     """Break a scoring bot's ties by card code, so one seed gives one game whatever PYTHONHASHSEED is.
 
     Work-around: `HeuristicBot.choose` takes `max()` over a *set* of card codes, so equal scores are
@@ -62,7 +64,9 @@ def stable_ties(bot: Any) -> Any:
     score = getattr(bot, "score", None)
     if score is None:
         return bot
-    rank = {code: i for i, code in enumerate(sorted(CARDS))}
+    if cards is None:
+        from unox.rules.cards import CARDS as cards
+    rank = {code: i for i, code in enumerate(sorted(cards))}
     bot.score = lambda code, hand, context: score(code, hand, context) - rank[code] * 1e-6
     return bot
 
@@ -92,8 +96,12 @@ class DemoDriver:
             self.session.request({"cmd": "reload"})
         elif state.get("uno") and self._window != self._uno_key(state):
             self._uno_window(state)
+        elif state.get("challenge") and self._challenges(state["challenge"]["player"]):
+            self.session.request({"cmd": "challenge", "player": state["challenge"]["player"]})
         elif state.get("owed"):
-            self.session.press()
+            self.session.press()  # a draw edition's launcher deals exactly what is owed
+        elif state.get("drawn") and state["drawn"] == state["turn"]:
+            self._after_draw(state["turn"])
         else:
             self._turn(state["turn"])
         return True
@@ -106,7 +114,7 @@ class DemoDriver:
     def _deal(self) -> None:
         session = self.session
         if session.ctx.dealer is None:
-            deck = extreme_deck()
+            deck = list(self.game.rules.deck)
             self.rng.shuffle(deck)
             for player, card in zip(session.ctx.drawing or session.players, deck, strict=False):
                 session.draw(player, card)
@@ -118,12 +126,12 @@ class DemoDriver:
         in_hands: list[str] = []
         for player in self.session.state["players"]:
             in_hands += [card.code for card in self.game.hand(player)]
-        inside = extreme_deck()
+        inside = list(self.game.rules.deck)
         for code in in_hands:
             inside.remove(code)
         card = self.rng.choice(inside)
         request: dict = {"cmd": "flip", "card": card}
-        if CARDS[card].color is None:  # S4: the player on the dealer's left names the colour
+        if self.game.rules.cards[card].color is None:  # S4: the player on the dealer's left names the colour
             players = self.session.state["players"]
             left = players[(players.index(self.session.state["dealer"]) + 1) % len(players)]
             request["color"] = self.bots[left].choose_color(self.game, left)
@@ -148,6 +156,24 @@ class DemoDriver:
             if self.bots[other].catches(self.game, other, caught):
                 self.session.request({"cmd": "catch", "player": caught, "by": other})
                 return
+
+    def _challenges(self, victim: str) -> bool:
+        """C-A7: the Wild Draw Four's victim decides once, before drawing."""
+        key = ("challenge", self.session.state.get("hand"), len(self.session.table.entries))
+        if self._window == key:
+            return False
+        self._window = key
+        return self.bots[victim].challenges(self.game, victim)
+
+    def _after_draw(self, player: str) -> None:
+        """C-T2: the card drawn is played if the bot wants it and it goes; otherwise the player passes."""
+        play = self.bots[player].choose(self.game, player) if self.game.legal_plays(player) else None
+        if play is None:
+            self.session.request({"cmd": "pass", "player": player})
+            return
+        request = {"cmd": "play", "player": player}
+        request.update({k: v for k, v in play._asdict().items() if v is not None})
+        self.session.request(request)
 
     def _turn(self, player: str) -> None:
         must_play = bool(self.session.state.get("must_match")) and bool(self.game.legal_plays(player))

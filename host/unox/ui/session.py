@@ -136,10 +136,12 @@ class Session:
         if player not in drawing:
             raise InputError(f"only {', '.join(drawing)} draw now (a tie for the highest card)")
         self.ctx.draws[player] = card
-        self.emit(f"{player} draws {card} for the deal (S1: counts {draw_value(parse_card(card))}).")
+        rules = getattr(self.table.game, "rules", None)  # the edition's cards and S1 count
+        value = draw_value(parse_card(card)) if rules is None else rules.dealer_value(rules.parse_card(card))
+        self.emit(f"{player} draws {card} for the deal (S1: counts {value}).")
         if any(p not in self.ctx.draws for p in drawing):
             return
-        result = pick_dealer(self.ctx.draws)
+        result = pick_dealer(self.ctx.draws, rules)
         dealer, tied = result.dealer, list(result.redraw)
         self.ctx.draws = {}
         if dealer:

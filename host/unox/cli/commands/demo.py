@@ -31,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"the same seed plays the same game, 0 to {MAX_SEED} (default: random)")
     parser.add_argument("--plain", action="store_true", help="print a transcript instead of the table UI")
     parser.add_argument("--bot", choices=BOTS, default="heuristic", help="bot strategy (default heuristic)")
+    parser.add_argument("--rules", default="extreme", metavar="EDITION",
+                        help="the edition: extreme (default), classic, ...")
+    parser.add_argument("--variant", default=None, help="one the edition has, e.g. partners")
     parser.add_argument("--target", metavar="POINTS", default="200",
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
@@ -55,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         session, driver = open_demo(
             players=players, seed=seed, bot=args.bot, target=target, scoring=args.scoring,
-            profile=args.profile,
+            profile=args.profile, rules=args.rules, variant=args.variant,
         )
     except DemoError as exc:
         raise CommandError(str(exc)) from exc

@@ -27,9 +27,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " Example: unox sim --games 100 --players 4 --bot heuristic --seed 1",
     )
     parser.add_argument("--games", type=int_in(1, MAX_GAMES), default=10, help="games to play (default 10)")
+    parser.add_argument("--rules", default="extreme", metavar="EDITION",
+                        help="the edition: extreme (default), classic, ...")
     parser.add_argument("--players", type=int_in(MIN_PLAYERS, MAX_PLAYERS), default=4,
                         help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
     parser.add_argument("--bot", default="random", help=f"{BOTS_HELP} (default random)")
+    parser.add_argument("--variant", default=None,
+                        help="one the edition has: two-player, elimination, partners, rotation")
     parser.add_argument("--profile", default="measured", help=f"eject profile: {', '.join(PROFILE_NAMES)}")
     parser.add_argument("--scoring", default="g1", choices=("g1", "g2", "g3"), help="scoring (default g1)")
     parser.add_argument("--target", type=int_in(1, MAX_TARGET), default=500,
@@ -50,6 +54,20 @@ def _check(args: argparse.Namespace) -> None:
 
     if args.bot not in BOT_CHOICES:
         raise CommandError(f"unknown bot {args.bot!r}; use one of {', '.join(BOT_CHOICES)}")
+    from unox.rules.editions import rule_names
+    from unox.rules.errors import RuleError
+
+    if args.rules not in rule_names():
+        raise CommandError(f"unknown --rules {args.rules!r}; use one of {', '.join(rule_names())}")
+    if args.variant is not None:
+        from unox.rules.editions import get_rules
+        from unox.rules.variants import check_variant
+
+        edition = get_rules(args.rules)
+        try:
+            check_variant(args.variant, edition.variants, args.players, edition.title)
+        except RuleError as exc:
+            raise CommandError(f"--variant {args.variant}: {exc.message}") from exc
     try:
         get_spec(args.profile, args.profile_config)
     except ProfileError as exc:
@@ -75,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
                 profile_config=args.profile_config,
                 scoring=args.scoring,
                 target=args.target,
+                ruleset=args.rules,
+                variant=args.variant,
                 on_game=lambda record: bar.advance(),
             )
         except (RuleError, simulation.SimulationError) as exc:
@@ -90,12 +110,16 @@ def format_summary(s: dict[str, Any]) -> str:
     bots = "  ".join(f"{b}: {s['wins_by_bot'][b]} ({n} seats)" for b, n in s["seats_by_bot"].items())
     return "\n".join(
         [
-            f"{s['games']} games, {s['players']} players, bot {s['bot']}, profile {s['profile']},"
+            f"{s['games']} games, {s['players']} players, {s['rules']} rules"
+            + (f" ({s['variant']})" if s.get("variant") else "") + f", bot {s['bot']},"
+            f" profile {s['profile']},"
             f" scoring {s['scoring']} to {s['target']}, seed {s['seed']}",
             f"hands: {s['hands']} ({s['hands_per_game_mean']:.1f} a game)",
-            f"per hand: {s['turns_per_hand_mean']:.1f} turns, {s['presses_per_hand_mean']:.1f} presses,"
+            f"per hand: {s['turns_per_hand_mean']:.1f} turns, {s['presses_per_hand_mean']:.1f} "
+            f"{'presses' if s['rules'] == 'extreme' else 'draws'},"
             f" {s['cards_fired_per_hand_mean']:.1f} cards fired",
-            f"cards fired: {s['cards_fired']}  reloads: {s['reloads']}  UNO catches: {s['catches']}",
+            f"cards fired: {s['cards_fired']}  reloads: {s['reloads']}  UNO catches: {s['catches']}"
+            + (f"  challenges: {s['challenges']}" if s["rules"] != "extreme" else ""),
             f"wins by seat: {seats}",
             f"wins by bot: {bots}",
         ]

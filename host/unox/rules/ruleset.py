@@ -1,0 +1,152 @@
+"""The plug-in interface of an edition: what a ruleset module declares, and the defaults it inherits.
+
+An edition is one module in `unox.rules.editions` that defines `RULES`, an instance of a `Ruleset`
+subclass. The shared core (`game`, `turns`, `tracking`, `scoring`) runs phases, turn order, owed actions and
+scoring; the ruleset says what is specific: its cards (`cardset`, `deck`), what a card does when played
+(`apply`) and when turned up first (`first_card`), whether the launcher is pressed or is an exact-count
+dealer (`draws`), its penalties, its challengeable cards, its variants, and any requests of its own
+(`requests`, answered by `call`). Effects talk to the table only through `TableOps` (a `TurnOrder`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from unox.rules.cardset import CardSet
+
+if TYPE_CHECKING:
+    from unox.rules.cards import Card
+    from unox.rules.game import Game
+
+
+class TableOps(Protocol):
+    """What a card effect may do to the table. Seats are indices into the active players."""
+
+    seats: int
+
+    def seat_after(self, seat: int, steps: int = 1) -> int: ...
+    def set_turn(self, seat: int) -> None: ...
+    def reverse_direction(self) -> None: ...
+    def set_direction_right(self) -> None: ...
+    def owe(self, seat: int, presses: int) -> None: ...
+    def owe_until_fire(self, seat: int) -> None: ...
+    def trade_hands(self, seat: int, other: int) -> None: ...
+    def require_match(self) -> None: ...
+
+
+class Play(NamedTuple):
+    """One legal way to play a card: `color` for wilds, `target` for Trade Hands, `count` for Discard All."""
+
+    card: str
+    color: str | None = None
+    target: str | None = None
+    count: int | None = None
+
+
+class RequestField(NamedTuple):
+    """One field of an edition's own request: kind is player, text, count, flag, players or texts."""
+
+    kind: str
+    required: bool = True
+    hint: str = ""
+
+
+Effect = Callable[["TableOps", int, "int | None"], None]
+FirstEffect = Callable[["TableOps", int], bool]
+
+
+class Ruleset:
+    """Defaults shared by every edition; a subclass sets the class attributes and its effect tables."""
+
+    name = ""  # the --rules name
+    title = ""  # for people: "UNO Extreme"
+    cardset: CardSet
+    deck: tuple[str, ...] = ()
+    draws = False  # True: the launcher deals exactly what is due (draw/pass); False: presses (Extreme)
+    # penalties in presses or draws: advice (P1), wrong card (P2), UNO not called (U2)
+    penalties: Mapping[str, int] = {"advice": 4, "wrong_card": 2, "uno": 2}
+    challengeable: frozenset[str] = frozenset()  # kinds whose victim may challenge (C-A7)
+    challenge_draws = (4, 2)  # C-A7: a guilty player draws 4; a wrong challenger 2 more than the 4 owed
+    target_kinds: frozenset[str] = frozenset()  # kinds played with a "target" player
+    count_kinds: frozenset[str] = frozenset()  # kinds played with a "count"
+    game_kinds: frozenset[str] = frozenset()  # kinds whose effect needs the whole game: `after_play`
+    variants: tuple[str, ...] = ()  # --variant names besides the scorings g1/g2/g3
+    # the edition's own requests: cmd -> field -> RequestField; answered by `call`
+    requests: Mapping[str, Mapping[str, RequestField]] = {}
+
+    def __init__(self) -> None:
+        self.cards = self.cardset.cards
+        self.colors = self.cardset.colors
+        self.color_names = self.cardset.color_names
+        self.color_words = tuple(self.color_names[c] for c in self.colors)
+        self.parse_card = self.cardset.parse_card
+        self.parse_color = self.cardset.parse_color
+        self.color_name = self.cardset.color_name
+        self.plays_by_card = {
+            card: tuple(Play(code, w) for w in self.color_words) if card.color is None else (Play(code),)
+            for code, card in self.cards.items()
+        }
+        self.option_kinds = self.target_kinds | self.count_kinds
+        self.effects: dict[str, Effect] = self.effect_table()
+        self.first_effects: dict[str, FirstEffect] = self.first_table()
+
+    # --- what a subclass provides -------------------------------------------------------------------------
+
+    def effect_table(self) -> dict[str, Effect]:
+        """kind -> effect of the card when played: (table, seat of its player, target seat or None)."""
+        raise NotImplementedError
+
+    def first_table(self) -> dict[str, FirstEffect]:
+        """kind -> effect when turned up first (dealer's seat); False sends it back and another is turned."""
+        raise NotImplementedError
+
+    # --- shared behaviour, overridable ------------------------------------------------------------------
+
+    @staticmethod
+    def playable(card: Card, top: Card, color: str) -> bool:
+        """T1: a wild goes on anything; any other card needs the colour in force or the same face."""
+        return card.color is None or card.color == color or card.face == top.face
+
+    def refusal(self, card: Card, hand_size: int) -> tuple[str, str] | None:
+        """A reason an otherwise matching card may not be played, as (code, message), or None."""
+        return None
+
+    def apply(self, table: TableOps, seat: int, card: Card, target: int | None) -> None:
+        self.effects[card.kind](table, seat, target)
+
+    def first_card(self, table: TableOps, dealer: int, card: Card) -> bool:
+        return self.first_effects[card.kind](table, dealer)
+
+    def dealer_value(self, card: Card) -> int:
+        """S1/C-S1: a number counts its face value; every other card 0."""
+        return card.number or 0
+
+    def challenge_guilty(self, hand: list[Card], played: Card, color: str) -> bool:
+        """C-A6: a challengeable card was illegal when its player held another card of the colour in force."""
+        return any(c.color == color for c in hand if c is not played)
+
+    def after_play(self, game: Game, player: str, card: Card) -> None:
+        """For `game_kinds` only, after `apply`: e.g. set `game.pending` to wait for the player's choice
+        (`{"cmd": "gift", "player": player, "why": "Beachcomber (BA-A1)"}`), cleared by `call`."""
+
+    def fire_due(self, game: Game, cmd: str, fields: dict[str, Any]) -> int:
+        """DL3: for one of `requests` that has a `fired` field, how many cards a table's launcher fires when
+        the request leaves `fired` out (a card turned up is fired one at a time: usually 1).
+
+        The cards are fired before `call` sees the request, so return 0 whenever the request is not due
+        now: it is then given to `call` with `fired` 0, which refuses it, and nothing leaves the launcher.
+        The default fires nothing."""
+        return 0
+
+    def state_extra(self, game: Game) -> dict[str, Any]:
+        """Edition fields added to the table state (e.g. items turned, gifts pending)."""
+        return {}
+
+    def call(self, game: Game, cmd: str, fields: dict[str, Any]) -> None:
+        """Apply one of the edition's own `requests`; raise RuleError (changing nothing) to refuse."""
+        raise NotImplementedError(cmd)  # pragma: no cover - only editions with requests are called
+
+    def check_variant(self, variant: str | None, players: int) -> str | None:
+        """A reason the variant cannot be played with this many players, or None."""
+        return None
