@@ -116,14 +116,15 @@ class Match:
         """C-T1-C-T3: play, or draw 1 and then play the card drawn or pass."""
         game = self.game
         self.record.turns += 1
-        play = bot.choose(game, player)
+        play = bot.choose(game, player, may_press=game.rules.may_decline)  # BA-T1: no declining
         if play is not None:
             self.play(player, bot, play)
             return
         self.draw(player, 1)
         if game.phase != "turn" or game.presser() != player:
             return  # the draw fell short: it stays owed (DL2)
-        play = bot.choose(game, player) if game.legal_plays(player) else None
+        may_keep = game.rules.may_decline
+        play = bot.choose(game, player, may_press=may_keep) if game.legal_plays(player) else None
         if play is None:
             game.pass_turn(player)
         else:
@@ -166,6 +167,21 @@ class Match:
             raise SimulationError(f"{type(bot).__name__} chose {play}, refused: {exc.code}") from exc
         record.plays += 1
         if due and not called:
+            self.offer_catch(player)
+        if game.pending is not None:
+            self.answer_pending(player, bot)
+
+    def answer_pending(self, player: str, bot: Bot) -> None:
+        """An edition's choice after a card (Barbie's gift): the bot's requests, as the ruleset words them;
+        a player left catchable by it may be caught (U2)."""
+        game = self.game
+        for request in game.rules.bot_requests(game, bot, player):
+            fields = {k: v for k, v in request.items() if k != "cmd"}
+            if request["cmd"] == "uno":
+                game.uno(player)
+            else:
+                game.edition_call(request["cmd"], fields)
+        if game.stage == "turn" and player in game.state()["uno"]:
             self.offer_catch(player)
 
     def offer_catch(self, victim: str) -> None:

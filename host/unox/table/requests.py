@@ -61,6 +61,11 @@ REQUESTS: dict[str, dict[str, Field]] = {
 # The draw editions' requests (classic and those built on it): known only at a table of such an edition,
 # so Extreme's protocol is exactly what it was.
 DRAW_REQUESTS: dict[str, dict[str, Field]] = {
+    "flip": {
+        "card": Field(TEXT, False, 'the card turned up, e.g. "card":"G7"'),
+        "color": Field(TEXT, False, 'for a wild: "color":"red"'),
+        "fired": Field(COUNT, False, '"fired":1: the launcher fired the first card (DL3); report it next'),
+    },
     "deal": {
         "dealer": Field(PLAYER, hint='the dealer\'s name, e.g. "dealer":"Ann"'),
         "launcher": Field(FLAG, False, '"launcher":true: the launcher deals 7 to each player (DL4)'),
@@ -86,6 +91,7 @@ PROTOCOL_CODES: dict[str, str] = {
     "nothing_to_undo": "undo with no accepted request left",
     "no_launcher": "a launcher press on a table run with --launcher script",
     "launcher_fault": "the launcher fired nothing because of a fault; the press did not count",
+    "fire_first": "a draw edition's first card reported at a launcher table before the launcher fired it",
     "internal_error": "unox failed on the request (a bug); nothing was applied",
 }
 

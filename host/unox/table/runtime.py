@@ -48,7 +48,10 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
         else:
             game.deal(request["dealer"])
     elif cmd == "flip":
-        game.flip(request["card"], request.get("color"))
+        if "fired" in request:
+            game.flip(request.get("card"), request.get("color"), fired=request["fired"])  # DL3
+        else:
+            game.flip(request.get("card"), request.get("color"))
     elif cmd == "play":
         options = {key: request[key] for key in ("color", "target", "count") if key in request}
         game.play(request["player"], request["card"], **options)
@@ -219,6 +222,8 @@ class Table:
             return self.ok()
         if cmd == "undo":
             return self.undo()
+        if cmd == "flip" and self.launcher is not None and _draws(self.game) and "fired" not in clean:
+            return self._launcher_flip(clean)
         if cmd == "press" and "fired" not in clean:
             return self.button(clean.get("player"))
         if cmd == "draw" and "fired" not in clean:
@@ -291,6 +296,8 @@ class Table:
                 'This table has no launcher: send the press with the cards that came out, "fired":N.',
             )
         presser = self.game.presser()
+        if self._first_card_due():
+            return self._fire_and_commit("flip", None, 1)  # DL3: the button turns up the first card
         if _draws(self.game) and presser is not None:
             return self.draw_from_launcher(player or presser)  # a draw edition's button deals what is due
         refusal = self._check_presser(presser, player)
@@ -310,6 +317,25 @@ class Table:
         if due == 0:
             return self._commit({"cmd": "draw", "player": player, "fired": 0})
         return self._fire_and_commit("draw", player, due)
+
+    def _first_card_due(self) -> bool:
+        """DL3: a draw edition's launcher fires the first card: the flip phase, nothing owed, none fired."""
+        state = self.state()
+        return (_draws(self.game) and state["phase"] == "flip" and not state["owed"]
+                and not state.get("first_fired"))
+
+    def _launcher_flip(self, request: dict[str, Any]) -> Reply:
+        """DL3 at a launcher table: a flip without a card fires the first card (1, counted by the beam);
+        the table then reports which it is. A card reported before the launcher fired one is refused."""
+        due = self._first_card_due()
+        if "card" not in request:
+            if not due:
+                return self._commit(request)  # the rules say why no card is turned up now
+            return self._fire_and_commit("flip", None, 1, {k: v for k, v in request.items() if k != "cmd"})
+        if due:
+            return self.refuse("fire_first", 'The launcher turns up the first card (DL3): send {"cmd":"flip"} '
+                               "to fire it, then flip with the card it shows.")
+        return self._commit(request)
 
     def _edition_fire(self, request: dict[str, Any]) -> Reply:
         """DL3: an edition's request that turns cards up from the launcher (`fired` left out): the launcher
