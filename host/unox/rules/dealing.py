@@ -117,8 +117,8 @@ class Dealing:
                             "{'cmd': 'flip', 'card': 'G7'}")
         turned = self._check_flip(card, color)
         letter = turned.color
-        if turned.color is None:
-            letter = self.rules.parse_color(color)  # checked above
+        if turned.color is None and color is not None:
+            letter = self.rules.parse_color(color)  # checked above; none for a wild that goes back
         if self._first_fired:
             self.cards.launcher += 1  # counted out when fired; turning it up counts it again
             self._first_fired = False
@@ -159,7 +159,7 @@ class Dealing:
             if self.cards.dealt and turned not in self.cards.stack:
                 raise RuleError("not_in_launcher", f"{turned.code} is not in the launcher: turn up another")
         named = self._color_or_error(color) if color is not None else None
-        if turned.color is None and named is None:
+        if turned.color is None and named is None and not self.rules.returns_first(turned):
             raise RuleError(
                 "missing_color",
                 f"{turned.code} is wild: flip it with the colour the player on the dealer's left names",

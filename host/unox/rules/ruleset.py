@@ -119,6 +119,10 @@ class Ruleset:
     def first_card(self, table: TableOps, dealer: int, card: Card) -> bool:
         return self.first_effects[card.kind](table, dealer)
 
+    def returns_first(self, card: Card) -> bool:
+        """Whether `card` turned up first goes straight back into the launcher (so a wild needs no colour)."""
+        return False
+
     def dealer_value(self, card: Card) -> int:
         """S1/C-S1: a number counts its face value; every other card 0."""
         return card.number or 0

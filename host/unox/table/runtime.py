@@ -333,8 +333,8 @@ class Table:
                 return self._commit(request)  # the rules say why no card is turned up now
             return self._fire_and_commit("flip", None, 1, {k: v for k, v in request.items() if k != "cmd"})
         if due:
-            return self.refuse("fire_first", 'The launcher turns up the first card (DL3): send {"cmd":"flip"} '
-                               "to fire it, then flip with the card it shows.")
+            return self.refuse("fire_first", "The launcher turns up the first card (DL3): send "
+                               '{"cmd":"flip"} to fire it, then flip with the card it shows.')
         return self._commit(request)
 
     def _edition_fire(self, request: dict[str, Any]) -> Reply:

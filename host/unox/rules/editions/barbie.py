@@ -39,7 +39,7 @@ class BarbieRules(ClassicRules):
     requests = {
         "gift": {
             "player": RequestField("player", hint='who played the Beachcomber, e.g. "player":"Bob"'),
-            "to": RequestField("player", False, 'who receives the cards, e.g. "to":"Cy" (none with no cards)'),
+            "to": RequestField("player", False, 'who receives the cards, e.g. "to":"Cy" (left out: none)'),
             "cards": RequestField("texts", hint='the cards given, at most one per colour, no wilds, e.g. '
                                   '"cards":["T3","P+2"]; [] gives nothing'),
         }
@@ -96,7 +96,8 @@ class BarbieRules(ClassicRules):
         if not gift:
             return gift
         if to is None:
-            raise RuleError("missing_target", f"name who receives the gift, e.g. \"to\":\"{_other(game, giver)}\"")
+            other = _other(game, giver)
+            raise RuleError("missing_target", f'name who receives the gift, e.g. "to":"{other}"')
         game.seat_of(to)
         if to == giver:
             raise RuleError("bad_target", "a gift goes to another player: name someone else in \"to\"")
