@@ -43,6 +43,7 @@ class GameRecord:
     reloads: int = 0
     catches: int = 0
     challenges: int = 0  # C-A7, draw editions
+    choices: int = 0  # an edition's special-card choices answered (Barbie's Beachcomber gifts)
     actions: int = 0  # every call into the engine that changes the game
 
 
@@ -175,6 +176,7 @@ class Match:
         """An edition's choice after a card (Barbie's gift): the bot's requests, as the ruleset words them;
         a player left catchable by it may be caught (U2)."""
         game = self.game
+        self.record.choices += 1
         for request in game.rules.bot_requests(game, bot, player):
             fields = {k: v for k, v in request.items() if k != "cmd"}
             if request["cmd"] == "uno":
@@ -297,6 +299,7 @@ def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
         "reloads": sum(r.reloads for r in records),
         "catches": sum(r.catches for r in records),
         "challenges": sum(r.challenges for r in records),
+        "choices": sum(r.choices for r in records),
         "actions": sum(r.actions for r in records),
         "longest_game_actions": max((r.actions for r in records), default=0),
         "wins_by_seat": {str(s): wins_by_seat[s] for s in seats},

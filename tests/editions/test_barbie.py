@@ -4,6 +4,9 @@ report what happened; dealt tables let the engine check what it knows (hands, gi
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
 
 from unox.rules.editions import get_rules
@@ -263,3 +266,42 @@ def test_BA_uno_penalty_is_2_draws():
 def test_BA_partners_sit_opposite_and_score_together():
     table = started("T7", variant="partners")
     assert table.state()["teams"] == [["Ann", "Cy"], ["Bob", "Dee"]]
+
+
+# --- bots: unox sim and unox demo -------------------------------------------------------------------------
+
+
+def unox(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "unox", *argv], capture_output=True, text=True, timeout=300)
+
+
+def test_BA_A1_unox_sim_rules_barbie_bots_play_beachcombers_and_give():
+    done = unox("sim", "--rules", "barbie", "--games", "4", "--players", "3", "--bot", "mix", "--seed", "5",
+                "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["rules"] == "barbie" and summary["games"] == 4
+    assert sum(summary["wins_by_seat"].values()) == 4 and summary["hands"] >= 4
+    assert summary["choices"] > 0 and summary["challenges"] > 0  # gifts and Wild Draw Four challenges
+    text = unox("sim", "--rules", "barbie", "--games", "2", "--players", "2", "--variant", "two-player",
+                "--seed", "5", "--silent")
+    assert text.returncode == 0, text.stderr
+    assert "barbie rules (two-player)" in text.stdout and "special choices:" in text.stdout
+
+
+def test_BA_A1_unox_demo_rules_barbie_shows_a_whole_game_with_gifts():
+    done = unox("demo", "--rules", "barbie", "--plain", "--seed", "1", "--players", "3")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Barbie UNO" in out.splitlines()[0]
+    assert "plays WB, colour " in out and "(BA-A1)." in out and "Game over:" in out
+    assert "presses" not in out
+
+
+def test_bots_play_every_barbie_variant_to_the_end():
+    from unox.simulation import play_game
+
+    for players, variant in ((2, "two-player"), (4, "partners"), (4, "rotation"), (3, "elimination")):
+        record = play_game(players * 11, ["random", "heuristic"] * (players // 2) + ["random"] * (players % 2),
+                           ruleset="barbie", variant=variant, target=200)
+        assert record.winner and record.plays > 0 and record.choices > 0, variant
