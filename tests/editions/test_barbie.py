@@ -302,6 +302,6 @@ def test_bots_play_every_barbie_variant_to_the_end():
     from unox.simulation import play_game
 
     for players, variant in ((2, "two-player"), (4, "partners"), (4, "rotation"), (3, "elimination")):
-        record = play_game(players * 11, ["random", "heuristic"] * (players // 2) + ["random"] * (players % 2),
-                           ruleset="barbie", variant=variant, target=200)
+        bots = ["random", "heuristic"] * (players // 2) + ["random"] * (players % 2)
+        record = play_game(players * 11, bots, ruleset="barbie", variant=variant, target=200)
         assert record.winner and record.plays > 0 and record.choices > 0, variant

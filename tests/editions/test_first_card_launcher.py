@@ -1,5 +1,5 @@
-"""DL3 for the first card: at a draw edition's table with a launcher, the first card after the deal is fired by
-the launcher (1 card, counted by the beam) and the table then reports which it is; a first card that goes
+"""DL3 for the first card: at a draw edition's table with a launcher, the first card after the deal is fired
+by the launcher (1 card, counted by the beam) and the table then reports which it is; a first card that goes
 back into the launcher (C-S4 Wild Draw Four, BA-S4 wilds) means another is fired. Extreme is unchanged."""
 
 from __future__ import annotations
@@ -135,11 +135,12 @@ def test_DL3_extreme_turns_its_first_card_by_hand():
 
 
 def test_DL3_unox_table_launcher_sim_fires_the_first_card_of_barbie_uno():
-    lines = [{"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip"}, {"cmd": "flip", "card": "WB"}, {"cmd": "flip"},
-             {"cmd": "flip", "card": "T7"}, {"cmd": "play", "player": "Bob", "card": "T2"}]
-    done = subprocess.run([sys.executable, "-m", "unox", "table", "--rules", "barbie", "--players",
-                           ",".join(PLAYERS), "--launcher", "sim", "--seed", "1"], capture_output=True, text=True,
-                          input="".join(json.dumps(line) + "\n" for line in lines), timeout=120)
+    lines = [{"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip"}, {"cmd": "flip", "card": "WB"},
+             {"cmd": "flip"}, {"cmd": "flip", "card": "T7"}, {"cmd": "play", "player": "Bob", "card": "T2"}]
+    argv = ["table", "--rules", "barbie", "--players", ",".join(PLAYERS), "--launcher", "sim", "--seed", "1"]
+    stdin = "".join(json.dumps(line) + "\n" for line in lines)
+    done = subprocess.run([sys.executable, "-m", "unox", *argv], capture_output=True, text=True, input=stdin,
+                          timeout=120)
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["ok"] for r in replies] == [True] * 6
