@@ -305,3 +305,10 @@ def test_bots_play_every_barbie_variant_to_the_end():
         bots = ["random", "heuristic"] * (players // 2) + ["random"] * (players % 2)
         record = play_game(players * 11, bots, ruleset="barbie", variant=variant, target=200)
         assert record.winner and record.plays > 0 and record.choices > 0, variant
+
+
+def test_BA_A1_the_protocol_docs_hold_a_barbie_session_with_a_gift():
+    from .test_protocol_docs import SESSIONS
+
+    sessions = dict(SESSIONS)
+    assert '"cmd":"gift"' in sessions["barbie"] and '"cmd":"flip","fired":1' in sessions["barbie"]
