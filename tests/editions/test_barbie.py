@@ -12,7 +12,7 @@ from collections import Counter
 from unox.rules.editions import get_rules
 from unox.rules.setup import pick_dealer
 
-from .kit import accept, dealt_table, give, hand, physical_table, refuse
+from .kit import accept, dealt_table, give, hand, physical_table, refuse, send
 
 BARBIE = get_rules("barbie")
 AFTER_FLIP = 112 - 4 * 7 - 1  # four players
@@ -116,6 +116,7 @@ def test_BA_A1_the_beachcomber_names_a_colour_then_gives_up_to_one_card_per_colo
     state = beachcomber(table)
     assert state["color"] == "pink" and state["top"] == "WB"
     assert state["pending"] == {"cmd": "gift", "player": "Bob", "why": "Beachcomber (BA-A1)"}
+    assert table.prompt() == "Bob sends gift (Beachcomber (BA-A1))."
     refuse(table, "pending_choice", cmd="play", player="Cy", card="P5")
     refuse(table, "pending_choice", cmd="draw", player="Cy", fired=1)
     refuse(table, "nothing_to_give", cmd="gift", player="Cy", to="Dee", cards=["T1"])
@@ -312,3 +313,24 @@ def test_BA_A1_the_protocol_docs_hold_a_barbie_session_with_a_gift():
 
     sessions = dict(SESSIONS)
     assert '"cmd":"gift"' in sessions["barbie"] and '"cmd":"flip","fired":1' in sessions["barbie"]
+
+
+def test_BA_A1_the_heuristic_bot_plays_a_beachcomber_and_gives_its_best_card_of_each_colour():
+    import random
+
+    from unox.bots import make_bot
+
+    table = dealt_table("barbie", flip=("T7",))
+    give(table, "Bob", ["WB", "T1", "T8", "P9", "G6", "O+2"])
+    give(table, "Dee", ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "G1"])
+    bot = make_bot("heuristic", random.Random(1))
+    play = bot.choose(table.game, "Bob")
+    assert play.card == "WB"
+    accept(table, cmd="play", player="Bob", **{k: v for k, v in play._asdict().items() if v is not None})
+    requests = table.game.rules.bot_requests(table.game, bot, "Bob")
+    gift = {"cmd": "gift", "player": "Bob", "to": "Dee", "cards": ["T8", "P9", "G6", "O+2"]}
+    assert requests == [{"cmd": "uno", "player": "Bob"}, gift]  # one card left: UNO first (BA-A2)
+    accept(table, **requests[0])
+    state = accept(table, **requests[1])
+    assert hand(table, "Bob") == ["T1"] and state["hands"]["Dee"] == 13 and state["uno"] == []
+    assert send(table, cmd="catch", player="Bob", by="Cy")["error"]["code"] == "called_uno"
