@@ -334,3 +334,21 @@ def test_BA_A1_the_heuristic_bot_plays_a_beachcomber_and_gives_its_best_card_of_
     state = accept(table, **requests[1])
     assert hand(table, "Bob") == ["T1"] and state["hands"]["Dee"] == 13 and state["uno"] == []
     assert send(table, cmd="catch", player="Bob", by="Cy")["error"]["code"] == "called_uno"
+
+
+def test_BA_A1_a_gift_is_journalled_undone_and_resumed(tmp_path):
+    from unox.table.journal import Journal
+    from unox.table.runtime import Table
+
+    path = tmp_path / "barbie.db"
+    table = started("T7", journal=Journal(path))
+    beachcomber(table)
+    accept(table, cmd="gift", player="Bob", to="Cy", cards=["T1", "G2"])
+    state = accept(table, cmd="undo")
+    assert state["pending"]["player"] == "Bob" and state["hands"] == {"Ann": 7, "Bob": 6, "Cy": 7, "Dee": 7}
+    accept(table, cmd="gift", player="Bob", to="Dee", cards=["O3"])
+    table.journal.close()
+    resumed = Table.resume(path)
+    state = resumed.state()
+    assert state["pending"] is None and state["hands"] == {"Ann": 7, "Bob": 5, "Cy": 7, "Dee": 8}
+    assert state["turn"] == "Cy" and state["color"] == "pink"
