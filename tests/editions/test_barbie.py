@@ -264,9 +264,35 @@ def test_BA_uno_penalty_is_2_draws():
     assert state["owed"] == [{"player": "Bob", "draws": 2}]
 
 
-def test_BA_partners_sit_opposite_and_score_together():
-    table = started("T7", variant="partners")
+def test_BA_partners_score_the_opponents_cards_not_their_own():
+    table = dealt_table("barbie", flip=("T7",), variant="partners")
     assert table.state()["teams"] == [["Ann", "Cy"], ["Bob", "Dee"]]
+    give(table, "Bob", ["T3"])
+    give(table, "Dee", ["P9"])
+    give(table, "Ann", ["G1", "O2"])
+    give(table, "Cy", ["WB"])
+    accept(table, cmd="uno", player="Bob")
+    state = accept(table, cmd="play", player="Bob", card="T3")
+    assert state["last_hand"]["gained"] == {"Bob": 53, "Dee": 53}  # Ann's 3 and Cy's 50, not Dee's 9
+
+
+def test_BA_last_card_draw_two_the_drawn_cards_count_for_the_winner():
+    table = dealt_table("barbie", flip=("T7",), then=["P9", "O8"])
+    give(table, "Bob", ["T+2"])
+    give(table, "Cy", ["G1"])
+    accept(table, cmd="uno", player="Bob")
+    state = accept(table, cmd="play", player="Bob", card="T+2")
+    assert state["phase"] == "turn" and state["owed"] == [{"player": "Cy", "draws": 2}]
+    state = accept(table, cmd="draw", player="Cy", fired=2)
+    assert state["last_hand"]["went_out"] == "Bob" and state["last_hand"]["points"]["Cy"] == 1 + 9 + 8
+
+
+def test_BA_empty_pile_the_top_card_stays_and_the_rest_is_reloaded():
+    table = started("T7")
+    for player, card in (("Bob", "T1"), ("Cy", "T2"), ("Dee", "T3")):
+        accept(table, cmd="play", player=player, card=card)
+    state = accept(table, cmd="reload")
+    assert state["discard"] == 1 and state["top"] == "T3" and state["launcher"]["cards"] == AFTER_FLIP + 3
 
 
 # --- bots: unox sim and unox demo -------------------------------------------------------------------------
