@@ -43,6 +43,7 @@ class GameRecord:
     reloads: int = 0
     catches: int = 0
     challenges: int = 0  # C-A7, draw editions
+    choices: int = 0  # an edition's special-card choices answered (Barbie's Beachcomber gifts)
     actions: int = 0  # every call into the engine that changes the game
 
 
@@ -116,14 +117,15 @@ class Match:
         """C-T1-C-T3: play, or draw 1 and then play the card drawn or pass."""
         game = self.game
         self.record.turns += 1
-        play = bot.choose(game, player)
+        play = bot.choose(game, player, may_press=game.rules.may_decline)  # BA-T1: no declining
         if play is not None:
             self.play(player, bot, play)
             return
         self.draw(player, 1)
         if game.phase != "turn" or game.presser() != player:
             return  # the draw fell short: it stays owed (DL2)
-        play = bot.choose(game, player) if game.legal_plays(player) else None
+        may_keep = game.rules.may_decline
+        play = bot.choose(game, player, may_press=may_keep) if game.legal_plays(player) else None
         if play is None:
             game.pass_turn(player)
         else:
@@ -166,6 +168,22 @@ class Match:
             raise SimulationError(f"{type(bot).__name__} chose {play}, refused: {exc.code}") from exc
         record.plays += 1
         if due and not called:
+            self.offer_catch(player)
+        if game.pending is not None:
+            self.answer_pending(player, bot)
+
+    def answer_pending(self, player: str, bot: Bot) -> None:
+        """An edition's choice after a card (Barbie's gift): the bot's requests, as the ruleset words them;
+        a player left catchable by it may be caught (U2)."""
+        game = self.game
+        self.record.choices += 1
+        for request in game.rules.bot_requests(game, bot, player):
+            fields = {k: v for k, v in request.items() if k != "cmd"}
+            if request["cmd"] == "uno":
+                game.uno(player)
+            else:
+                game.edition_call(request["cmd"], fields)
+        if game.stage == "turn" and player in game.state()["uno"]:
             self.offer_catch(player)
 
     def offer_catch(self, victim: str) -> None:
@@ -281,6 +299,7 @@ def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
         "reloads": sum(r.reloads for r in records),
         "catches": sum(r.catches for r in records),
         "challenges": sum(r.challenges for r in records),
+        "choices": sum(r.choices for r in records),
         "actions": sum(r.actions for r in records),
         "longest_game_actions": max((r.actions for r in records), default=0),
         "wins_by_seat": {str(s): wins_by_seat[s] for s in seats},

@@ -24,6 +24,8 @@ def physical_table(rules: str, players=PLAYERS, *, launcher=None, journal=None, 
     table = Table.create(settings_, launcher=launcher, journal=journal)
     if first is not None:
         accept(table, cmd="deal", dealer=players[0])
+        if launcher is not None:
+            accept(table, cmd="flip")  # DL3: the launcher fires the first card; the table says which
         flip = {"cmd": "flip", "card": first}
         if color is not None:
             flip["color"] = color

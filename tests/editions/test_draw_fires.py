@@ -57,8 +57,9 @@ def test_DL1_a_launcher_draw_is_an_intent_before_the_motor_turns_then_one_row_wi
     table = classic(path, launcher)
     reply = send(table, cmd="draw", player="Bob")
     assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
-    [seen] = launcher.seen
-    assert seen["fired"] is None and seen["requested"] == 1 and seen["fire_id"] == launcher.fire_ids[0]
+    [first, seen] = launcher.seen  # the first card's fire (DL3, by `classic`), then Bob's draw
+    assert first["request"] == {"cmd": "flip"} and first["fire_id"] == launcher.fire_ids[0]
+    assert seen["fired"] is None and seen["requested"] == 1 and seen["fire_id"] == launcher.fire_ids[1]
     assert seen["request"] == {"cmd": "draw", "player": "Bob"}  # the intent knows it is a draw
     fire = table.journal.fires()[-1]
     assert (fire["fired"], fire["settled_by"]) == (1, "beam")
@@ -75,9 +76,9 @@ def test_DL2_owed_and_penalty_draws_and_the_button_all_fire_with_an_id(tmp_path)
     assert table.button()["launcher"]["requested"] == 2  # Cy's owed 2, by the launcher's button
     accept(table, cmd="penalty", player="Ann", kind="advice")  # C-P1: Ann draws 2
     assert send(table, cmd="draw", player="Ann")["launcher"]["fired"] == 2
-    assert None not in launcher.fire_ids and len(set(launcher.fire_ids)) == 2
-    assert [f["request"]["cmd"] for f in launcher.seen] == ["draw", "draw"]
-    assert [f["fired"] for f in table.journal.fires()] == [2, 2]
+    assert None not in launcher.fire_ids and len(set(launcher.fire_ids)) == 3  # the first card's, and two
+    assert [f["request"]["cmd"] for f in launcher.seen] == ["flip", "draw", "draw"]
+    assert [f["fired"] for f in table.journal.fires()] == [1, 2, 2]
 
 
 def test_DL4_the_launchers_deal_fires_each_hand_through_the_journal(tmp_path):
@@ -142,9 +143,12 @@ def test_settle_zero_for_a_pending_draw_means_it_never_fired_and_the_draw_is_sti
 
 def test_a_draw_lost_with_the_link_is_held_and_settled_by_the_device_once_it_is_back(tmp_path):
     class LinkLost(ScriptLauncher):
-        connected = False
+        connected = True
+        losing = False  # the first card (DL3) comes out while the link holds
 
         def fire(self, n, fire_id=None):
+            if not self.losing:
+                return super().fire(n, fire_id)
             self.remembered[fire_id] = FireResult(n, n, None)  # the device fired; its answer was lost
             return FireResult(n, 0, "link", {"detail": "lost"})
 
@@ -159,6 +163,7 @@ def test_a_draw_lost_with_the_link_is_held_and_settled_by_the_device_once_it_is_
     launcher = LinkLost()
     table = classic(tmp_path / "c.db", launcher)
     accept(table, cmd="play", player="Bob", card="G+2")
+    launcher.losing, launcher.connected = True, False
     reply = send(table, cmd="draw", player="Cy")
     assert reply["error"]["code"] == "unsettled" and "Once it is back" in reply["error"]["message"]
     assert reply["state"]["unsettled"]["cmd"] == "draw"
@@ -170,7 +175,7 @@ def test_a_draw_lost_with_the_link_is_held_and_settled_by_the_device_once_it_is_
 
 
 def test_DL2_a_double_feed_beyond_what_is_due_is_not_drawn_and_goes_back_into_the_launcher(tmp_path):
-    launcher = ScriptLauncher([2])  # the beam counted 2 for a draw of 1
+    launcher = ScriptLauncher([1, 2])  # the first card (DL3), then the beam counted 2 for a draw of 1
     table = classic(tmp_path / "c.db", launcher)
     told: list[str] = []
     table.listeners.append(told.append)
@@ -261,7 +266,7 @@ def test_a_fire_the_rules_refuse_is_on_record_but_never_a_journal_row_that_would
     strict = StrictToyRules()
     monkeypatch.setattr(game_module, "get_rules", lambda name: strict)
     path = tmp_path / "t.db"
-    launcher = ScriptLauncher([0])  # the beam counted nothing, and no fault
+    launcher = ScriptLauncher([1, 0])  # the first card (DL3); then the beam counted nothing, and no fault
     table = physical_table("toy", launcher=launcher, journal=Journal(path), first="G7")
     before = table.state()
     reply = send(table, cmd="peek", player="Bob")
@@ -302,4 +307,4 @@ def test_a_draw_intent_the_journal_cannot_write_fires_nothing(tmp_path, monkeypa
     monkeypatch.setattr(table.journal, "begin_fire", full)
     error = refuse(table, "journal_error", cmd="draw", player="Bob")
     assert "nothing was fired" in error["message"]
-    assert launcher.fires == []
+    assert [fire.requested for fire in launcher.fires] == [1]  # the first card (DL3) only: no draw

@@ -88,8 +88,12 @@ def test_DL4_the_launchers_button_deals_each_player_their_7_in_seat_order():
         assert takers == ["Bob", "Cy", "Dee", "Ann"]
         assert state["hands"] == {p: 7 for p in PLAYERS} and state["launcher"]["cards"] == 108 - 28
         assert launcher.device.model.ejected == 28
+        reply = table.button()  # DL3: then the button turns up the first card, and the table says which
+        assert reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
+        assert reply["state"]["first_fired"] and reply["state"]["phase"] == "flip"
+        assert launcher.device.model.ejected == 29
         assert table.button()["error"]["code"] == "not_owed"  # nobody owes: nothing is fired
-        assert launcher.device.model.ejected == 28
+        assert launcher.device.model.ejected == 29
     finally:
         launcher.close()
 

@@ -32,7 +32,13 @@ SEED = int(os.environ.get("UNOX_CRASH_SEED", "7"))
 REQUESTS_PER_LIFE = 30
 KILLS = ("card", "intent", "resolve", "after_write", "between")
 CLASSIC_CYCLES = max(len(KILLS) * 3, CYCLES // 2)
-FIRING = ("press", "draw")  # the requests that make the launcher fire
+FIRING = ("press", "draw", "flip")  # the requests that may make the launcher fire (a flip: its first card)
+
+
+def makes_a_fire(request: dict) -> bool:
+    """Whether the launcher fires for this request: a press, a draw, or a draw edition's flip without a card
+    (DL3: the launcher turns up the first card; a flip naming the card only reports it)."""
+    return request["cmd"] in FIRING and not (request["cmd"] == "flip" and "card" in request)
 
 
 class Life:
@@ -112,7 +118,10 @@ def next_classic_request(state: dict, rng: random.Random) -> dict:
     if phase == "deal":
         return {"cmd": "deal", "dealer": "Ann", "launcher": True}
     if phase == "flip":
-        return {"cmd": "draw", "player": state["turn"]} if state["owed"] else {"cmd": "flip", "card": "G7"}
+        if state["owed"]:
+            return {"cmd": "draw", "player": state["turn"]}
+        # DL3: the launcher fires the first card, then the table reports it
+        return {"cmd": "flip", "card": "G7"} if state["first_fired"] else {"cmd": "flip"}
     assert phase == "turn", state
     player = state["turn"]
     if state["owed"]:
@@ -131,7 +140,7 @@ def cards_in_journal(path: Path) -> int:
     """What the journal says was fired: every settled fire, and (the same cards) every press or draw row."""
     with Journal(path) as journal:
         fires = journal.fires()
-        rows = sum(row["fired"] for row in journal.entries() if row["cmd"] in FIRING)
+        rows = sum(row.get("fired", 0) for row in journal.entries() if row["cmd"] in FIRING)
     settled = sum(fire["fired"] for fire in fires if fire["fired"] is not None)
     assert settled == rows, "a fire and its press or draw row disagree"
     return settled
@@ -177,7 +186,7 @@ def live_once(life: Life, rng: random.Random, kill: str, path: Path, requests=ne
     stop_at = rng.randint(1, REQUESTS_PER_LIFE)
     for count in range(REQUESTS_PER_LIFE):
         request = requests(state, rng)
-        if kill == "after_write" and count == stop_at and request["cmd"] in FIRING:
+        if kill == "after_write" and count == stop_at and makes_a_fire(request):
             life.send(request)
             life.kill()  # lands anywhere: before the read, mid-fire, before or after the commit
             return outcome

@@ -63,6 +63,8 @@ class HeuristicBot(Bot):
         points = float(card.points)
         if kind == "discard_all":
             points = float(sum(c.points for c in hand if c.color == card.color))
+        if kind == "beachcomber":  # Barbie (BA-A1): it gives away the best card of each colour besides
+            return points + gift_value(hand)
         if card.color is None:  # a wild is spent early only to stop a leader about to go out
             hits_leader = kind == "wild_all_hit" or (kind in NEXT_HIT_WILDS and nxt == leader)
             in_danger = hits_leader and hands[leader] <= DANGER_CARDS
@@ -96,3 +98,15 @@ class HeuristicBot(Bot):
         honest = [p for p in plays if rules.parse_card(p.card).kind not in rules.challengeable
                   or not rules.challenge_guilty(hand, rules.parse_card(p.card), game.color)]
         return honest or plays
+
+
+GIFT_CARD_BONUS = 10  # a card given away with a Beachcomber is a card nearer to going out
+
+
+def gift_value(hand: list) -> float:
+    """What a Beachcomber's gift sheds: the highest card of each colour held, plus a bonus per card."""
+    best: dict[str, int] = {}
+    for card in hand:
+        if card.color is not None:
+            best[card.color] = max(best.get(card.color, 0), card.points)
+    return float(sum(best.values()) + GIFT_CARD_BONUS * len(best)) - WILD_PENALTY

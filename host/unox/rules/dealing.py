@@ -35,7 +35,9 @@ class Dealing:
         top: Card | None
         color: str | None
         _last: tuple | None
+        _first_fired: bool
 
+        def _check_fired(self, fired: int) -> None: ...
         def seat_of(self, player: str) -> int: ...
         def _need(self, *stages: str) -> None: ...
         def _reset_hand(self) -> None: ...
@@ -95,24 +97,52 @@ class Dealing:
             raise RuleError("bad_deck", f"a stacked deck must hold exactly the {size} cards of {title}")
         return cards
 
-    def flip(self, card: str | None = None, color: str | None = None) -> None:
-        """S2/S4: turn up the first discard and apply its effect. Dealt mode: None turns up the next card."""
+    def flip(self, card: str | None = None, color: str | None = None, fired: int | None = None) -> None:
+        """S2/S4: turn up the first discard and apply its effect. Dealt mode: None turns up the next card.
+
+        DL3 (draw editions): `fired` 1 says the launcher fired the first card; without `card` a physical
+        table then reports which it is with a second flip (`card`, no `fired`). Dealt mode knows it."""
         self._need("flip")
         if self.order.owed:
             first = self.order.owed[0]
             raise RuleError("owes_draws", f"the launcher is dealing (DL4): {first[0]} takes {first[1]} first")
+        if fired is not None:
+            self._check_first_fired(fired)
+            if card is None and not self.cards.dealt:
+                self.cards.launcher = max(0, self.cards.launcher - 1)
+                self._first_fired = True
+                return
+        elif card is None and self._first_fired:
+            raise RuleError("bad_card", "the launcher has turned up the first card: report which it is, e.g. "
+                            "{'cmd': 'flip', 'card': 'G7'}")
         turned = self._check_flip(card, color)
         letter = turned.color
-        if turned.color is None:
-            letter = self.rules.parse_color(color)  # checked above
+        if turned.color is None and color is not None:
+            letter = self.rules.parse_color(color)  # checked above; none for a wild that goes back
+        if self._first_fired:
+            self.cards.launcher += 1  # counted out when fired; turning it up counts it again
+            self._first_fired = False
         self.cards.turn_up(turned if card is not None else None)
         dealer_seat = self.order.index[self.dealer]
         if not self.rules.first_card(self.order, dealer_seat, turned):
-            self.cards.put_back_first(turned)  # S4 Trade Hands: under the stack, flip again
+            self.cards.put_back_first(turned)  # S4 Trade Hands, C-S4 W+4: back into the launcher, again
             return
         self.top, self.color = turned, letter
         self._last = (None, turned, letter, None, 0)
         self.first_card_up()
+
+    def _check_first_fired(self, fired: int) -> None:
+        """DL3: the first card is fired one at a time, and only while none awaits its report."""
+        if not self.rules.draws:
+            raise RuleError("not_in_rules", f"{self.rules.title}'s first card is turned by hand: flip it "
+                            "with its card")
+        self._check_fired(fired)
+        if self._first_fired:
+            raise RuleError("bad_fired", "the launcher already turned up the first card: report which it "
+                            "is (flip with its card) before firing another")
+        if fired != 1:
+            raise RuleError("bad_fired", f"the first card is fired one at a time (DL3), so fired is 1, not "
+                            f"{fired}: check the launcher and fire again")
 
     def _check_flip(self, card: str | None, color: str | None) -> Card:
         if card is None:
@@ -129,7 +159,7 @@ class Dealing:
             if self.cards.dealt and turned not in self.cards.stack:
                 raise RuleError("not_in_launcher", f"{turned.code} is not in the launcher: turn up another")
         named = self._color_or_error(color) if color is not None else None
-        if turned.color is None and named is None:
+        if turned.color is None and named is None and not self.rules.returns_first(turned):
             raise RuleError(
                 "missing_color",
                 f"{turned.code} is wild: flip it with the colour the player on the dealer's left names",

@@ -44,6 +44,7 @@ class DrawCalls:
         def _check_fired(self, fired: int) -> None: ...
         def end_hand_if_out(self) -> None: ...
         def _need_no_pending(self, cmd: str) -> None: ...
+        def legal_plays(self, player: str) -> list: ...
 
     def _need_draws(self, cmd: str) -> None:
         if not self.rules.draws:
@@ -95,6 +96,7 @@ class DrawCalls:
                             f"{player} has drawn this turn (C-T4): play the card drawn or pass")
         else:
             due = 1
+            self._check_may_decline(player)
         if fired > due:
             raise RuleError("bad_fired", f"{player} is due {due} card(s) now: a draw gives at most that many "
                             "(DL2); fire the rest with another draw")
@@ -105,6 +107,13 @@ class DrawCalls:
         if not owed:
             owed.append([player, 1, VOLUNTARY])
         self._take_owed(player, fired)
+
+    def _check_may_decline(self, player: str) -> None:
+        """BA-T1 (an edition without C-T3): dealt mode knows the hand, so a player holding a playable card
+        may not draw instead."""
+        if not self.rules.may_decline and self.cards.dealt and self.legal_plays(player):
+            raise RuleError("must_play", f"{player} holds a card that can be played and must play it "
+                            f"({self.rules.title} allows no declining): play it")
 
     def _take_owed(self, player: str, fired: int) -> None:
         cards, owed = self.cards, self.order.owed
@@ -147,6 +156,9 @@ class DrawCalls:
             raise RuleError("not_your_turn", f"it is {order.turn_player}'s turn: wait for yours")
         if self._drawn != player:
             raise RuleError("must_draw_first", f"{player} has not drawn (C-T4): draw 1 first, then pass")
+        if not self.rules.may_decline and self.cards.dealt and self.legal_plays(player):
+            raise RuleError("must_play", f"{player} drew a card that can be played and must play it "
+                            f"({self.rules.title} allows no declining): play {self._drawn_card.code}")
         self._catchable = self._safe = None
         self._undo = None
         self._drawn = self._drawn_card = None

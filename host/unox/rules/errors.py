@@ -45,6 +45,8 @@ ERROR_CODES: dict[str, str] = {
     "nothing_to_challenge": "a challenge with no Wild Draw Four to challenge, or by another than its victim",
     "bad_challenge": "a challenge without guilty in physical mode, or with it in dealt mode",
     "pending_choice": "a move while an edition's special card waits for its player's choice",
+    "nothing_to_give": "a Beachcomber gift by a player who has none to give now (Barbie, BA-A1)",
+    "bad_gift": "a gift with a wild, two cards of one colour, or more cards than held (Barbie, BA-A1)",
 }
 
 

@@ -92,6 +92,7 @@ class Game(Dealing, TableCalls, DrawCalls):
         self._drawn_card: Card | None = None  # dealt mode: the card drawn
         self._challenge: list | None = None  # C-A7: [victim, culprit, guilty (dealt mode), owed entry]
         self.pending: dict[str, Any] | None = None  # an edition's choice the table must report next
+        self._first_fired = False  # DL3: the launcher fired the first card; the table reports which it is
 
     # --- look-ups that raise the protocol's errors -------------------------------------------------------
 
@@ -416,6 +417,7 @@ class Game(Dealing, TableCalls, DrawCalls):
             "drawn": self._drawn,
             "challenge": {"player": challenge[0], "against": challenge[1]} if challenge else None,
             "pending": dict(self.pending) if self.pending else None,
+            "first_fired": self._first_fired,
         }
 
 

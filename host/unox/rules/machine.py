@@ -92,10 +92,12 @@ def edition_steps(rules: Any) -> list[tuple[str, str, str]]:
             ("pressing", "play", "the last owed press"),
             ("play", "play", "press once (T2, T3), then the next player"),
         ]
+    declining = getattr(rules, "may_decline", True)
     steps = [
         ("play", "play", "play a card (C-T1)"),
-        ("play", "drawn", "draw 1 (C-T2)"),
-        ("drawn", "play", "play the card drawn, or pass (C-T2, C-T3)"),
+        ("play", "drawn", "draw 1 (C-T2)" if declining else "draw 1, holding no playable card (C-T2, BA-T1)"),
+        ("drawn", "play", "play the card drawn, or pass (C-T2, C-T3)" if declining
+         else "play the card drawn if it goes, else pass (C-T2, BA-T1)"),
         ("play", "drawing", "a card, catch or penalty owes draws (DL1)"),
         ("drawing", "drawing", "draw (what is due, in order, a shortfall stays owed, DL2)"),
         ("drawing", "play", "the last owed draw"),
@@ -122,6 +124,8 @@ def edition_section(rules: Any) -> str:
     lines += [f"  {a} --> {b}: {what}" for a, b, what in edition_steps(rules)]
     owed = "draws" if rules.draws else "presses"
     step = "drawing" if rules.draws else "pressing"
+    flip = ("\nIn `flip` the launcher fires the first card and the table reports which it is (DL3); one\n"
+            "that goes back means another is fired." if rules.draws else "")
+    title = f"---\ntitle: {rules.title}, the steps of a turn\n---\n"
     return (f"\n## {rules.title} (`--rules {rules.name}`)\n\nInside `turn`: owed {owed} come first "
-            f"(`step` reads `{step}`).\n\n```mermaid\n---\ntitle: {rules.title}, the steps of a turn\n---\n"
-            + "\n".join(lines) + "\n```\n")
+            f"(`step` reads `{step}`).{flip}\n\n```mermaid\n{title}" + "\n".join(lines) + "\n```\n")

@@ -71,6 +71,7 @@ class Ruleset:
     target_kinds: frozenset[str] = frozenset()  # kinds played with a "target" player
     count_kinds: frozenset[str] = frozenset()  # kinds played with a "count"
     game_kinds: frozenset[str] = frozenset()  # kinds whose effect needs the whole game: `after_play`
+    may_decline = True  # C-T3: a playable card may be kept and a draw taken instead (Barbie's BA-T1: False)
     variants: tuple[str, ...] = ()  # --variant names besides the scorings g1/g2/g3
     # the edition's own requests: cmd -> field -> RequestField; answered by `call`
     requests: Mapping[str, Mapping[str, RequestField]] = {}
@@ -118,6 +119,10 @@ class Ruleset:
     def first_card(self, table: TableOps, dealer: int, card: Card) -> bool:
         return self.first_effects[card.kind](table, dealer)
 
+    def returns_first(self, card: Card) -> bool:
+        """Whether `card` turned up first goes straight back into the launcher (so a wild needs no colour)."""
+        return False
+
     def dealer_value(self, card: Card) -> int:
         """S1/C-S1: a number counts its face value; every other card 0."""
         return card.number or 0
@@ -146,6 +151,11 @@ class Ruleset:
     def call(self, game: Game, cmd: str, fields: dict[str, Any]) -> None:
         """Apply one of the edition's own `requests`; raise RuleError (changing nothing) to refuse."""
         raise NotImplementedError(cmd)  # pragma: no cover - only editions with requests are called
+
+    def bot_requests(self, game: Game, bot: Any, player: str) -> list[dict[str, Any]]:
+        """Dealt mode: the requests a bot sends to answer `game.pending` (its own choice), in order, e.g.
+        `[{"cmd": "uno", "player": P}, {"cmd": "gift", "player": P, ...}]`. Editions with requests say."""
+        raise NotImplementedError(game.pending)  # pragma: no cover - only editions with requests are asked
 
     def check_variant(self, variant: str | None, players: int) -> str | None:
         """A reason the variant cannot be played with this many players, or None."""

@@ -40,6 +40,7 @@ class TableCalls:
         _drawn: str | None
         _drawn_card: Card | None
         _challenge: list | None
+        pending: dict | None
 
         def seat_of(self, player: str) -> int: ...
         def _need(self, *phases: str) -> None: ...
@@ -55,6 +56,10 @@ class TableCalls:
             return
         if not self.order.owed and player == self.order.turn_player:
             self._precalled = player
+            return
+        pending = self.pending
+        if pending is not None and pending["player"] == player:
+            self._precalled = player  # before an edition's choice that may leave one card (BA-A2)
             return
         raise RuleError(
             "uno_not_due",
@@ -117,6 +122,7 @@ class TableCalls:
         self._catchable = self._safe = self._precalled = None
         self._undo = None
         self._drawn = self._drawn_card = self._challenge = None
+        self.pending = None  # a card taken back has no effect: no choice follows it (C-P2)
         self._last = (player, None, None, None, 0)
         if self.stage == "hand_over":
             self.last_card_taken_back()

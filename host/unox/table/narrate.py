@@ -41,6 +41,8 @@ def whats_next(state: State) -> str:
     phase = state.get("phase")
     if phase == "deal":
         return 'Deal a new hand: send {"cmd":"deal","dealer":NAME}.'
+    if phase == "flip" and state.get("first_fired"):
+        return 'Report the first card the launcher turned up: send {"cmd":"flip","card":CODE}.'
     if phase == "flip":
         return 'Turn up the first card: send {"cmd":"flip","card":CODE}.'
     if phase == "hand_over":
@@ -48,6 +50,9 @@ def whats_next(state: State) -> str:
     if phase == "game_over":
         return f"The game is over; {state.get('winner')} won. Start a new table for another game."
     owed = state.get("owed") or []
+    pending = state.get("pending")
+    if pending:
+        return f"{pending['player']} sends {pending['cmd']} ({pending.get('why', 'the card just played')})."
     if owed and "draws" in owed[0]:
         return f"{owed[0]['player']} draws {owed[0]['draws']} from the launcher."
     if owed:
@@ -72,6 +77,8 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
     if cmd == "deal":
         return f"{request.get('dealer')} deals 7 cards to each player."
     if cmd == "flip":
+        if after.get("first_fired"):
+            return "The launcher turns up the first card (DL3): say which it is."
         if after.get("phase") == "flip":
             card = request.get("card")
             return f"First card turned up: {card}: back into the launcher (S4), turn up another."
@@ -92,6 +99,11 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
         return f"{player} challenges the Wild Draw Four (C-A7): {verdict}."
     if cmd == "uno":
         return f"{player} calls UNO."
+    if cmd == "gift":
+        cards = request.get("cards") or []
+        if not cards:
+            return f"{player} gives nothing with the Beachcomber (BA-A1)."
+        return f"{player} gives {', '.join(cards)} to {request.get('to')} (BA-A1)."
     if cmd == "catch":
         return f"{request.get('by')} catches {player} without UNO (U2)."
     if cmd == "penalty":

@@ -72,6 +72,8 @@ class Presses(Settling):
             self.launcher.beep("not_owed")
             return self.refuse("unsettled", self._settle_question())
         self.sync_launcher()
+        if self._first_card_due():
+            return self._fire_and_commit("flip", None, 1)  # DL3: the button turns up the first card
         presser = self.game.presser()
         if getattr(self.game.rules, "draws", False) and presser is not None:
             return self._draw_from_launcher(player or presser)
@@ -96,6 +98,27 @@ class Presses(Settling):
         if due == 0:
             return self._commit({"cmd": "draw", "player": player, "fired": 0})  # refused: the rules say why
         return self._fire_and_commit("draw", player, min(due, MAX_FIRE))
+
+    def _first_card_due(self) -> bool:
+        """DL3: a draw edition's launcher fires the first card: the flip phase, nothing owed, none fired."""
+        if not getattr(self.game.rules, "draws", False):
+            return False
+        state = self.state()
+        return state["phase"] == "flip" and not state["owed"] and not state.get("first_fired")
+
+    def _launcher_flip(self, request: dict[str, Any]) -> Reply:
+        """DL3 at a launcher table: a flip without a card fires the first card (1, counted by the beam,
+        through the journal's intent like any fire); the table then reports which it is. A card reported
+        before the launcher fired one is refused."""
+        due = self._first_card_due()
+        if "card" not in request:
+            if not due:
+                return self._commit(request)  # the rules say why no card is turned up now
+            return self._fire_and_commit("flip", None, 1, {k: v for k, v in request.items() if k != "cmd"})
+        if due:
+            return self.refuse("fire_first", "The launcher turns up the first card (DL3): send "
+                               '{"cmd":"flip"} to fire it, then flip with the card it shows.')
+        return self._commit(request)
 
     def _edition_fire(self, request: dict[str, Any]) -> Reply:
         """DL3: an edition's request that turns cards up from the launcher (`fired` left out): the launcher

@@ -55,7 +55,10 @@ def apply_request(game: Any, request: dict[str, Any]) -> None:
         else:
             game.deal(request["dealer"])
     elif cmd == "flip":
-        game.flip(request["card"], request.get("color"))
+        if "fired" in request:
+            game.flip(request.get("card"), request.get("color"), fired=request["fired"])  # DL3
+        else:
+            game.flip(request.get("card"), request.get("color"))
     elif cmd == "play":
         options = {key: request[key] for key in ("color", "target", "count") if key in request}
         game.play(request["player"], request["card"], **options)

@@ -76,6 +76,11 @@ MAX_LIST_TEXT = 40  # one item of such a list: a card code or a seat's name
 # The draw editions' requests (classic and those built on it): known only at a table of such an edition,
 # so Extreme's protocol is exactly what it was.
 DRAW_REQUESTS: dict[str, dict[str, Field]] = {
+    "flip": {
+        "card": Field(TEXT, False, 'the card turned up, e.g. "card":"G7"'),
+        "color": Field(TEXT, False, 'for a wild: "color":"red"'),
+        "fired": Field(COUNT, False, '"fired":1: the launcher fired the first card (DL3); report it next'),
+    },
     "deal": {
         "dealer": Field(PLAYER, hint='the dealer\'s name, e.g. "dealer":"Ann"'),
         "launcher": Field(FLAG, False, '"launcher":true: the launcher deals 7 to each player (DL4)'),
@@ -104,6 +109,7 @@ PROTOCOL_CODES: dict[str, str] = {
     "unsettled": "the table stopped during a fire nobody can count for it: settle that press or draw first",
     "nothing_to_settle": "settle when no fire waits to be settled",
     "journal_error": "the journal could not be written; the request was not taken",
+    "fire_first": "a draw edition's first card reported at a launcher table before the launcher fired it",
     "internal_error": "unox failed on the request (a bug); nothing was applied",
 }
 

@@ -221,6 +221,9 @@ class Table(Presses):
             return self.refuse("unsettled", self._settle_question())
         if cmd == "undo":
             return self.undo()
+        draws = edition_terms(self.game)["draws"]
+        if cmd == "flip" and "fired" not in clean and draws and self.launcher is not None:
+            return self._launcher_flip(clean)  # DL3: the launcher fires the first card
         if cmd == "press" and "fired" not in clean:
             return self.button(clean.get("player"))
         if "fired" not in clean and cmd == "draw":

@@ -117,6 +117,9 @@ class Settling:
             return bool(self.game.presser() == player)
         if cmd == "draw":
             return bool(self.game.draw_due(player) > 0)
+        if cmd == "flip":  # DL3: the first card, while none waits to be reported
+            state = self.game.state()
+            return state["phase"] == "flip" and not state["owed"] and not state.get("first_fired")
         return bool(self.game.rules.fire_due(self.game, cmd, request_of(record)) > 0)
 
     def _remembered(self, fire_id: int) -> Any:

@@ -94,6 +94,8 @@ class DemoDriver:
             self._flip()
         elif self.session.ctx.reload_due:
             self.session.request({"cmd": "reload"})
+        elif state.get("pending"):
+            self._answer_pending(state["pending"]["player"])
         elif state.get("uno") and self._window != self._uno_key(state):
             self._uno_window(state)
         elif state.get("challenge") and self._challenges(state["challenge"]["player"]):
@@ -122,7 +124,14 @@ class DemoDriver:
         session.request({"cmd": "deal", "dealer": session.ctx.dealer})
 
     def _flip(self) -> None:
-        """The dealer turns up the launcher's next card: any card inside, as the stack is shuffled."""
+        """The dealer turns up the launcher's next card: any card inside, as the stack is shuffled.
+        A draw edition's launcher fires it (DL3); the player on the dealer's left names a colour for a
+        wild (ignored for any other card)."""
+        if self.game.rules.draws:
+            players = self.session.state["players"]
+            left = players[(players.index(self.session.state["dealer"]) + 1) % len(players)]
+            self.session.request({"cmd": "flip", "color": self.bots[left].choose_color(self.game, left)})
+            return
         in_hands: list[str] = []
         for player in self.session.state["players"]:
             in_hands += [card.code for card in self.game.hand(player)]
@@ -165,9 +174,17 @@ class DemoDriver:
         self._window = key
         return self.bots[victim].challenges(self.game, victim)
 
+    def _answer_pending(self, player: str) -> None:
+        """An edition's choice after a card (Barbie's gift): the bot's requests, as the ruleset words them."""
+        for request in self.game.rules.bot_requests(self.game, self.bots[player], player):
+            self.session.request(request)
+
     def _after_draw(self, player: str) -> None:
-        """C-T2: the card drawn is played if the bot wants it and it goes; otherwise the player passes."""
-        play = self.bots[player].choose(self.game, player) if self.game.legal_plays(player) else None
+        """C-T2: the card drawn is played if the bot wants it and it goes; otherwise the player passes
+        (BA-T1: a card that goes is played)."""
+        may_keep = self.game.rules.may_decline
+        bot = self.bots[player]
+        play = bot.choose(self.game, player, may_press=may_keep) if self.game.legal_plays(player) else None
         if play is None:
             self.session.request({"cmd": "pass", "player": player})
             return
@@ -176,7 +193,8 @@ class DemoDriver:
         self.session.request(request)
 
     def _turn(self, player: str) -> None:
-        must_play = bool(self.session.state.get("must_match")) and bool(self.game.legal_plays(player))
+        must_match = bool(self.session.state.get("must_match")) or not self.game.rules.may_decline  # BA-T1
+        must_play = must_match and bool(self.game.legal_plays(player))
         play = self.bots[player].choose(self.game, player, may_press=not must_play)
         if play is None:
             self.session.press()

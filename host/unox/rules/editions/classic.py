@@ -6,8 +6,13 @@ Rule IDs are those of RULES-editions.md (C-...). Barbie, Casting Call and Mario 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from unox.rules.cardset import CLASSIC_COLORS, CardSet, classic_cards, classic_deck, classic_help
 from unox.rules.ruleset import Effect, FirstEffect, Ruleset, TableOps
+
+if TYPE_CHECKING:
+    from unox.rules.cards import Card
 
 WILD_DRAW_FOUR = 4  # C-A5
 DRAW_TWO = 2  # C-A1
@@ -44,6 +49,9 @@ class ClassicRules(Ruleset):
             "wild": self.first_number,
             "wild_draw4": self.first_returned,
         }
+
+    def returns_first(self, card: Card) -> bool:
+        return self.first_effects[card.kind] == self.first_returned
 
     # --- played cards ------------------------------------------------------------------------------------
 
