@@ -66,7 +66,9 @@ class Match:
                 raise SimulationError(
                     f"game with seed {record.seed} did not end within {self.max_actions} actions"
                 )
-            if phase == "turn":
+            if game.pending is not None:
+                self.answer()
+            elif phase == "turn":
                 self.turn(game.presser())
             elif phase == "pressing":
                 self.press(game.presser())
@@ -95,6 +97,20 @@ class Match:
             left = players[(players.index(state["dealer"]) + 1) % len(players)]
             game.flip(None, self.bots[left].choose_color(game, left))
         self.must_match = game.phase == "turn" and game.state()["must_match"]
+
+    def answer(self) -> None:
+        """An edition's special card waits for its player's choice (`game.pending`): the bot answers; cards
+        it turns up are fired as for a draw (DL3), after a reload if the launcher is empty."""
+        game = self.game
+        cmd, player = game.pending["cmd"], game.pending["player"]  # type: ignore[index]
+        fields = {"player": player, **self.bots[player].answer(game, player, game.pending)}  # type: ignore[arg-type]
+        if "fired" in game.rules.requests[cmd]:
+            if game.launcher_cards == 0 and game.cards.pile > 1:
+                game.reload()
+                self.record.reloads += 1
+            fields["fired"] = min(game.rules.fire_due(game, cmd, fields), game.launcher_cards)
+            self.record.cards_fired += fields["fired"]
+        game.edition_call(cmd, fields)
 
     def turn(self, player: str) -> None:
         bot = self.bots[player]

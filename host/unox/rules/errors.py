@@ -45,6 +45,9 @@ ERROR_CODES: dict[str, str] = {
     "nothing_to_challenge": "a challenge with no Wild Draw Four to challenge, or by another than its victim",
     "bad_challenge": "a challenge without guilty in physical mode, or with it in dealt mode",
     "pending_choice": "a move while an edition's special card waits for its player's choice",
+    "no_item_due": "Mario Kart: an item or choose request when no Item Wild of that player waits for it",
+    "bad_item": "Mario Kart: an item card reported wrongly (unknown item, card without item, too early, "
+    "or in dealt mode)",
 }
 
 

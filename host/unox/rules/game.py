@@ -92,6 +92,7 @@ class Game(Dealing, TableCalls, DrawCalls):
         self._drawn_card: Card | None = None  # dealt mode: the card drawn
         self._challenge: list | None = None  # C-A7: [victim, culprit, guilty (dealt mode), owed entry]
         self.pending: dict[str, Any] | None = None  # an edition's choice the table must report next
+        self.extra: dict[str, Any] = {}  # an edition's own state for this hand (`Ruleset.state_extra`)
 
     # --- look-ups that raise the protocol's errors -------------------------------------------------------
 
@@ -328,6 +329,8 @@ class Game(Dealing, TableCalls, DrawCalls):
                 result.winner = highest(self.scores, active)
         self.last_hand = {"hand": self.hand_number, "went_out": self.went_out, "points": points,
                           "gained": result.gained}
+        if result.winner is None and self.rules.hand_is_game(self.variant):
+            result.winner = self.went_out  # MK-G1: the first player out wins
         if result.dropped and result.winner is None:
             self.dropped.extend(result.dropped)
             self.order.set_players([p for p in active if p not in result.dropped])

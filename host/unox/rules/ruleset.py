@@ -10,12 +10,14 @@ dealer (`draws`), its penalties, its challengeable cards, its variants, and any 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from unox.rules.cardset import CardSet
 
 if TYPE_CHECKING:
+    import random
+
     from unox.rules.cards import Card
     from unox.rules.game import Game
 
@@ -71,6 +73,8 @@ class Ruleset:
     target_kinds: frozenset[str] = frozenset()  # kinds played with a "target" player
     count_kinds: frozenset[str] = frozenset()  # kinds played with a "count"
     game_kinds: frozenset[str] = frozenset()  # kinds whose effect needs the whole game: `after_play`
+    colorless_kinds: frozenset[str] = frozenset()  # wild kinds played without naming a colour (MK-I1)
+    first_covered = False  # a first card refused (`first_card` False) stays on the pile, covered (MK-S4)
     variants: tuple[str, ...] = ()  # --variant names besides the scorings g1/g2/g3
     # the edition's own requests: cmd -> field -> RequestField; answered by `call`
     requests: Mapping[str, Mapping[str, RequestField]] = {}
@@ -84,7 +88,8 @@ class Ruleset:
         self.parse_color = self.cardset.parse_color
         self.color_name = self.cardset.color_name
         self.plays_by_card = {
-            card: tuple(Play(code, w) for w in self.color_words) if card.color is None else (Play(code),)
+            card: tuple(Play(code, w) for w in self.color_words)
+            if card.color is None and card.kind not in self.colorless_kinds else (Play(code),)
             for code, card in self.cards.items()
         }
         self.option_kinds = self.target_kinds | self.count_kinds
@@ -121,6 +126,16 @@ class Ruleset:
     def dealer_value(self, card: Card) -> int:
         """S1/C-S1: a number counts its face value; every other card 0."""
         return card.number or 0
+
+    def first_dealer(self, players: Sequence[str], rng: random.Random) -> str:
+        """Dealt mode, the first hand's dealer: C-S1/S1 by default (each takes a card, the highest deals)."""
+        from unox.rules.setup import choose_dealer
+
+        return choose_dealer(players, rng, self)
+
+    def hand_is_game(self, variant: str | None) -> bool:
+        """True when one hand is the whole game with this variant (MK-G1): whoever goes out wins."""
+        return False
 
     def challenge_guilty(self, hand: list[Card], played: Card, color: str) -> bool:
         """C-A6: a challengeable card was illegal when its player held another card of the colour in force."""
