@@ -139,6 +139,8 @@ class Game(Dealing, TableCalls, DrawCalls):
         order = self.order
         if self.stage != "turn" or order.owed or player != order.players[order.turn]:
             self._refuse_play(player)
+        if self.pending is not None:
+            self._need_no_pending("play")  # before the card is checked: the colour may not be named yet
         card, letter, partner, count = resolve_play(self, player, card, color, target, count)
         rules = self.rules
         if self._drawn is not None or self.pending is not None:

@@ -1,0 +1,441 @@
+"""UNO Mario Kart (seed 003) through the table protocol: one test or more per rule ID of RULES-editions.md
+(MK-..., decisions D17-D23), named after it. Physical tables report the item card the launcher fired; dealt
+tables let the engine turn it and know its item."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from unox.rules.editions import get_rules
+from unox.rules.editions.mario_kart import ITEM_OF, ITEMS
+
+from .kit import accept, dealt_table, give, hand, physical_table, refuse, send
+
+MK = get_rules("mario-kart")
+AFTER_FLIP = 112 - 4 * 7 - 1  # four players
+
+
+def started(first="G7", color=None, **options):
+    return physical_table("mario-kart", first=first, color=color, **options)
+
+
+def with_item(item: str, *, wild: bool = False, not_in=()) -> str:
+    """A card code showing `item` (dealt mode), coloured unless `wild`, and not one of `not_in`."""
+    return next(code for code, it in ITEM_OF.items()
+                if it == item and (MK.cards[code].color is None) == wild and code not in not_in)
+
+
+def item_wild_table(item: str, *, wild: bool = False, hands=None, **options):
+    """Dealt: Bob holds an Item Wild on G7, and the launcher's next card shows `item`."""
+    card = with_item(item, wild=wild)
+    hands = {"Bob": ["WI", "G1", "R3", "R4", "R5", "R6", "R8"], **(hands or {})}
+    return dealt_table("mario-kart", hands=hands, then=[card], **options), card
+
+
+# --- the deck and set-up ----------------------------------------------------------------------------------
+
+
+def test_MK_D1_the_deck_is_classics_108_and_4_item_wilds():
+    counts = Counter(MK.deck)
+    assert len(MK.deck) == 112 and counts["WI"] == 4
+    assert counts - Counter({"WI": 4}) == Counter(get_rules("classic").deck)
+    assert MK.cards["WI"].color is None and MK.cards["WI"].points == 50
+    assert started().state()["launcher"]["cards"] == AFTER_FLIP
+
+
+def test_MK_D1_every_card_shows_one_item_the_deck_order_takes_them_in_turn():
+    """The documented decision: the different codes in deck order take the five items in turn."""
+    codes = list(dict.fromkeys(MK.deck))
+    assert len(codes) == 55 and set(ITEM_OF) == set(codes)
+    assert [ITEM_OF[c] for c in ("R0", "R1", "R2", "R3", "R4", "R5")] == [*ITEMS, "mushroom"]
+    assert all(ITEM_OF[code] == ITEMS[i % 5] for i, code in enumerate(codes))
+    per_item = Counter(ITEM_OF[code] for code in MK.deck)
+    assert set(per_item) == set(ITEMS) and all(21 <= n <= 24 for n in per_item.values())
+
+
+def test_MK_S1_the_players_choose_the_dealer(monkeypatch):
+    table = physical_table("mario-kart")
+    refuse(table, "bad_request", cmd="deal")
+    state = accept(table, cmd="deal", dealer="Cy")
+    assert state["dealer"] == "Cy"
+    assert accept(table, cmd="flip", card="G7")["turn"] == "Dee"
+    import unox.rules.setup as setup
+
+    def no_draw(*args, **kwargs):
+        raise AssertionError("Mario Kart draws no cards for the deal")
+
+    monkeypatch.setattr(setup, "choose_dealer", no_draw)
+    from unox.rules.game import Game
+
+    dealers = set()
+    for seed in range(30):
+        game = Game(["Ann", "Bob", "Cy", "Dee"], mode="dealt", ruleset="mario-kart", rng=random.Random(seed))
+        game.deal()
+        dealers.add(game.dealer)
+    assert dealers == {"Ann", "Bob", "Cy", "Dee"}  # a draw of lots: every seat may deal
+
+
+@pytest.mark.parametrize("action", ["R+2", "YR", "BS", "W+4"])
+def test_MK_S4_a_first_action_card_is_ignored_and_the_next_card_is_turned_up_on_it(action):
+    table = physical_table("mario-kart")
+    accept(table, cmd="deal", dealer="Ann")
+    extra = {"color": "red"} if action == "W+4" else {}
+    state = accept(table, cmd="flip", card=action, **extra)
+    assert state["phase"] == "flip" and state["owed"] == [] and state["top"] is None
+    assert state["discard"] == 1 and state["launcher"]["cards"] == AFTER_FLIP  # it stays on the pile
+    state = accept(table, cmd="flip", card="G5")
+    assert state["top"] == "G5" and state["discard"] == 2 and state["launcher"]["cards"] == AFTER_FLIP - 1
+    assert state["turn"] == "Bob" and state["direction"] == "left" and state["owed"] == []
+
+
+def test_MK_S4_dealt_mode_the_ignored_card_stays_under_the_next():
+    table = dealt_table("mario-kart", flip=("RS", "G7"))
+    state = table.state()
+    assert state["top"] == "G7" and state["discard"] == 2 and state["turn"] == "Bob"
+    assert [c.code for c in table.game.cards.piled] == ["RS", "G7"]
+
+
+def test_MK_S4_D18_a_first_item_wild_the_left_player_names_the_colour_and_no_item_acts():
+    state = started("WI", color="yellow").state()
+    assert state["turn"] == "Bob" and state["color"] == "yellow" and state["owed"] == []
+    assert state["pending"] is None and state["item"] is None
+
+
+def test_MK_S4_D18_a_first_plain_wild_is_classic():
+    state = started("W", color="blue").state()
+    assert state["turn"] == "Bob" and state["color"] == "blue"
+
+
+# --- Wild Draw Four ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wild", ["W", "WI"])
+def test_MK_A1_a_wild_or_item_wild_in_hand_counts_as_a_card_of_the_colour(wild):
+    table = dealt_table("mario-kart", hands={"Bob": ["W+4", wild, "R3", "R4", "R5", "R6", "R8"]})
+    accept(table, cmd="play", player="Bob", card="W+4", color="red")
+    state = accept(table, cmd="challenge", player="Cy")
+    assert state["owed"] == [{"player": "Bob", "draws": 4}] and state["plays_next"] == "Cy"
+
+
+def test_MK_A1_another_wild_draw_four_or_a_same_number_does_not_count():
+    table = dealt_table("mario-kart", hands={"Bob": ["W+4", "W+4", "R7", "R4", "R5", "R6", "R8"]})
+    accept(table, cmd="play", player="Bob", card="W+4", color="red")
+    state = accept(table, cmd="challenge", player="Cy")
+    assert state["owed"] == [{"player": "Cy", "draws": 6}]
+
+
+def test_MK_A2_a_wrong_challenger_draws_6_instead_and_loses_the_turn_the_colour_stands():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="W+4", color="blue")
+    state = accept(table, cmd="challenge", player="Cy", guilty=False)
+    assert state["owed"] == [{"player": "Cy", "draws": 6}] and state["plays_next"] == "Dee"
+    state = accept(table, cmd="draw", player="Cy", fired=6)
+    assert state["turn"] == "Dee" and state["color"] == "blue"
+
+
+def test_MK_A2_D3_a_guilty_player_draws_4_and_the_challenger_plays_the_colour_stands():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="W+4", color="blue")
+    state = accept(table, cmd="challenge", player="Cy", guilty=True)
+    assert state["owed"] == [{"player": "Bob", "draws": 4}] and state["plays_next"] == "Cy"
+    state = accept(table, cmd="draw", player="Bob", fired=4)
+    assert state["turn"] == "Cy" and state["color"] == "blue"
+
+
+def test_MK_A2_drawing_accepts_the_four():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="W+4", color="blue")
+    accept(table, cmd="draw", player="Cy", fired=4)
+    refuse(table, "nothing_to_challenge", cmd="challenge", player="Cy", guilty=True)
+    assert table.state()["turn"] == "Dee"
+
+
+# --- the Item Wild ----------------------------------------------------------------------------------------
+
+
+def test_MK_I1_the_item_wild_goes_on_anything_names_no_colour_and_waits_for_its_item_card():
+    table = started("R3")
+    refuse(table, "unexpected_color", cmd="play", player="Bob", card="WI", color="green")
+    state = accept(table, cmd="play", player="Bob", card="WI")
+    assert state["top"] == "WI" and state["color"] is None and state["turn"] == "Bob"
+    assert state["pending"]["cmd"] == "item" and state["pending"]["player"] == "Bob"
+    refuse(table, "pending_choice", cmd="play", player="Bob", card="R4")
+    refuse(table, "pending_choice", cmd="draw", player="Bob", fired=1)
+    refuse(table, "pending_choice", cmd="choose", player="Bob", color="red")
+    refuse(table, "no_item_due", cmd="item", player="Cy", fired=1, card="G5", item="banana")
+    state = accept(table, cmd="item", player="Bob", fired=1, card="Y5", item="banana")
+    assert state["top"] == "Y5" and state["color"] == "yellow" and state["pending"] is None
+    assert state["item"] == {"player": "Bob", "card": "Y5", "item": "banana"}
+    assert state["launcher"]["cards"] == AFTER_FLIP - 1 and state["discard"] == 3
+    refuse(table, "no_item_due", cmd="item", player="Bob", fired=1, card="G5", item="banana")
+    state = accept(table, cmd="draw", player="Ann", fired=2)  # the banana (MK-I3)
+    refuse(table, "illegal_card", cmd="play", player="Cy", card="R4")  # play matches the item card now
+    assert accept(table, cmd="play", player="Cy", card="Y7")["top"] == "Y7"
+
+
+def test_MK_I1_only_the_item_acts_never_the_cards_own_action():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1, card="G+2", item="mushroom")
+    assert state["owed"] == [] and state["turn"] == "Bob" and state["top"] == "G+2"  # no Draw Two
+
+
+def test_MK_I1_D21_a_wild_item_card_takes_the_item_wild_players_colour():
+    table, card = item_wild_table("lightning", wild=True)  # W+4 shows lightning
+    assert card == "W+4"
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1)
+    assert state["top"] == "W+4" and state["pending"]["cmd"] == "choose"
+    assert state["pending"]["needs"] == ["color"] and state["challenge"] is None
+    refuse(table, "missing_color", cmd="choose", player="Bob")
+    refuse(table, "bad_color", cmd="choose", player="Bob", color="purple")
+    state = accept(table, cmd="choose", player="Bob", color="blue")
+    assert state["color"] == "blue" and state["challenge"] is None
+    assert state["owed"] == [{"player": p, "draws": 1} for p in ("Cy", "Dee", "Ann")]  # no 4
+
+
+def test_MK_I1_a_physical_table_with_a_launcher_fires_first_then_reports_the_card():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    refuse(table, "bad_item", cmd="item", player="Bob", fired=0, card="G5", item="banana")  # not out yet
+    state = accept(table, cmd="item", player="Bob", fired=1)
+    assert state["pending"]["cmd"] == "item" and state["top"] == "WI"
+    assert state["launcher"]["cards"] == AFTER_FLIP - 1 and state["discard"] == 3
+    refuse(table, "bad_fired", cmd="item", player="Bob", fired=1, card="G5", item="banana")  # already out
+    refuse(table, "bad_item", cmd="item", player="Bob", fired=0)
+    state = accept(table, cmd="item", player="Bob", fired=0, card="G5", item="green shell")
+    assert state["top"] == "G5" and state["pending"]["needs"] == ["target"]
+    assert state["launcher"]["cards"] == AFTER_FLIP - 1  # reported, not fired again
+
+
+def test_MK_I1_wrong_item_reports_are_refused_and_change_nothing():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    refuse(table, "bad_item", cmd="item", player="Bob", fired=1, card="G5", item="star")
+    refuse(table, "bad_item", cmd="item", player="Bob", fired=1, card="G5")
+    refuse(table, "bad_card", cmd="item", player="Bob", fired=1, card="G11", item="bomb")
+    refuse(table, "bad_fired", cmd="item", player="Bob", fired=2, card="G5", item="bomb")
+    refuse(table, "bad_fired", cmd="item", player="Bob", fired=0)  # the launcher holds cards: fire 1
+    refuse(table, "bad_request", cmd="item", player="Bob", card="G5", item="bomb")  # fired is required
+
+
+def test_MK_I1_dealt_mode_the_engine_turns_the_card_and_knows_its_item():
+    table, card = item_wild_table("banana")
+    accept(table, cmd="play", player="Bob", card="WI")
+    refuse(table, "bad_item", cmd="item", player="Bob", fired=1, card=card, item="banana")
+    state = accept(table, cmd="item", player="Bob", fired=1)
+    assert state["top"] == card and state["item"] == {"player": "Bob", "card": card, "item": "banana"}
+    assert state["owed"] == [{"player": "Ann", "draws": 2}]
+
+
+def test_MK_I1_DL3_the_launcher_fires_the_item_card_and_the_beam_counts_it_exactly(sim, tmp_path):
+    from unox.table.journal import Journal
+
+    launcher = sim(f"seed=4&cards={AFTER_FLIP}&jam=0&double=0&stuck=0")
+    journal = Journal(tmp_path / "mk.db")
+    table = physical_table("mario-kart", launcher=launcher, journal=journal, first="G7")
+    assert send(table, cmd="item", player="Bob")["ok"] is False  # nothing due: nothing fired
+    assert launcher.device.model.ejected == 0
+    accept(table, cmd="play", player="Bob", card="WI")
+    reply = send(table, cmd="item", player="Cy")
+    assert reply["error"]["code"] == "no_item_due" and launcher.device.model.ejected == 0
+    reply = send(table, cmd="item", player="Bob")
+    assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
+    assert launcher.device.model.ejected == 1 and reply["state"]["launcher"]["cards"] == AFTER_FLIP - 1
+    reply = send(table, cmd="item", player="Bob", card="B3", item="bomb")  # the report fires nothing
+    assert reply["ok"] and launcher.device.model.ejected == 1
+    assert reply["state"]["pending"]["needs"] == ["color"]
+    accept(table, cmd="choose", player="Bob", color="green")
+    reply = send(table, cmd="draw", player="Bob")  # the bomb's 2, fired and counted
+    assert reply["launcher"] == {"requested": 2, "fired": 2, "fault": None}
+    assert launcher.device.model.ejected == 3
+    rows = [r for _, r in journal.rows()]
+    assert {"cmd": "item", "player": "Bob", "fired": 1} in rows
+    assert {"cmd": "item", "player": "Bob", "card": "B3", "item": "bomb", "fired": 0} in rows
+
+
+def test_MK_I2_mushroom_gives_another_turn_and_unable_to_play_the_player_draws():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1, card="B2", item="mushroom")
+    assert state["turn"] == "Bob" and state["owed"] == [] and state["color"] == "blue"
+    state = accept(table, cmd="draw", player="Bob", fired=1)  # C-T2
+    assert state["drawn"] == "Bob"
+    assert accept(table, cmd="pass", player="Bob")["turn"] == "Cy"
+
+
+def test_MK_I3_banana_the_player_whose_turn_came_just_before_draws_2():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="G5")
+    accept(table, cmd="play", player="Cy", card="WI")
+    state = accept(table, cmd="item", player="Cy", fired=1, card="R5", item="banana")
+    assert state["owed"] == [{"player": "Bob", "draws": 2}] and state["plays_next"] == "Dee"
+
+
+def test_MK_I3_D22_banana_hits_the_player_who_lost_the_turn_before():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="GS")  # Cy loses the turn
+    accept(table, cmd="play", player="Dee", card="WI")
+    state = accept(table, cmd="item", player="Dee", fired=1, card="R5", item="banana")
+    assert state["owed"] == [{"player": "Cy", "draws": 2}] and state["plays_next"] == "Ann"
+
+
+def test_MK_I3_D22_after_a_reverse_the_banana_hits_its_player():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="GR")  # play goes right: Ann
+    accept(table, cmd="play", player="Ann", card="WI")
+    state = accept(table, cmd="item", player="Ann", fired=1, card="R5", item="banana")
+    assert state["owed"] == [{"player": "Bob", "draws": 2}] and state["plays_next"] == "Dee"
+
+
+def test_MK_I4_green_shell_another_player_of_the_players_choice_draws_1():
+    table, card = item_wild_table("green_shell")
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1)
+    assert state["pending"] == {"cmd": "choose", "player": "Bob", "why": state["pending"]["why"],
+                                "item": "green_shell", "needs": ["target"]}
+    refuse(table, "missing_target", cmd="choose", player="Bob")
+    refuse(table, "bad_target", cmd="choose", player="Bob", target="Bob")
+    refuse(table, "unexpected_color", cmd="choose", player="Bob", target="Dee", color="red")
+    refuse(table, "unknown_player", cmd="choose", player="Bob", target="Zed")
+    refuse(table, "pending_choice", cmd="item", player="Bob", fired=1)
+    refuse(table, "no_item_due", cmd="choose", player="Cy", target="Dee")
+    state = accept(table, cmd="choose", player="Bob", target="Dee")
+    assert state["owed"] == [{"player": "Dee", "draws": 1}] and state["plays_next"] == "Cy"
+    assert state["color"] == MK.color_name(MK.cards[card].color)
+
+
+def test_MK_I5_lightning_every_other_player_draws_1_from_the_next_then_the_player_again():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1, card="R8", item="lightning")
+    assert state["owed"] == [{"player": p, "draws": 1} for p in ("Cy", "Dee", "Ann")]
+    refuse(table, "draw_out_of_order", cmd="draw", player="Ann", fired=1)
+    for player in ("Cy", "Dee", "Ann"):
+        state = accept(table, cmd="draw", player=player, fired=1)
+    assert state["turn"] == "Bob" and state["owed"] == [] and state["hands"]["Cy"] == 8
+
+
+def test_MK_I6_bomb_the_player_draws_2_and_names_the_colour():
+    table = started("G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1, card="Y4", item="bomb")
+    assert state["pending"]["needs"] == ["color"] and state["color"] == "yellow"
+    state = accept(table, cmd="choose", player="Bob", color="red")
+    assert state["color"] == "red" and state["owed"] == [{"player": "Bob", "draws": 2}]
+    assert state["plays_next"] == "Cy"
+    state = accept(table, cmd="draw", player="Bob", fired=2)
+    assert state["turn"] == "Cy" and state["hands"]["Bob"] == 8
+
+
+def test_MK_I7_a_last_item_wild_still_acts_and_the_hand_ends_once_its_draws_are_done():
+    table, _ = item_wild_table("lightning")
+    give(table, "Bob", ["WI"])
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1)
+    assert state["went_out"] == "Bob" and state["phase"] == "turn" and len(state["owed"]) == 3
+    for player in ("Cy", "Dee"):
+        assert accept(table, cmd="draw", player=player, fired=1)["phase"] == "turn"
+    state = accept(table, cmd="draw", player="Ann", fired=1)
+    assert state["phase"] == "game_over" and state["winner"] == "Bob"  # MK-G1: one hand
+    assert state["last_hand"]["points"]["Ann"] == sum(c.points for c in table.game.cards.hands["Ann"])
+
+
+def test_MK_I7_a_last_item_wild_whose_bomb_makes_its_player_draw_has_not_gone_out():
+    table, _ = item_wild_table("bomb")
+    give(table, "Bob", ["WI"])
+    accept(table, cmd="play", player="Bob", card="WI")
+    accept(table, cmd="item", player="Bob", fired=1)
+    state = accept(table, cmd="choose", player="Bob", color="green")
+    assert state["went_out"] is None and state["owed"] == [{"player": "Bob", "draws": 2}]
+    state = accept(table, cmd="draw", player="Bob", fired=2)
+    assert state["phase"] == "turn" and state["turn"] == "Cy" and len(hand(table, "Bob")) == 2
+
+
+def test_MK_I7_a_last_mushroom_ends_the_hand_at_once():
+    table, _ = item_wild_table("mushroom")
+    give(table, "Bob", ["WI"])
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1)
+    assert state["phase"] == "game_over" and state["winner"] == "Bob"
+
+
+def test_MK_U1_a_forgotten_uno_is_caught_by_another_who_shouts_first():
+    table = dealt_table("mario-kart")
+    give(table, "Bob", ["G1", "G2"])
+    accept(table, cmd="play", player="Bob", card="G1")
+    refuse(table, "bad_catcher", cmd="catch", player="Bob", by="Bob")
+    state = accept(table, cmd="catch", player="Bob", by="Dee")
+    assert state["owed"] == [{"player": "Bob", "draws": 2}]
+
+
+def test_MK_U1_calling_uno_first_is_safe_and_the_window_closes_with_the_next_player():
+    table = dealt_table("mario-kart")
+    give(table, "Bob", ["G1", "G2"])
+    accept(table, cmd="play", player="Bob", card="G1")
+    accept(table, cmd="uno", player="Bob")
+    refuse(table, "called_uno", cmd="catch", player="Bob", by="Dee")
+    late = dealt_table("mario-kart")
+    give(late, "Bob", ["G1", "G2"])
+    accept(late, cmd="play", player="Bob", card="G1")
+    accept(late, cmd="draw", player="Cy", fired=1)
+    refuse(late, "catch_window_closed", cmd="catch", player="Bob", by="Dee")
+
+
+def test_MK_G1_the_first_player_out_wins_one_hand_is_the_game():
+    table = dealt_table("mario-kart")
+    give(table, "Bob", ["G1"])
+    state = accept(table, cmd="play", player="Bob", card="G1")
+    assert state["phase"] == "game_over" and state["winner"] == "Bob" and state["hand"] == 1
+    physical = started("G7")
+    physical.game.cards.sizes["Bob"] = 1
+    accept(physical, cmd="play", player="Bob", card="G1")
+    state = accept(physical, cmd="score", points={"Ann": 7, "Bob": 0, "Cy": 3, "Dee": 50})
+    assert state["phase"] == "game_over" and state["winner"] == "Bob"
+
+
+def test_MK_G1_D23_scoring_is_a_variant_every_action_20_every_wild_50():
+    assert {MK.cards[c].points for c in ("R+2", "RR", "RS")} == {20}
+    assert {MK.cards[c].points for c in ("W", "W+4", "WI")} == {50}
+    table = dealt_table("mario-kart", hands={"Cy": ["WI", "R+2", "R7"]}, variant="scoring", target=500)
+    give(table, "Bob", ["G1"])
+    state = accept(table, cmd="play", player="Bob", card="G1")
+    expected = sum(c.points for p in ("Ann", "Cy", "Dee") for c in table.game.cards.hands[p])
+    assert state["phase"] == "deal" and state["winner"] is None
+    assert state["scores"]["Bob"] == expected and expected >= 50 + 20 + 7
+
+
+# --- bots in dealt mode -----------------------------------------------------------------------------------
+
+
+def test_MK_I4_bots_play_item_wilds_fire_exactly_one_card_and_aim_green_shells_in_dealt_mode():
+    from unox.bots import make_bot
+    from unox.profiles import get_profile
+    from unox.rules.game import Game
+    from unox.simulation import GameRecord, Match
+
+    calls: list[tuple[str, dict, int]] = []
+    games = 0
+    for seed in range(12):
+        names = ["P1", "P2", "P3", "P4"]
+        game = Game(names, mode="dealt", rng=random.Random(seed), ruleset="mario-kart")
+        bots = {n: make_bot("random" if i % 2 else "heuristic", random.Random(i)) for i, n in enumerate(names)}
+        real = game.edition_call
+
+        def call(cmd, fields, game=game, real=real):
+            inside = game.launcher_cards
+            real(cmd, fields)
+            held = sum(len(h) for h in game.cards.hands.values())
+            assert held + game.cards.launcher + game.cards.pile == 112
+            calls.append((cmd, dict(fields), inside - game.launcher_cards))
+
+        game.edition_call = call
+        Match(game, bots, get_profile("measured", rng=random.Random(1)), GameRecord(seed, ["mix"] * 4)).run()
+        games += 1
+    items = [c for c in calls if c[0] == "item"]
+    shells = [c for c in calls if c[0] == "choose" and "target" in c[1]]
+    assert len(items) > 5 and shells
+    assert all(fields["fired"] == 1 for _, fields, _ in items)
+    assert all(fields["target"] != fields["player"] for _, fields, _ in shells)
