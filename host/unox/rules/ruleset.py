@@ -154,6 +154,11 @@ class Ruleset:
         The default fires nothing."""
         return 0
 
+    def choice_steps(self) -> list[tuple[str, str, str]]:
+        """The steps its special cards add inside `turn`, as (from, to, what moves it), for the state
+        diagram (docs/state-machine.md); empty: one generic `pending` step per `game_kinds`."""
+        return []
+
     def state_extra(self, game: Game) -> dict[str, Any]:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
         return {}

@@ -124,6 +124,17 @@ class MarioKartRules(ClassicRules):
             return 0
         return 0 if game.cards.dealt and game.cards.launcher == 0 else 1
 
+    def choice_steps(self) -> list[tuple[str, str, str]]:
+        return [
+            ("play", "item", "Item Wild, no colour, waits for item (MK-I1)"),
+            ("item", "item", "item fired at a launcher table, then its card and item reported (DL3)"),
+            ("item", "choose", "green shell, bomb or a wild item card waits for choose (MK-I4, MK-I6, D21)"),
+            ("item", "play", "mushroom, the same player again (MK-I2)"),
+            ("item", "drawing", "banana, the player before owes 2; lightning, the others 1 (MK-I3, MK-I5)"),
+            ("choose", "drawing", "the green shell's target or the bomb's player owes draws (MK-I4, MK-I6)"),
+            ("choose", "play", "the colour named for a wild item card (D21)"),
+        ]
+
     def state_extra(self, game: Game) -> dict[str, Any]:
         """`item`: the last item card turned this hand, `{"player":P,"card":C,"item":I}`, else null."""
         return {"item": game.extra.get("item")}
