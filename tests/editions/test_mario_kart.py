@@ -439,3 +439,43 @@ def test_MK_I4_bots_play_item_wilds_fire_exactly_one_card_and_aim_green_shells_i
     assert len(items) > 5 and shells
     assert all(fields["fired"] == 1 for _, fields, _ in items)
     assert all(fields["target"] != fields["player"] for _, fields, _ in shells)
+
+
+# --- the command line -------------------------------------------------------------------------------------
+
+
+def _unox(*args: str) -> str:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "unox", *args], capture_output=True, text=True, check=True,
+                          timeout=300).stdout
+
+
+def test_MK_G1_unox_sim_rules_mario_kart_reports_the_usual_statistics_one_hand_a_game():
+    import json
+
+    summary = json.loads(_unox("sim", "--rules", "mario-kart", "--games", "4", "--players", "3", "--bot", "mix",
+                               "--seed", "2", "--json"))
+    assert summary["rules"] == "mario-kart" and summary["games"] == 4 and summary["hands"] == 4
+    assert sum(summary["wins_by_seat"].values()) == 4 and summary["cards_fired"] > 0
+    scored = json.loads(_unox("sim", "--rules", "mario-kart", "--variant", "scoring", "--games", "2",
+                              "--players", "4", "--seed", "2", "--bot", "heuristic", "--json"))
+    assert scored["variant"] == "scoring" and scored["hands"] > 2  # points are kept over several hands
+
+
+def test_MK_I1_unox_demo_rules_mario_kart_plain_shows_item_wilds_and_their_items():
+    shown = {}
+    for seed in range(1, 9):
+        out = _unox("demo", "--rules", "mario-kart", "--plain", "--seed", str(seed), "--players", "4")
+        assert "UNO Mario Kart" in out.splitlines()[0] and "Game over: " in out
+        lines = out.splitlines()
+        for i, line in enumerate(lines):
+            if line.endswith(" plays WI."):
+                player = line.split()[0]
+                assert lines[i + 1].startswith(f"{player}'s Item Wild turns up ")  # fired at once (DL3)
+                item = lines[i + 1].split(": ")[-1].split(" (")[0]
+                shown[item] = lines[i + 1]
+        if len(shown) == 5:
+            break
+    assert set(shown) == {"mushroom", "banana", "green shell", "lightning", "bomb"}

@@ -129,7 +129,7 @@ class DemoDriver:
         for player in self.session.state["players"]:
             in_hands += [card.code for card in self.game.hand(player)]
         inside = list(self.game.rules.deck)
-        for code in in_hands:
+        for code in in_hands + [card.code for card in self.game.cards.piled]:  # MK-S4: covered cards
             inside.remove(code)
         card = self.rng.choice(inside)
         request: dict = {"cmd": "flip", "card": card}
