@@ -8,6 +8,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from unox.rules.editions import get_rules
 from unox.rules.editions.mario_kart import ITEM_OF, ITEMS
 
@@ -421,7 +423,8 @@ def test_MK_I4_bots_play_item_wilds_fire_exactly_one_card_and_aim_green_shells_i
     for seed in range(12):
         names = ["P1", "P2", "P3", "P4"]
         game = Game(names, mode="dealt", rng=random.Random(seed), ruleset="mario-kart")
-        bots = {n: make_bot("random" if i % 2 else "heuristic", random.Random(i)) for i, n in enumerate(names)}
+        bots = {n: make_bot("random" if i % 2 else "heuristic", random.Random(i))
+                for i, n in enumerate(names)}
         real = game.edition_call
 
         def call(cmd, fields, game=game, real=real):
@@ -455,8 +458,8 @@ def _unox(*args: str) -> str:
 def test_MK_G1_unox_sim_rules_mario_kart_reports_the_usual_statistics_one_hand_a_game():
     import json
 
-    summary = json.loads(_unox("sim", "--rules", "mario-kart", "--games", "4", "--players", "3", "--bot", "mix",
-                               "--seed", "2", "--json"))
+    summary = json.loads(_unox("sim", "--rules", "mario-kart", "--games", "4", "--players", "3",
+                               "--bot", "mix", "--seed", "2", "--json"))
     assert summary["rules"] == "mario-kart" and summary["games"] == 4 and summary["hands"] == 4
     assert sum(summary["wins_by_seat"].values()) == 4 and summary["cards_fired"] > 0
     scored = json.loads(_unox("sim", "--rules", "mario-kart", "--variant", "scoring", "--games", "2",
@@ -479,3 +482,62 @@ def test_MK_I1_unox_demo_rules_mario_kart_plain_shows_item_wilds_and_their_items
         if len(shown) == 5:
             break
     assert set(shown) == {"mushroom", "banana", "green shell", "lightning", "bomb"}
+
+
+def test_MK_I1_unox_table_with_the_sim_launcher_fires_the_item_card_then_takes_the_report():
+    import json
+    import subprocess
+    import sys
+
+    lines = [{"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip", "card": "G7"},
+             {"cmd": "play", "player": "Bob", "card": "WI"}, {"cmd": "item", "player": "Bob"},
+             {"cmd": "item", "player": "Bob", "card": "Y3", "item": "lightning"},
+             {"cmd": "draw", "player": "Cy"}]
+    argv = ["table", "--rules", "mario-kart", "--players", "Ann,Bob,Cy", "--launcher", "sim", "--seed", "3"]
+    done = subprocess.run([sys.executable, "-m", "unox", *argv],
+                          input="".join(json.dumps(x) + "\n" for x in lines),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert all(reply["ok"] for reply in replies)
+    assert replies[3]["launcher"] == {"requested": 1, "fired": 1, "fault": None}
+    assert replies[3]["state"]["launcher"]["cards"] == replies[2]["state"]["launcher"]["cards"] - 1
+    assert "launcher" not in replies[4] and replies[4]["state"]["top"] == "Y3"
+    assert replies[4]["state"]["owed"] == [{"player": "Cy", "draws": 1}, {"player": "Ann", "draws": 1}]
+    assert replies[5]["launcher"]["fired"] == 1 and replies[5]["state"]["hands"]["Cy"] == 8
+
+
+def test_MK_I1_DL1_a_whole_demo_game_fires_exactly_what_the_journal_books():
+    """Bots in dealt mode on the simulated launcher: every card out of the device is a draw or an item card
+    the table booked, and every item card is one card."""
+    from unox.ui.demo import open_demo
+    from unox.ui.session import sim_device
+
+    for seed in (3, 11):
+        session, driver = open_demo(players=5, seed=seed, rules="mario-kart")
+        try:
+            while driver.step():
+                pass
+            entries = session.entries()
+            items = [e for e in entries if e["cmd"] == "item"]
+            assert items and all(e["fired"] == 1 for e in items)
+            booked = sum(e.get("fired", 0) for e in entries if e["cmd"] in ("draw", "item"))
+            assert sim_device(session.launcher).model.ejected == booked
+            assert session.state["phase"] == "game_over"
+        finally:
+            session.table.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 10),
+       variant=st.sampled_from([None, "scoring", "two-player", "elimination"]),
+       bots=st.sampled_from(["heuristic", "random", "mix"]))
+def test_MK_G1_every_mario_kart_game_ends_for_2_to_10_players(seed, players, variant, bots):
+    from unox.simulation import play_game, seat_bots
+
+    if variant == "two-player":
+        players = 2
+    record = play_game(seed, seat_bots(bots, players, seed % 2), ruleset="mario-kart", variant=variant,
+                       target=200)
+    assert 1 <= record.winner_seat <= players
+    assert record.hands == 1 or variant in ("scoring", "elimination")

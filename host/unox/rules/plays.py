@@ -80,7 +80,8 @@ def _resolve_color(game: Game, card: Card, color: str | None) -> str | None:
     rules = game.rules
     if card.kind in rules.colorless_kinds:
         if color is not None:
-            raise RuleError("unexpected_color", f"{card.code} names no colour when played: play it without one")
+            raise RuleError("unexpected_color",
+                            f"{card.code} names no colour when played: play it without one")
         return None
     if card.color is None:
         if color is None:

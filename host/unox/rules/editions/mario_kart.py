@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from unox.rules.cardset import CLASSIC_COLORS, CardSet, classic_cards, classic_deck, classic_help
 from unox.rules.cards import CardError
+from unox.rules.cardset import CLASSIC_COLORS, CardSet, classic_cards, classic_deck, classic_help
 from unox.rules.editions.classic import ClassicRules
 from unox.rules.errors import RuleError
 from unox.rules.ruleset import Effect, FirstEffect, RequestField, TableOps
@@ -67,7 +67,7 @@ class MarioKartRules(ClassicRules):
             "player": RequestField("player", hint='the Item Wild\'s player, e.g. "player":"Bob"'),
             "fired": RequestField("count", hint='the item card the launcher fired: "fired":1'),
             "card": RequestField("text", False, 'physical table: the card turned up, e.g. "card":"G5"'),
-            "item": RequestField("text", False, 'physical table: the item printed on it, e.g. "item":"banana"'),
+            "item": RequestField("text", False, 'physical table: the item on it, e.g. "item":"banana"'),
         },
         "choose": {
             "player": RequestField("player", hint='the Item Wild\'s player, e.g. "player":"Bob"'),
@@ -108,7 +108,7 @@ class MarioKartRules(ClassicRules):
     # --- the Item Wild -----------------------------------------------------------------------------------
 
     def after_play(self, game: Game, player: str, card: Card) -> None:
-        """MK-I1: the launcher fires the item card next. A wild is never a wrong card: nothing to take back."""
+        """MK-I1: the launcher fires the item card next. A wild is never a wrong card: no take-back."""
         game._undo = None
         game.extra["turned"] = False
         game.pending = {"cmd": "item", "player": player,
@@ -220,7 +220,8 @@ class MarioKartRules(ClassicRules):
 
     @staticmethod
     def _wait_choice(game: Game, player: str, item: str | None, needs: list[str]) -> None:
-        what = {"green_shell": "green shell: name who draws 1 (MK-I4)", "bomb": "bomb: name the colour (MK-I6)",
+        what = {"green_shell": "green shell: name who draws 1 (MK-I4)",
+                "bomb": "bomb: name the colour (MK-I6)",
                 None: "no card to turn: name the colour"}.get(item, "a wild item card: name the colour (D21)")
         game.pending = {"cmd": "choose", "player": player, "why": what, "item": item, "needs": needs}
 
@@ -283,7 +284,8 @@ def pending_for(game: Game, cmd: str, player: str) -> dict[str, Any]:
         if pending["cmd"] == cmd:
             return pending
         raise RuleError("pending_choice", f"{player} must first send {pending['cmd']} ({pending['why']})")
-    waiting = f"{pending['player']} must send {pending['cmd']} first" if pending else "play an Item Wild first"
+    waiting = (f"{pending['player']} must send {pending['cmd']} first" if pending
+               else "play an Item Wild first")
     raise RuleError("no_item_due", f"{player} has no Item Wild waiting for {cmd}: {waiting}")
 
 
