@@ -541,3 +541,31 @@ def test_MK_G1_every_mario_kart_game_ends_for_2_to_10_players(seed, players, var
                        target=200)
     assert 1 <= record.winner_seat <= players
     assert record.hands == 1 or variant in ("scoring", "elimination")
+
+
+def test_MK_I4_D21_a_wild_green_shell_card_needs_both_the_victim_and_the_colour():
+    table, card = item_wild_table("green_shell", wild=True)
+    assert card == "W"
+    accept(table, cmd="play", player="Bob", card="WI")
+    state = accept(table, cmd="item", player="Bob", fired=1)
+    assert state["pending"]["needs"] == ["target", "color"]
+    refuse(table, "missing_color", cmd="choose", player="Bob", target="Ann")
+    refuse(table, "missing_target", cmd="choose", player="Bob", color="red")
+    state = accept(table, cmd="choose", player="Bob", target="Ann", color="red")
+    assert state["owed"] == [{"player": "Ann", "draws": 1}] and state["color"] == "red"
+
+
+def test_MK_I1_a_mario_kart_table_resumes_from_its_journal_in_the_middle_of_an_item(tmp_path):
+    from unox.table.journal import Journal
+    from unox.table.runtime import Table
+
+    table = physical_table("mario-kart", journal=Journal(tmp_path / "mk.db"), first="G7", variant="scoring")
+    accept(table, cmd="play", player="Bob", card="WI")
+    accept(table, cmd="item", player="Bob", fired=1)  # out, not yet reported
+    before = table.state()
+    table.close()
+    resumed = Table.resume(tmp_path / "mk.db")
+    assert resumed.state() == before and before["pending"]["cmd"] == "item"
+    state = accept(resumed, cmd="item", player="Bob", fired=0, card="G2", item="fungo")
+    assert state["turn"] == "Bob" and state["item"]["item"] == "mushroom" and state["variant"] == "scoring"
+    resumed.close()
