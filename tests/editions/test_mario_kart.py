@@ -569,3 +569,12 @@ def test_MK_I1_a_mario_kart_table_resumes_from_its_journal_in_the_middle_of_an_i
     state = accept(resumed, cmd="item", player="Bob", fired=0, card="G2", item="fungo")
     assert state["turn"] == "Bob" and state["item"]["item"] == "mushroom" and state["variant"] == "scoring"
     resumed.close()
+
+
+def test_MK_I1_the_tables_prompt_says_which_request_the_item_wild_waits_for():
+    table = started("G7")
+    assert table.prompt() == "Bob plays a card or draws."
+    accept(table, cmd="play", player="Bob", card="WI")
+    assert table.prompt().startswith('Bob sends {"cmd":"item"}: Item Wild')
+    accept(table, cmd="item", player="Bob", fired=1, card="G3", item="green_shell")
+    assert table.prompt().startswith('Bob sends {"cmd":"choose"}: green shell')

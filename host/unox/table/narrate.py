@@ -47,6 +47,9 @@ def whats_next(state: State) -> str:
         return 'The hand is over: send {"cmd":"score","points":{...}} with the points left in each hand.'
     if phase == "game_over":
         return f"The game is over; {state.get('winner')} won. Start a new table for another game."
+    pending = state.get("pending")
+    if pending:  # an edition's special card waits for its player's choice: nothing else goes first
+        return f'{pending["player"]} sends {{"cmd":"{pending["cmd"]}"}}: {pending.get("why", "")}.'
     owed = state.get("owed") or []
     if owed and "draws" in owed[0]:
         return f"{owed[0]['player']} draws {owed[0]['draws']} from the launcher."
