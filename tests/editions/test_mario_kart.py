@@ -578,3 +578,16 @@ def test_MK_I1_the_tables_prompt_says_which_request_the_item_wild_waits_for():
     assert table.prompt().startswith('Bob sends {"cmd":"item"}: Item Wild')
     accept(table, cmd="item", player="Bob", fired=1, card="G3", item="green_shell")
     assert table.prompt().startswith('Bob sends {"cmd":"choose"}: green shell')
+
+
+def test_MK_S1_the_demo_table_chooses_the_dealer_without_drawing_cards():
+    from unox.ui.demo import open_demo
+
+    session, driver = open_demo(players=3, seed=8, rules="mario-kart")
+    try:
+        driver.step()
+        assert session.log[1].startswith("The players choose ") and session.log[1].endswith(" to deal.")
+        assert not any("for the deal (S1" in line for line in session.log)
+        assert session.state["dealer"] == session.log[1].split()[3]
+    finally:
+        session.table.close()

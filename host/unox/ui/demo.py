@@ -115,6 +115,11 @@ class DemoDriver:
 
     def _deal(self) -> None:
         session = self.session
+        rules = self.game.rules
+        if session.ctx.dealer is None and _chooses_dealer(rules):  # MK-S1: the players choose
+            dealer = rules.first_dealer(session.players, self.rng)
+            session.emit(f"The players choose {dealer} to deal.")
+            session.ctx.dealer = dealer
         if session.ctx.dealer is None:
             deck = list(self.game.rules.deck)
             self.rng.shuffle(deck)
@@ -193,3 +198,10 @@ class DemoDriver:
         request = {"cmd": "play", "player": player}
         request.update({k: v for k, v in play._asdict().items() if v is not None})
         self.session.request(request)
+
+
+def _chooses_dealer(rules: Any) -> bool:
+    """An edition whose players choose the first dealer (its own `first_dealer`) draws no cards for it."""
+    from unox.rules.ruleset import Ruleset
+
+    return type(rules).first_dealer is not Ruleset.first_dealer
