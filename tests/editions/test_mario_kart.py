@@ -591,3 +591,16 @@ def test_MK_S1_the_demo_table_chooses_the_dealer_without_drawing_cards():
         assert session.state["dealer"] == session.log[1].split()[3]
     finally:
         session.table.close()
+
+
+def test_MK_I1_DL3_the_launchers_button_fires_the_item_card_for_its_player(sim):
+    launcher = sim(f"seed=6&cards={AFTER_FLIP}&jam=0&double=0&stuck=0")
+    table = physical_table("mario-kart", launcher=launcher, first="G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    reply = table.button()
+    assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
+    assert table.entries[-1] == {"cmd": "item", "player": "Bob", "fired": 1}
+    assert table.button()["ok"] is False  # the card is out: the table reports it, nothing more is fired
+    assert launcher.device.model.ejected == 1
+    state = accept(table, cmd="item", player="Bob", card="B6", item="mushroom")
+    assert state["turn"] == "Bob" and state["top"] == "B6" and launcher.device.model.ejected == 1

@@ -291,6 +291,10 @@ class Table:
                 'This table has no launcher: send the press with the cards that came out, "fired":N.',
             )
         presser = self.game.presser()
+        pending = getattr(self.game, "pending", None)
+        if pending and "fired" in _edition_requests(self.game).get(pending["cmd"], {}):
+            # DL3: a special card that turns cards up (Mario Kart's item card): the button fires them
+            return self._edition_fire({"cmd": pending["cmd"], "player": pending["player"]})
         if _draws(self.game) and presser is not None:
             return self.draw_from_launcher(player or presser)  # a draw edition's button deals what is due
         refusal = self._check_presser(presser, player)
