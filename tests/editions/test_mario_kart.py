@@ -471,7 +471,8 @@ def test_MK_I1_unox_demo_rules_mario_kart_plain_shows_item_wilds_and_their_items
     shown = {}
     for seed in range(1, 9):
         out = _unox("demo", "--rules", "mario-kart", "--plain", "--seed", str(seed), "--players", "4")
-        assert "UNO Mario Kart" in out.splitlines()[0] and "Game over: " in out
+        assert "UNO Mario Kart" in out.splitlines()[0] and "one hand is the game" in out.splitlines()[0]
+        assert "Game over: " in out
         lines = out.splitlines()
         for i, line in enumerate(lines):
             if line.endswith(" plays WI."):

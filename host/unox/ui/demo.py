@@ -45,7 +45,8 @@ def open_demo(
     session = Session(table, launcher=launcher, sim=True)
     title = "" if rules == "extreme" else f"{game.rules.title}, "
     seated = ", ".join(names)
-    session.emit(f"Demo table, seed {seed}: {title}{seated} ({bot} bots), {scoring} to {target} points.")
+    goal = "one hand is the game" if game.rules.hand_is_game(variant) else f"{scoring} to {target} points"
+    session.emit(f"Demo table, seed {seed}: {title}{seated} ({bot} bots), {goal}.")
     try:
         bots = {name: stable_ties(make_bot(bot, random.Random(f"{seed}/{name}")), game.rules.cards)
                 for name in names}
