@@ -43,7 +43,7 @@ class GameRecord:
     reloads: int = 0
     catches: int = 0
     challenges: int = 0  # C-A7, draw editions
-    choices: int = 0  # an edition's special-card choices answered (Barbie's Beachcomber gifts)
+    choices: int = 0  # an edition's special-card choices answered (Barbie's gifts, Mario Kart's items)
     actions: int = 0  # every call into the engine that changes the game
 
 
@@ -67,7 +67,9 @@ class Match:
                 raise SimulationError(
                     f"game with seed {record.seed} did not end within {self.max_actions} actions"
                 )
-            if phase == "turn":
+            if game.pending is not None:
+                self.answer_pending()  # one choice may lead to another (Mario Kart's item, then choose)
+            elif phase == "turn":
                 self.turn(game.presser())
             elif phase == "pressing":
                 self.press(game.presser())
@@ -170,19 +172,30 @@ class Match:
         if due and not called:
             self.offer_catch(player)
         if game.pending is not None:
-            self.answer_pending(player, bot)
+            self.answer_pending()
 
-    def answer_pending(self, player: str, bot: Bot) -> None:
-        """An edition's choice after a card (Barbie's gift): the bot's requests, as the ruleset words them;
-        a player left catchable by it may be caught (U2)."""
+    def answer_pending(self) -> None:
+        """An edition's special card waits for its player's choice (Barbie's gift, Mario Kart's item): the
+        bot's requests, as the ruleset words them (`Ruleset.bot_requests`); cards a request turns up are
+        fired as for a draw (DL3), after a reload if the launcher is empty; a player left catchable by the
+        choice may be caught (U2)."""
         game = self.game
+        player = game.pending["player"]  # type: ignore[index]
+        bot = self.bots[player]
         self.record.choices += 1
         for request in game.rules.bot_requests(game, bot, player):
+            cmd = request["cmd"]
             fields = {k: v for k, v in request.items() if k != "cmd"}
-            if request["cmd"] == "uno":
+            if cmd == "uno":
                 game.uno(player)
-            else:
-                game.edition_call(request["cmd"], fields)
+                continue
+            if "fired" in game.rules.requests[cmd] and "fired" not in fields:
+                if game.launcher_cards == 0 and game.cards.pile > 1:
+                    game.reload()
+                    self.record.reloads += 1
+                fields["fired"] = min(game.rules.fire_due(game, cmd, fields), game.launcher_cards)
+                self.record.cards_fired += fields["fired"]
+            game.edition_call(cmd, fields)
         if game.stage == "turn" and player in game.state()["uno"]:
             self.offer_catch(player)
 

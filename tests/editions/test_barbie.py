@@ -116,7 +116,7 @@ def test_BA_A1_the_beachcomber_names_a_colour_then_gives_up_to_one_card_per_colo
     state = beachcomber(table)
     assert state["color"] == "pink" and state["top"] == "WB"
     assert state["pending"] == {"cmd": "gift", "player": "Bob", "why": "Beachcomber (BA-A1)"}
-    assert table.prompt() == "Bob sends gift (Beachcomber (BA-A1))."
+    assert table.prompt() == 'Bob sends {"cmd":"gift"}: Beachcomber (BA-A1).'
     refuse(table, "pending_choice", cmd="play", player="Cy", card="P5")
     refuse(table, "pending_choice", cmd="draw", player="Cy", fired=1)
     refuse(table, "nothing_to_give", cmd="gift", player="Cy", to="Dee", cards=["T1"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from unox.rules.cards import COLOR_NAMES, COLORS
 
@@ -42,6 +42,17 @@ class Bot:
     def choose_target(self, game: Game, player: str) -> str:
         """Whom to swap hands with (Trade Hands, A5): the other player holding the fewest cards."""
         return fewest_cards(game.state(), player)
+
+    def answer(self, game: Game, player: str, pending: Mapping[str, Any]) -> dict[str, Any]:
+        """The fields of the request an edition's special card waits for (`game.pending`): one per name in
+        its `needs` (a `target` player, a `color`); the launcher fires any `fired` cards itself."""
+        fields: dict[str, Any] = {}
+        for name in pending.get("needs", ()):
+            if name == "target":
+                fields["target"] = self.choose_target(game, player)
+            elif name == "color":
+                fields["color"] = self.choose_color(game, player)
+        return fields
 
     def calls_uno(self, game: Game, player: str) -> bool:
         """Whether to call UNO when playing the second-to-last card (U1)."""

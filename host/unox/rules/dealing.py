@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from unox.rules.cards import Card, CardError
 from unox.rules.errors import RuleError
-from unox.rules.setup import choose_dealer
 from unox.rules.tracking import HAND_SIZE
 
 if TYPE_CHECKING:
@@ -72,7 +71,7 @@ class Dealing:
             return dealer
         if self.dealer is None:
             if self.mode == "dealt":
-                return choose_dealer(self.order.players, self.rng, self.rules)
+                return self.rules.first_dealer(self.order.players, self.rng)
             raise RuleError("missing_dealer", "name the dealer for the first hand (S1: highest draw deals)")
         everyone = self.players
         start = everyone.index(self.dealer)
@@ -125,7 +124,8 @@ class Dealing:
         self.cards.turn_up(turned if card is not None else None)
         dealer_seat = self.order.index[self.dealer]
         if not self.rules.first_card(self.order, dealer_seat, turned):
-            self.cards.put_back_first(turned)  # S4 Trade Hands, C-S4 W+4: back into the launcher, again
+            if not self.rules.first_covered:  # MK-S4: it stays on the pile and the next covers it
+                self.cards.put_back_first(turned)  # S4 Trade Hands, C-S4 W+4: back into the launcher, again
             return
         self.top, self.color = turned, letter
         self._last = (None, turned, letter, None, 0)

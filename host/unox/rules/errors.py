@@ -47,6 +47,9 @@ ERROR_CODES: dict[str, str] = {
     "pending_choice": "a move while an edition's special card waits for its player's choice",
     "nothing_to_give": "a Beachcomber gift by a player who has none to give now (Barbie, BA-A1)",
     "bad_gift": "a gift with a wild, two cards of one colour, or more cards than held (Barbie, BA-A1)",
+    "no_item_due": "Mario Kart: an item or choose request when no Item Wild of that player waits for it",
+    "bad_item": "Mario Kart: an item card reported wrongly (unknown item, card without item, too early, "
+    "or in dealt mode)",
 }
 
 

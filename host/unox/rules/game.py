@@ -93,6 +93,7 @@ class Game(Dealing, TableCalls, DrawCalls):
         self._challenge: list | None = None  # C-A7: [victim, culprit, guilty (dealt mode), owed entry]
         self.pending: dict[str, Any] | None = None  # an edition's choice the table must report next
         self._first_fired = False  # DL3: the launcher fired the first card; the table reports which it is
+        self.extra: dict[str, Any] = {}  # an edition's own state for this hand (`Ruleset.state_extra`)
 
     # --- look-ups that raise the protocol's errors -------------------------------------------------------
 
@@ -139,6 +140,8 @@ class Game(Dealing, TableCalls, DrawCalls):
         order = self.order
         if self.stage != "turn" or order.owed or player != order.players[order.turn]:
             self._refuse_play(player)
+        if self.pending is not None:
+            self._need_no_pending("play")  # before the card is checked: the colour may not be named yet
         card, letter, partner, count = resolve_play(self, player, card, color, target, count)
         rules = self.rules
         if self._drawn is not None or self.pending is not None:
@@ -329,6 +332,8 @@ class Game(Dealing, TableCalls, DrawCalls):
                 result.winner = highest(self.scores, active)
         self.last_hand = {"hand": self.hand_number, "went_out": self.went_out, "points": points,
                           "gained": result.gained}
+        if result.winner is None and self.rules.hand_is_game(self.variant):
+            result.winner = self.went_out  # MK-G1: the first player out wins
         if result.dropped and result.winner is None:
             self.dropped.extend(result.dropped)
             self.order.set_players([p for p in active if p not in result.dropped])

@@ -37,7 +37,7 @@ __all__ = ["Play", "legal_plays", "resolve_play"]
 
 def resolve_play(
     game: Game, player: str, code: str | Card, color: str | None, target: str | None, count: int | None
-) -> tuple[Card, str, int | None, int]:
+) -> tuple[Card, str | None, int | None, int]:
     """Checks a play by the player whose turn it is; raises RuleError and changes nothing when refused.
 
     Returns (card, the colour in force afterwards, the Trade Hands partner's seat, other Discard All cards).
@@ -76,8 +76,13 @@ def resolve_play(
     )
 
 
-def _resolve_color(game: Game, card: Card, color: str | None) -> str:
+def _resolve_color(game: Game, card: Card, color: str | None) -> str | None:
     rules = game.rules
+    if card.kind in rules.colorless_kinds:
+        if color is not None:
+            raise RuleError("unexpected_color",
+                            f"{card.code} names no colour when played: play it without one")
+        return None
     if card.color is None:
         if color is None:
             words = "/".join(rules.color_words)

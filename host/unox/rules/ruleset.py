@@ -10,12 +10,14 @@ dealer (`draws`), its penalties, its challengeable cards, its variants, and any 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from unox.rules.cardset import CardSet
 
 if TYPE_CHECKING:
+    import random
+
     from unox.rules.cards import Card
     from unox.rules.game import Game
 
@@ -72,6 +74,8 @@ class Ruleset:
     count_kinds: frozenset[str] = frozenset()  # kinds played with a "count"
     game_kinds: frozenset[str] = frozenset()  # kinds whose effect needs the whole game: `after_play`
     may_decline = True  # C-T3: a playable card may be kept and a draw taken instead (Barbie's BA-T1: False)
+    colorless_kinds: frozenset[str] = frozenset()  # wild kinds played without naming a colour (MK-I1)
+    first_covered = False  # a first card refused (`first_card` False) stays on the pile, covered (MK-S4)
     variants: tuple[str, ...] = ()  # --variant names besides the scorings g1/g2/g3
     # the edition's own requests: cmd -> field -> RequestField; answered by `call`
     requests: Mapping[str, Mapping[str, RequestField]] = {}
@@ -85,7 +89,8 @@ class Ruleset:
         self.parse_color = self.cardset.parse_color
         self.color_name = self.cardset.color_name
         self.plays_by_card = {
-            card: tuple(Play(code, w) for w in self.color_words) if card.color is None else (Play(code),)
+            card: tuple(Play(code, w) for w in self.color_words)
+            if card.color is None and card.kind not in self.colorless_kinds else (Play(code),)
             for code, card in self.cards.items()
         }
         self.option_kinds = self.target_kinds | self.count_kinds
@@ -127,6 +132,16 @@ class Ruleset:
         """S1/C-S1: a number counts its face value; every other card 0."""
         return card.number or 0
 
+    def first_dealer(self, players: Sequence[str], rng: random.Random) -> str:
+        """Dealt mode, the first hand's dealer: C-S1/S1 by default (each takes a card, the highest deals)."""
+        from unox.rules.setup import choose_dealer
+
+        return choose_dealer(players, rng, self)
+
+    def hand_is_game(self, variant: str | None) -> bool:
+        """True when one hand is the whole game with this variant (MK-G1): whoever goes out wins."""
+        return False
+
     def challenge_guilty(self, hand: list[Card], played: Card, color: str) -> bool:
         """C-A6: a challengeable card was illegal when its player held another card of the colour in force."""
         return any(c.color == color for c in hand if c is not played)
@@ -144,6 +159,11 @@ class Ruleset:
         The default fires nothing."""
         return 0
 
+    def choice_steps(self) -> list[tuple[str, str, str]]:
+        """The steps its special cards add inside `turn`, as (from, to, what moves it), for the state
+        diagram (docs/state-machine.md); empty: one generic `pending` step per `game_kinds`."""
+        return []
+
     def state_extra(self, game: Game) -> dict[str, Any]:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
         return {}
@@ -154,8 +174,12 @@ class Ruleset:
 
     def bot_requests(self, game: Game, bot: Any, player: str) -> list[dict[str, Any]]:
         """Dealt mode: the requests a bot sends to answer `game.pending` (its own choice), in order, e.g.
-        `[{"cmd": "uno", "player": P}, {"cmd": "gift", "player": P, ...}]`. Editions with requests say."""
-        raise NotImplementedError(game.pending)  # pragma: no cover - only editions with requests are asked
+        `[{"cmd": "uno", "player": P}, {"cmd": "gift", "player": P, ...}]`. By default one request of the
+        pending cmd with the fields `Bot.answer` picks for its `needs` (Mario Kart's item and choice); a
+        `fired` field is left out: the launcher, or the simulation, fires what `fire_due` says."""
+        pending = game.pending
+        assert pending is not None, "bot_requests answers a pending choice"
+        return [{"cmd": pending["cmd"], "player": player, **bot.answer(game, player, pending)}]
 
     def check_variant(self, variant: str | None, players: int) -> str | None:
         """A reason the variant cannot be played with this many players, or None."""

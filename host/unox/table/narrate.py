@@ -49,10 +49,11 @@ def whats_next(state: State) -> str:
         return 'The hand is over: send {"cmd":"score","points":{...}} with the points left in each hand.'
     if phase == "game_over":
         return f"The game is over; {state.get('winner')} won. Start a new table for another game."
-    owed = state.get("owed") or []
     pending = state.get("pending")
-    if pending:
-        return f"{pending['player']} sends {pending['cmd']} ({pending.get('why', 'the card just played')})."
+    if pending:  # an edition's special card waits for its player's choice: nothing else goes first
+        why = pending.get("why", "the card just played")
+        return f'{pending["player"]} sends {{"cmd":"{pending["cmd"]}"}}: {why}.'
+    owed = state.get("owed") or []
     if owed and "draws" in owed[0]:
         return f"{owed[0]['player']} draws {owed[0]['draws']} from the launcher."
     if owed:
@@ -81,6 +82,8 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
             return "The launcher turns up the first card (DL3): say which it is."
         if after.get("phase") == "flip":
             card = request.get("card")
+            if after.get("discard", 0) > before.get("discard", 0):  # MK-S4: it stays, covered
+                return f"First card turned up: {card}: ignored (S4), the next card is turned up on it."
             return f"First card turned up: {card}: back into the launcher (S4), turn up another."
         return f"First card turned up: {request.get('card')}{_color_note(request, after)}."
     if cmd == "play":
@@ -114,10 +117,29 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
     if cmd == "score":
         pts = ", ".join(f"{p} {n}" for p, n in request.get("points", {}).items())
         return f"Points left in the hands: {pts}."
+    if cmd in ("item", "choose"):
+        return _item_line(request, before, after)
     return f"{cmd}: {request}"
 
 
+def _item_line(request: dict[str, Any], before: State, after: State) -> str:
+    """Mario Kart's Item Wild: the item card turned up (MK-I1) and the choice its item needed."""
+    player, turned = request.get("player"), after.get("item") or {}
+    if request.get("cmd") == "choose":
+        if request.get("target"):
+            return f"{player}'s green shell hits {request['target']} (MK-I4)."
+        return f"{player} names {after.get('color')}."
+    if turned and turned != before.get("item"):
+        item = str(turned.get("item", "")).replace("_", " ")
+        return f"{player}'s Item Wild turns up {turned.get('card')}: {item} (MK-I1)."
+    if after.get("pending") and after["pending"].get("cmd") == "item":
+        return f"{player}'s item card is out: say which card and item it is."
+    return f"{player}'s Item Wild finds no card to turn up: no item acts."
+
+
 def _color_note(request: dict[str, Any], after: State) -> str:
+    if after.get("color") is None:
+        return ""  # Mario Kart's Item Wild names none: its item card will (MK-I1)
     if request.get("color") or (after.get("top") or "").startswith("W"):
         return f", colour {COLOR_NAMES.get(after.get('color') or '', after.get('color'))}"
     return ""

@@ -45,7 +45,8 @@ def open_demo(
     session = Session(table, launcher=launcher, sim=True)
     title = "" if rules == "extreme" else f"{game.rules.title}, "
     seated = ", ".join(names)
-    session.emit(f"Demo table, seed {seed}: {title}{seated} ({bot} bots), {scoring} to {target} points.")
+    goal = "one hand is the game" if game.rules.hand_is_game(variant) else f"{scoring} to {target} points"
+    session.emit(f"Demo table, seed {seed}: {title}{seated} ({bot} bots), {goal}.")
     try:
         bots = {name: stable_ties(make_bot(bot, random.Random(f"{seed}/{name}")), game.rules.cards)
                 for name in names}
@@ -115,6 +116,11 @@ class DemoDriver:
 
     def _deal(self) -> None:
         session = self.session
+        rules = self.game.rules
+        if session.ctx.dealer is None and _chooses_dealer(rules):  # MK-S1: the players choose
+            dealer = rules.first_dealer(session.players, self.rng)
+            session.emit(f"The players choose {dealer} to deal.")
+            session.ctx.dealer = dealer
         if session.ctx.dealer is None:
             deck = list(self.game.rules.deck)
             self.rng.shuffle(deck)
@@ -136,7 +142,7 @@ class DemoDriver:
         for player in self.session.state["players"]:
             in_hands += [card.code for card in self.game.hand(player)]
         inside = list(self.game.rules.deck)
-        for code in in_hands:
+        for code in in_hands + [card.code for card in self.game.cards.piled]:  # MK-S4: covered cards
             inside.remove(code)
         card = self.rng.choice(inside)
         request: dict = {"cmd": "flip", "card": card}
@@ -175,7 +181,9 @@ class DemoDriver:
         return self.bots[victim].challenges(self.game, victim)
 
     def _answer_pending(self, player: str) -> None:
-        """An edition's choice after a card (Barbie's gift): the bot's requests, as the ruleset words them."""
+        """An edition's special card waits for its player's choice (Barbie's gift, Mario Kart's item): the
+        bot's requests, as the ruleset words them (`Ruleset.bot_requests`). A card the choice turns up is
+        fired by the launcher: the request leaves `fired` out (DL3)."""
         for request in self.game.rules.bot_requests(self.game, self.bots[player], player):
             self.session.request(request)
 
@@ -202,3 +210,10 @@ class DemoDriver:
         request = {"cmd": "play", "player": player}
         request.update({k: v for k, v in play._asdict().items() if v is not None})
         self.session.request(request)
+
+
+def _chooses_dealer(rules: Any) -> bool:
+    """An edition whose players choose the first dealer (its own `first_dealer`) draws no cards for it."""
+    from unox.rules.ruleset import Ruleset
+
+    return type(rules).first_dealer is not Ruleset.first_dealer
