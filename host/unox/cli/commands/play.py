@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
-    if getattr(args, "rules", None) not in (None, "extreme"):
+    if args.rules not in (None, "extreme"):
         # The typed commands and the screen know Extreme's cards only, so far (issue 10 brings the others).
         raise CommandError(f"unox play speaks UNO Extreme only so far; play --rules {args.rules} with "
                            f"`unox table --rules {args.rules}` (JSON lines) or watch `unox demo --rules "
