@@ -1,7 +1,8 @@
 """The table protocol never dies (issue 7, items 7 to 9): the real `unox table` process, fed lines of any
 bytes, answers each with exactly one JSON line; a refusal leaves the state as it was; and the journal it
 leaves resumes to the state the last reply reported. An Extreme table and a classic one (`--rules classic`,
-whose draw, pass, challenge and launcher deal are requests of their own) are fuzzed alike.
+whose draw, pass, challenge and launcher deal are requests of their own) are fuzzed alike, and so are Barbie's
+and Mario Kart's (their first card and item card fired by the launcher, DL3; their gift, item and choose).
 
 `UNOX_FUZZ_EXAMPLES` raises the number of hypothesis examples for a longer soak (docs/reliability.md).
 """
@@ -122,7 +123,8 @@ class TableProcess:
         return code
 
 
-TABLES = [("script", "extreme"), ("sim", "extreme"), ("script", "classic"), ("sim", "classic")]
+TABLES = [("script", "extreme"), ("sim", "extreme"), ("script", "classic"), ("sim", "classic"),
+          ("sim", "barbie"), ("sim", "mario-kart")]  # their own requests: gift; item and choose
 
 
 @pytest.fixture(scope="module", params=TABLES, ids=["-".join(pair) for pair in TABLES])
@@ -147,7 +149,8 @@ JSON_VALUES = st.recursive(
     | st.integers(min_value=-(10**60), max_value=10**60)
     | st.floats(allow_nan=False)
     | st.text(st.characters(blacklist_categories=()), max_size=8)
-    | st.sampled_from(PLAYERS + ["G7", "G3", "WA", "RH", "GD", "W+4", "G+2", "advice", "red"]),
+    | st.sampled_from(PLAYERS + ["G7", "G3", "WA", "RH", "GD", "W+4", "G+2", "advice", "red"])
+    | st.sampled_from(["WB", "WI", "T4", "P1", "pink", "mushroom", "bomb", "green_shell"]),
     lambda inner: (
         st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(PLAYERS + ["x"]), inner, max_size=3)
     ),
@@ -155,7 +158,7 @@ JSON_VALUES = st.recursive(
 )
 FIELDS = [
     *("dealer", "card", "color", "player", "target", "count", "fired", "by", "kind", "points", "extra"),
-    *("launcher", "guilty"),
+    *("launcher", "guilty", "to", "cards", "item"),
 ]
 CMDS = [
     "deal",
@@ -173,6 +176,9 @@ CMDS = [
     "draw",
     "pass",
     "challenge",
+    "gift",
+    "item",
+    "choose",
 ]
 SMALL = st.integers(min_value=0, max_value=4)
 
@@ -196,6 +202,16 @@ plausible = st.sampled_from(
         b'{"cmd":"play","player":"Bob","card":"G+2"}',
         b'{"cmd":"play","player":"Cy","card":"W+4","color":"blue"}',
         b'{"cmd":"challenge","player":"Ann","guilty":false}',
+        b'{"cmd":"flip"}',
+        b'{"cmd":"flip","card":"T7"}',
+        b'{"cmd":"play","player":"Bob","card":"WB","color":"pink"}',
+        b'{"cmd":"gift","player":"Bob","to":"Cy","cards":["T4","P1"]}',
+        b'{"cmd":"gift","player":"Bob","cards":[]}',
+        b'{"cmd":"play","player":"Bob","card":"WI"}',
+        b'{"cmd":"item","player":"Bob"}',
+        b'{"cmd":"item","player":"Bob","card":"B3","item":"bomb"}',
+        b'{"cmd":"choose","player":"Bob","color":"green"}',
+        b'{"cmd":"choose","player":"Bob","target":"Cy"}',
     ]
 )
 raw = st.binary(min_size=1, max_size=120).map(lambda b: b.replace(b"\n", b" "))
