@@ -173,6 +173,21 @@ def test_DL3_a_first_card_already_reported_makes_its_stopped_fire_damage(tmp_pat
         Table.resume(path)
 
 
+def test_DL3_a_first_card_the_launcher_fired_alone_is_counted_as_the_first_card(tmp_path):
+    from unox.launcher.base import FireResult
+    from unox.launcher.script import ScriptLauncher
+
+    launcher = ScriptLauncher()
+    table = physical_table("barbie", launcher=launcher, journal=Journal(tmp_path / "b.db"))
+    accept(table, cmd="deal", dealer="Ann")
+    launcher.standalone = [FireResult(1, 1, None)]  # its button, pressed while the link was down
+    state = accept(table, cmd="state")
+    assert state["first_fired"] is True and state["launcher"]["cards"] == AFTER_DEAL["barbie"] - 1
+    assert table.journal.entries()[-1] == {"cmd": "flip", "fired": 1}
+    assert table.journal.fires()[-1]["settled_by"] == "standalone"
+    assert accept(table, cmd="flip", card="T3")["turn"] == "Bob"
+
+
 def test_DL3_without_a_launcher_the_table_reports_the_count_then_the_card():
     table = physical_table("barbie")
     accept(table, cmd="deal", dealer="Ann")

@@ -660,3 +660,19 @@ def test_MK_I1_DL3_an_item_card_nobody_can_count_is_settled_by_the_operator_exac
     state = table.state()
     table.close()
     assert Table.resume(path).state() == state
+
+
+def test_MK_I1_DL3_an_item_card_the_launcher_fired_alone_is_that_item_card(tmp_path):
+    from unox.launcher.base import FireResult
+    from unox.launcher.script import ScriptLauncher
+    from unox.table.journal import Journal
+
+    launcher = ScriptLauncher()
+    table = physical_table("mario-kart", launcher=launcher, journal=Journal(tmp_path / "mk.db"), first="G7")
+    accept(table, cmd="play", player="Bob", card="WI")
+    launcher.standalone = [FireResult(1, 1, None)]  # its button, pressed while the link was down
+    state = accept(table, cmd="state")
+    assert state["launcher"]["cards"] == AFTER_FLIP - 1 and state["pending"]["cmd"] == "item"
+    assert table.journal.entries()[-1] == {"cmd": "item", "player": "Bob", "fired": 1}
+    assert table.journal.fires()[-1]["settled_by"] == "standalone"
+    assert accept(table, cmd="item", player="Bob", card="B6", item="mushroom")["top"] == "B6"

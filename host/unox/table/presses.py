@@ -21,7 +21,7 @@ from unox.launcher.base import MAX_FIRE
 from unox.table.bounds import check_fired, deck_size
 from unox.table.journal import JournalError
 from unox.table.narrate import fault_action, nobody_owes
-from unox.table.replay import apply_request, edition_terms, rule_errors
+from unox.table.replay import apply_request, rule_errors
 from unox.table.requests import ProtocolError
 from unox.table.settling import Settling, fire_name, fire_record, fire_request, request_of
 
@@ -72,12 +72,12 @@ class Presses(Settling):
             self.launcher.beep("not_owed")
             return self.refuse("unsettled", self._settle_question())
         self.sync_launcher()
-        if self._first_card_due():
+        aimed = self._button_request()
+        if aimed is not None and aimed["cmd"] == "flip":
             return self._fire_and_commit("flip", None, 1)  # DL3: the button turns up the first card
-        pending = getattr(self.game, "pending", None)
-        if pending and "fired" in edition_terms(self.game)["extra"].get(pending["cmd"], {}):
+        if aimed is not None:
             # DL3: a special card that turns cards up (Mario Kart's item card): the button fires them
-            return self._edition_fire({"cmd": pending["cmd"], "player": pending["player"]})
+            return self._edition_fire({"cmd": aimed["cmd"], "player": aimed["player"]})
         presser = self.game.presser()
         if getattr(self.game.rules, "draws", False) and presser is not None:
             return self._draw_from_launcher(player or presser)

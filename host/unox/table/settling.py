@@ -110,6 +110,21 @@ class Settling:
             ) from exc
         return fire_record(pending["fire_id"], clean, pending["requested"])
 
+    def _button_request(self) -> dict[str, Any] | None:
+        """What the launcher's button fires for besides a press or draw, with the cards `due`: the first card
+        (DL3), or the turned card a pending edition request waits for (Mario Kart's item); else None."""
+        if not getattr(self.game.rules, "draws", False):
+            return None
+        state = self.game.state()
+        if state["phase"] == "flip" and not state["owed"] and not state.get("first_fired"):
+            return {"cmd": "flip", "due": 1}
+        pending = getattr(self.game, "pending", None)
+        if pending and "fired" in edition_terms(self.game)["extra"].get(pending["cmd"], {}):
+            aimed = {"cmd": pending["cmd"], "player": pending["player"]}
+            due = int(self.game.rules.fire_due(self.game, pending["cmd"], aimed))
+            return {**aimed, "due": due} if due > 0 else None
+        return None
+
     def _still_due(self, record: dict[str, Any]) -> bool:
         """The journal's game still waits for the fire it stopped in (nothing else happened since)."""
         cmd, player = record["cmd"], record.get("player")
@@ -195,18 +210,26 @@ class Settling:
         self._resolve(pending, result.fired, result.fault, "device")
 
     def _standalone(self, result: Any) -> str:
-        """One fire the launcher made alone: the presser's press (at a draw edition, their draw of at most
-        what is due), applied when the rules take it and journalled either way."""
+        """One fire the launcher made alone, taken as its button would have been: the first card (DL3), a
+        pending request's turned card (`fire_due`), else the presser's press (at a draw edition, their draw
+        of at most what is due); applied when the rules take it and journalled either way."""
         presser = self.game.presser()
         fired, fault = int(result.fired), result.fault
         request = None
-        if presser is not None and (fired > 0 or fault is None):
-            if getattr(self.game.rules, "draws", False):
+        aimed = self._button_request()
+        if aimed is not None:
+            presser = aimed.get("player")
+        if (aimed is not None or presser is not None) and (fired > 0 or fault is None):
+            if aimed is not None:
+                request = {**aimed, "fired": min(fired, aimed["due"])}
+                del request["due"]
+            elif getattr(self.game.rules, "draws", False):
                 request = {"cmd": "draw", "player": presser, "fired": min(fired, self.game.draw_due(presser))}
             else:
                 request = {"cmd": "press", "player": presser, "fired": fired}
         before = self.state()
-        why = f"the launcher stopped ({fault})" if presser is not None else "nobody owed a press"
+        owed = presser is not None or aimed is not None
+        why = f"the launcher stopped ({fault})" if owed else "nobody owed a press"
         if request is not None:
             try:
                 apply_request(self.game, request)
@@ -226,7 +249,8 @@ class Settling:
             )
         else:
             self._accepted(request, before)
-            line = f"While the link was down {presser} pressed: {fired} card(s) came out, now counted."
+            who = presser if presser is not None else "the dealer"
+            line = f"While the link was down {who} pressed: {fired} card(s) came out, now counted."
         self.emit(line)
         return line
 
