@@ -66,7 +66,9 @@ class Match:
                 raise SimulationError(
                     f"game with seed {record.seed} did not end within {self.max_actions} actions"
                 )
-            if phase == "turn":
+            if game.pending is not None:
+                self.answer_pending()
+            elif phase == "turn":
                 self.turn(game.presser())
             elif phase == "pressing":
                 self.press(game.presser())
@@ -138,16 +140,39 @@ class Match:
             return
         self.draw(player, game.draw_due(player))
 
-    def draw(self, player: str, due: int) -> None:
-        """DL1/DL2: the launcher deals `due`; an empty launcher is reloaded from the pile first (C-R1)."""
+    def answer_pending(self) -> None:
+        """An edition's special card waits for its player's choice (Casting Call's turns and share): the
+        bot answers; a request that turns cards up gets what the launcher fires (DL3), reloaded first."""
         game, record = self.game, self.record
+        player = game.pending["player"]  # type: ignore[index]
+        request = self.bots[player].answer(game, player)
+        cmd = request.pop("cmd")
+        if "fired" in game.rules.requests[cmd]:
+            due = game.rules.fire_due(game, cmd, request)
+            self.reload_for(due)
+            request["fired"] = min(due, game.launcher_cards)
+            record.cards_fired += request["fired"]
+        try:
+            game.edition_call(cmd, request)
+        except RuleError as exc:
+            raise SimulationError(f"{type(self.bots[player]).__name__} answered {cmd} {request}, refused: "
+                                  f"{exc.code}") from exc
+
+    def reload_for(self, due: int) -> None:
+        """C-R1: the pile goes back into the launcher when it holds fewer cards than are due."""
+        game = self.game
         if due > game.launcher_cards:
             try:
                 game.reload()
-                record.reloads += 1
+                self.record.reloads += 1
             except RuleError as exc:
                 if exc.code != "nothing_to_reload":
                     raise
+
+    def draw(self, player: str, due: int) -> None:
+        """DL1/DL2: the launcher deals `due`; an empty launcher is reloaded from the pile first (C-R1)."""
+        game, record = self.game, self.record
+        self.reload_for(due)
         fired = min(due, game.launcher_cards)
         game.draw(player, fired)
         record.presses += 1

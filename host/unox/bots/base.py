@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from unox.rules.cards import COLOR_NAMES, COLORS
 
@@ -56,6 +56,31 @@ class Bot:
         so a guilty one is likely; a wrong challenge costs 2 more."""
         culprit = game.challenged_player
         return culprit is not None and game.cards.hand_size(culprit) >= CHALLENGE_HAND
+
+    def answer(self, game: Game, player: str) -> dict[str, Any]:
+        """The request that answers the edition's pending choice (`game.pending`, dealt mode), without
+        `fired`: whoever sends it fires what the edition says is due (`Ruleset.fire_due`)."""
+        cmd = game.pending["cmd"] if game.pending else None
+        if cmd == "turn":  # Casting Call (CC-A1): nothing to choose, the engine turns the next card
+            return {"cmd": "turn", "player": player}
+        if cmd == "share":  # Casting Call (CC-A2)
+            to = self.choose_share(game, player)
+            return {"cmd": "share", "player": player, **({"to": to} if to else {"deal": True})}
+        raise NotImplementedError(f"{type(self).__name__} cannot answer {cmd!r}")
+
+    def choose_share(self, game: Game, player: str) -> str | None:
+        """Casting Call (CC-A2): the opponent who gets every turned card (the leader), or None to deal
+        them out when the leader is a partner."""
+        state = game.state()
+        partners = {p for pair in state.get("teams") or () if player in pair for p in pair}
+        players = state["players"]
+        seat = players.index(player)
+        around = [players[(seat + i) % len(players)] for i in range(1, len(players))]
+        opponents = [p for p in around if p not in partners]
+        if not opponents:
+            return None
+        hands = state["hands"]
+        return min(opponents, key=lambda p: hands[p])  # the nearest seat on a tie
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -45,6 +45,9 @@ ERROR_CODES: dict[str, str] = {
     "nothing_to_challenge": "a challenge with no Wild Draw Four to challenge, or by another than its victim",
     "bad_challenge": "a challenge without guilty in physical mode, or with it in dealt mode",
     "pending_choice": "a move while an edition's special card waits for its player's choice",
+    "choice_not_due": "an edition's request (Casting Call's turn or share) with no such choice waiting",
+    "bad_turned_card": "a card turned up (DL3) not named at a physical table, or named in dealt mode",
+    "bad_share": "a Casting Call share naming neither or both of to and deal, or its own player (CC-A2)",
 }
 
 

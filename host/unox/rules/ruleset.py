@@ -143,6 +143,11 @@ class Ruleset:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
         return {}
 
+    def narrate(self, request: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        """The table's line for one of the edition's own accepted `requests`, from the states before and
+        after it (e.g. which card was turned up); None: a plain line naming the request."""
+        return None
+
     def call(self, game: Game, cmd: str, fields: dict[str, Any]) -> None:
         """Apply one of the edition's own `requests`; raise RuleError (changing nothing) to refuse."""
         raise NotImplementedError(cmd)  # pragma: no cover - only editions with requests are called

@@ -40,6 +40,7 @@ class TableCalls:
         _drawn: str | None
         _drawn_card: Card | None
         _challenge: list | None
+        pending: dict | None
 
         def seat_of(self, player: str) -> int: ...
         def _need(self, *phases: str) -> None: ...
@@ -117,6 +118,7 @@ class TableCalls:
         self._catchable = self._safe = self._precalled = None
         self._undo = None
         self._drawn = self._drawn_card = self._challenge = None
+        self.pending = None  # the card taken back has no effect: no edition choice follows it
         self._last = (player, None, None, None, 0)
         if self.stage == "hand_over":
             self.last_card_taken_back()

@@ -47,6 +47,9 @@ def whats_next(state: State) -> str:
         return 'The hand is over: send {"cmd":"score","points":{...}} with the points left in each hand.'
     if phase == "game_over":
         return f"The game is over; {state.get('winner')} won. Start a new table for another game."
+    pending = state.get("pending")
+    if pending:  # an edition's special card waits for its player's choice
+        return f"{pending['player']} sends {pending['cmd']}: {pending.get('why', 'the card just played')}."
     owed = state.get("owed") or []
     if owed and "draws" in owed[0]:
         return f"{owed[0]['player']} draws {owed[0]['draws']} from the launcher."
@@ -102,7 +105,19 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
     if cmd == "score":
         pts = ", ".join(f"{p} {n}" for p, n in request.get("points", {}).items())
         return f"Points left in the hands: {pts}."
-    return f"{cmd}: {request}"
+    return _edition_line(request, before, after) or f"{cmd}: {request}"
+
+
+def _edition_line(request: dict[str, Any], before: State, after: State) -> str | None:
+    """An edition's own request, told by its ruleset (`Ruleset.narrate`)."""
+    from unox.rules.editions import get_rules
+    from unox.rules.errors import RuleError
+
+    try:
+        rules = get_rules(after.get("rules", ""))
+    except RuleError:
+        return None
+    return rules.narrate(request, before, after)
 
 
 def _color_note(request: dict[str, Any], after: State) -> str:

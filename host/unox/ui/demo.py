@@ -98,6 +98,8 @@ class DemoDriver:
             self._uno_window(state)
         elif state.get("challenge") and self._challenges(state["challenge"]["player"]):
             self.session.request({"cmd": "challenge", "player": state["challenge"]["player"]})
+        elif state.get("pending"):
+            self._answer(state["pending"]["player"])
         elif state.get("owed"):
             self.session.press()  # a draw edition's launcher deals exactly what is owed
         elif state.get("drawn") and state["drawn"] == state["turn"]:
@@ -164,6 +166,11 @@ class DemoDriver:
             return False
         self._window = key
         return self.bots[victim].challenges(self.game, victim)
+
+    def _answer(self, player: str) -> None:
+        """An edition's special card waits for its player's choice (Casting Call's turns and share): the
+        bot answers; a card turned up is fired by the launcher (DL3), so the request leaves `fired` out."""
+        self.session.request(self.bots[player].answer(self.game, player))
 
     def _after_draw(self, player: str) -> None:
         """C-T2: the card drawn is played if the bot wants it and it goes; otherwise the player passes."""
