@@ -1,0 +1,374 @@
+"""UNO Casting Call (seed 001) through the table protocol: one or more tests per rule ID of RULES-editions.md
+(CC-..., with D13-D16), named after it. Physical tables say which card came out of the launcher; dealt tables
+let the engine turn the launcher's next cards and check every card's whereabouts."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from unox.bots import make_bot
+from unox.rules.editions import get_rules
+from unox.table.journal import Journal
+
+from .kit import accept, dealt_table, give, hand, physical_table, refuse, send
+
+CC = get_rules("casting-call")
+AFTER_FLIP = 112 - 4 * 7 - 1  # four players
+
+
+def started(first="G7", **options):
+    return physical_table("casting-call", first=first, **options)
+
+
+def casting(table, player="Bob", color="red"):
+    """`player` (whose turn it is) plays a Casting Call."""
+    return accept(table, cmd="play", player=player, card="WC", color=color)
+
+
+def turn_all(table, cards, player="Bob"):
+    """A physical table: `player` turns up `cards`, one request each; the last state."""
+    state = None
+    for card in cards:
+        state = accept(table, cmd="turn", player=player, card=card, fired=1)
+    return state
+
+
+def all_cards(table) -> Counter:
+    """Dealt mode: every card the engine knows of (hands, launcher, pile, turned), by code."""
+    game = table.game
+    codes = [c.code for h in game.cards.hands.values() for c in h]
+    codes += [c.code for c in game.cards.stack] + [c.code for c in game.cards.piled]
+    codes += (game.pending or {}).get("turned", [])
+    return Counter(codes)
+
+
+# --- the deck and the first card ------------------------------------------------------------------------
+
+
+def test_CC_D1_the_deck_is_the_108_classic_cards_and_4_casting_calls():
+    counts = Counter(CC.deck)
+    classic = Counter(get_rules("classic").deck)
+    assert len(CC.deck) == 112 and counts["WC"] == 4
+    assert counts - Counter({"WC": 4}) == classic
+    assert CC.cards["WC"].color is None and CC.cards["WC"].kind == "casting_call"
+    table = started()
+    assert table.state()["launcher"]["cards"] == AFTER_FLIP and table.state()["rules"] == "casting-call"
+    refuse(table, "bad_card", cmd="play", player="Bob", card="WB")  # Barbie's Beachcomber is not in it
+
+
+def test_CC_S4_D13_a_first_casting_call_goes_back_into_the_launcher_and_another_is_turned_up():
+    table = physical_table("casting-call")
+    accept(table, cmd="deal", dealer="Ann")
+    state = accept(table, cmd="flip", card="WC", color="red")
+    assert state["phase"] == "flip" and state["pending"] is None
+    assert state["launcher"]["cards"] == AFTER_FLIP + 1
+    state = accept(table, cmd="flip", card="G7")
+    assert state["phase"] == "turn" and state["turn"] == "Bob" and state["top"] == "G7"
+
+
+def test_CC_S4_D13_dealt_mode_the_casting_call_goes_under_the_stack():
+    table = dealt_table("casting-call", flip=("WC", "Y4"), color="blue")
+    state = table.state()
+    assert state["top"] == "Y4" and state["turn"] == "Bob" and state["discard"] == 1
+    assert table.game.cards.stack[0].code == "WC" and all_cards(table) == Counter(CC.deck)
+
+
+# --- CC-A1: a wild, then cards turned up until one matches -----------------------------------------------
+
+
+def test_CC_A1_casting_call_is_a_wild_that_goes_on_anything_and_its_player_names_the_colour():
+    table = started("B5")
+    refuse(table, "missing_color", cmd="play", player="Bob", card="WC")
+    state = casting(table, color="yellow")
+    assert state["top"] == "WC" and state["color"] == "yellow" and state["hands"]["Bob"] == 6
+    assert state["pending"] == {"cmd": "turn", "player": "Bob", "why": state["pending"]["why"], "turned": []}
+    assert "CC-A1" in state["pending"]["why"]
+
+
+def test_CC_A1_cards_are_turned_up_one_at_a_time_until_one_matches_an_earlier_one_by_number():
+    table = started()
+    casting(table)
+    for i, card in enumerate(["R5", "G3", "B+2"]):
+        state = accept(table, cmd="turn", player="Bob", card=card, fired=1)
+        assert state["pending"]["cmd"] == "turn" and len(state["pending"]["turned"]) == i + 1
+        assert state["launcher"]["cards"] == AFTER_FLIP - i - 1  # each one fired from the launcher (DL3)
+    state = accept(table, cmd="turn", player="Bob", card="Y3", fired=1)  # matches G3, turned before it
+    assert state["pending"]["cmd"] == "share" and state["pending"]["turned"] == ["R5", "G3", "B+2", "Y3"]
+    refuse(table, "pending_choice", cmd="turn", player="Bob", card="Y9", fired=1)  # no more turning
+
+
+def test_CC_A1_D14_a_match_by_colour_or_by_symbol_with_any_earlier_card():
+    for cards in (["R5", "G3", "B+2", "R9"], ["R5", "GS", "B+2", "YS"], ["R+2", "G3", "B4", "Y+2"]):
+        table = started()
+        casting(table)
+        assert turn_all(table, cards[:3])["pending"]["cmd"] == "turn"
+        assert turn_all(table, cards[3:])["pending"]["cmd"] == "share", cards
+
+
+def test_CC_A1_D14_a_wild_matches_only_a_wild_of_the_same_kind():
+    table = started()
+    casting(table)
+    state = turn_all(table, ["W", "W+4", "WC", "R1", "G2"])  # no two alike: wilds of three kinds
+    assert state["pending"]["cmd"] == "turn"
+    state = accept(table, cmd="turn", player="Bob", card="W+4", fired=1)
+    assert state["pending"]["cmd"] == "share" and len(state["pending"]["turned"]) == 6
+
+
+def test_CC_A1_while_cards_are_turned_every_other_move_waits():
+    table = started()
+    casting(table)
+    accept(table, cmd="turn", player="Bob", card="R5", fired=1)
+    refuse(table, "pending_choice", cmd="play", player="Cy", card="R7")
+    refuse(table, "pending_choice", cmd="draw", player="Cy", fired=1)
+    refuse(table, "pending_choice", cmd="pass", player="Cy")
+    refuse(table, "pending_choice", cmd="turn", player="Cy", card="R6", fired=1)  # only Bob turns
+    refuse(table, "pending_choice", cmd="share", player="Bob", to="Cy")  # not before a match
+    assert table.game.draw_due("Cy") == 0  # the launcher's button would fire nothing for anyone
+
+
+def test_CC_A1_turn_and_share_are_refused_with_no_casting_call_waiting():
+    table = started()
+    refuse(table, "choice_not_due", cmd="turn", player="Bob", card="R5", fired=1)
+    refuse(table, "choice_not_due", cmd="share", player="Bob", deal=True)
+    classic = physical_table("classic", first="G7")
+    refuse(classic, "unknown_cmd", cmd="turn", player="Bob", card="R5", fired=1)
+
+
+def test_CC_A1_a_physical_table_names_each_card_and_fires_one_at_a_time():
+    table = started()
+    casting(table)
+    refuse(table, "bad_turned_card", cmd="turn", player="Bob", fired=1)  # which card came out?
+    refuse(table, "bad_card", cmd="turn", player="Bob", card="Q9", fired=1)
+    refuse(table, "bad_fired", cmd="turn", player="Bob", card="R5", fired=2)
+    refuse(table, "bad_fired", cmd="turn", player="Bob", card="R5", fired=-1)
+    refuse(table, "bad_fired", cmd="turn", player="Bob", fired=0)  # the launcher still holds cards
+    refuse(table, "bad_turned_card", cmd="turn", player="Bob", card="R5", fired=0)
+    refuse(table, "bad_request", cmd="turn", player="Bob", card="R5")  # no launcher: say what it fired
+
+
+def test_CC_A1_dealt_mode_the_engine_turns_the_launchers_next_cards():
+    table = dealt_table("casting-call", then=["B1", "Y2", "B+2"])
+    give(table, "Bob", ["WC", "G1", "G2"])
+    casting(table)
+    refuse(table, "bad_turned_card", cmd="turn", player="Bob", card="B1", fired=1)  # the engine knows
+    launcher = table.state()["launcher"]["cards"]
+    assert accept(table, cmd="turn", player="Bob", fired=1)["pending"]["turned"] == ["B1"]
+    accept(table, cmd="turn", player="Bob", fired=1)
+    state = accept(table, cmd="turn", player="Bob", fired=1)  # B+2 matches B1 by colour
+    assert state["pending"] == {"cmd": "share", "player": "Bob", "why": state["pending"]["why"],
+                                "turned": ["B1", "Y2", "B+2"]}
+    assert state["launcher"]["cards"] == launcher - 3 and all_cards(table) == Counter(CC.deck)
+
+
+def test_CC_A1_C_R1_an_empty_launcher_is_reloaded_between_turned_cards():
+    table = started()
+    accept(table, cmd="play", player="Bob", card="G3")
+    accept(table, cmd="play", player="Cy", card="G4")
+    table.game.order.turn = table.game.order.index["Dee"]
+    table.game.cards.launcher = 1  # the table's count: one card left inside
+    casting(table, "Dee")
+    accept(table, cmd="turn", player="Dee", card="R5", fired=1)
+    refuse(table, "bad_fired", cmd="turn", player="Dee", fired=0)  # empty: reload, then turn on
+    state = accept(table, cmd="reload")
+    assert state["launcher"]["cards"] == 3 and state["top"] == "WC" and state["pending"]["cmd"] == "turn"
+    state = accept(table, cmd="turn", player="Dee", card="R9", fired=1)
+    assert state["pending"]["cmd"] == "share" and state["launcher"]["cards"] == 2
+
+
+def test_CC_A1_when_no_card_is_left_anywhere_the_cards_turned_so_far_are_shared():
+    table = physical_table("casting-call", players=("Ann", "Bob"), first="G7")
+    game = table.game
+    game.cards.launcher, game.cards.sizes["Ann"] = 1, 110 - 7  # every other card is in Ann's hand
+    casting(table)
+    accept(table, cmd="reload")  # the Casting Call's own pile: G7 goes back in
+    assert accept(table, cmd="turn", player="Bob", card="R5", fired=1)["pending"]["cmd"] == "turn"
+    accept(table, cmd="turn", player="Bob", card="Y1", fired=1)
+    state = accept(table, cmd="turn", player="Bob", fired=0)  # nothing left to turn up
+    assert state["pending"]["cmd"] == "share" and state["pending"]["turned"] == ["R5", "Y1"]
+    assert accept(table, cmd="share", player="Bob", deal=True)["hands"]["Ann"] == 105
+
+
+def test_CC_A1_DL3_with_the_simulated_launcher_each_turned_card_is_fired_and_counted(sim, tmp_path):
+    launcher = sim(f"seed=4&cards={AFTER_FLIP}&jam=0&double=0&stuck=0")
+    journal = Journal(tmp_path / "cc.db")
+    table = started(launcher=launcher, journal=journal)
+    casting(table)
+    ejected = launcher.device.model.ejected
+    assert send(table, cmd="draw", player="Cy")["ok"] is False  # a draw fires nothing while Bob turns
+    assert launcher.device.model.ejected == ejected
+    for i, card in enumerate(["R5", "G3", "B+2", "Y3"]):
+        reply = send(table, cmd="turn", player="Bob", card=card)  # fired left out: the launcher fires 1
+        assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
+        assert launcher.device.model.ejected == ejected + i + 1  # exactly one more, counted by the beam
+        assert reply["state"]["launcher"]["cards"] == AFTER_FLIP - i - 1
+        assert reply["state"]["pending"]["turned"][-1] == card  # the table reports which card it is
+    assert send(table, cmd="turn", player="Bob", card="R1")["ok"] is False  # matched: nothing more fired
+    assert launcher.device.model.ejected == ejected + 4
+    accept(table, cmd="share", player="Bob", to="Dee")
+    turns = [r for _, r in journal.rows() if r["cmd"] == "turn"]
+    cards = ["R5", "G3", "B+2", "Y3"]
+    assert turns == [{"cmd": "turn", "player": "Bob", "card": c, "fired": 1} for c in cards]
+
+
+def test_CC_A1_DL3_the_table_tells_which_card_came_out():
+    table = started()
+    lines: list[str] = []
+    table.listeners.append(lines.append)
+    casting(table)
+    turn_all(table, ["R5", "R9"])
+    accept(table, cmd="share", player="Bob", to="Cy")
+    assert "Bob turns up R5 from the launcher (CC-A1)." in lines
+    assert any(line.startswith("Bob turns up R9") and "matches" in line for line in lines)
+    assert "Bob gives R5, R9 to Cy (CC-A2)." in lines
+
+
+# --- CC-A2: the turned cards are shared out -------------------------------------------------------------
+
+
+def test_CC_A2_all_the_turned_cards_go_to_one_other_player_and_the_next_player_plays():
+    table = started()
+    casting(table)
+    turn_all(table, ["R5", "G3", "Y5"])
+    state = accept(table, cmd="share", player="Bob", to="Dee")
+    assert state["hands"] == {"Ann": 7, "Bob": 6, "Cy": 7, "Dee": 10}
+    assert state["turn"] == "Cy" and state["pending"] is None  # the next player, not skipped
+    turned = ["R5", "G3", "Y5"]
+    assert state["casting_call"] == {"player": "Bob", "turned": turned, "given": {"Dee": turned}}
+    accept(table, cmd="play", player="Cy", card="R7")
+
+
+def test_CC_A2_D15_dealt_one_at_a_time_to_the_others_from_the_next_player_in_the_direction_of_play():
+    table = dealt_table("casting-call", then=["R1", "G2", "B3", "Y4", "R+2"])
+    give(table, "Bob", ["GR", "WC", "G5"])
+    accept(table, cmd="play", player="Bob", card="GR")  # play goes right: Ann, Dee, Cy
+    table.game.order.turn = table.game.order.index["Bob"]  # Bob plays again (as after a two-player Reverse)
+    before = {p: hand(table, p) for p in ("Ann", "Cy", "Dee")}
+    casting(table)
+    for _ in range(5):
+        state = accept(table, cmd="turn", player="Bob", fired=1)
+    state = accept(table, cmd="share", player="Bob", deal=True)
+    given = {"Ann": ["R1", "Y4"], "Dee": ["G2", "R+2"], "Cy": ["B3"]}
+    assert state["casting_call"]["given"] == given  # shares differ by at most one
+    for player, cards in given.items():
+        assert hand(table, player) == before[player] + cards
+    assert state["turn"] == "Ann" and all_cards(table) == Counter(CC.deck)
+
+
+def test_CC_A2_a_share_names_one_other_player_or_deals():
+    table = started()
+    casting(table)
+    turn_all(table, ["R5", "R6"])
+    refuse(table, "bad_share", cmd="share", player="Bob")
+    refuse(table, "bad_share", cmd="share", player="Bob", deal=False)
+    refuse(table, "bad_share", cmd="share", player="Bob", to="Cy", deal=True)
+    refuse(table, "bad_share", cmd="share", player="Bob", to="Bob")
+    refuse(table, "unknown_player", cmd="share", player="Bob", to="Zed")
+    refuse(table, "pending_choice", cmd="share", player="Cy", to="Dee")  # only Bob shares
+    assert accept(table, cmd="share", player="Bob", to="Ann", deal=False)["hands"]["Ann"] == 9
+
+
+def test_CC_A2_C_2P_with_two_players_dealing_gives_the_other_player_everything():
+    table = physical_table("casting-call", players=("Ann", "Bob"), first="G7", variant="two-player")
+    casting(table)
+    turn_all(table, ["R5", "Y2", "B7", "G7"])
+    state = accept(table, cmd="share", player="Bob", deal=True)
+    assert state["hands"] == {"Ann": 11, "Bob": 6} and state["turn"] == "Ann"
+
+
+def test_CC_A2_C_U2_a_catch_during_the_turning_is_drawn_once_the_cards_are_shared():
+    table = dealt_table("casting-call", then=["R1", "R2"])
+    give(table, "Bob", ["WC", "G5"])
+    casting(table)
+    assert table.state()["uno"] == ["Bob"]
+    state = accept(table, cmd="catch", player="Bob", by="Dee")
+    assert state["owed"] == [{"player": "Bob", "draws": 2}] and state["pending"]["cmd"] == "turn"
+    refuse(table, "pending_choice", cmd="draw", player="Bob", fired=2)  # the Casting Call first
+    accept(table, cmd="turn", player="Bob", fired=1)
+    accept(table, cmd="turn", player="Bob", fired=1)
+    state = accept(table, cmd="share", player="Bob", to="Cy")
+    assert state["owed"] == [{"player": "Bob", "draws": 2}] and state["step"] == "drawing"
+    assert accept(table, cmd="draw", player="Bob", fired=2)["turn"] == "Cy"
+
+
+def test_CC_A1_C_P2_a_casting_call_taken_back_before_any_card_is_turned_turns_nothing():
+    table = started()
+    casting(table)
+    state = accept(table, cmd="penalty", player="Bob", kind="wrong_card")
+    assert state["pending"] is None and state["top"] == "G7" and state["hands"]["Bob"] == 7
+    other = started()
+    casting(other)
+    accept(other, cmd="turn", player="Bob", card="R5", fired=1)
+    refuse(other, "nothing_to_take_back", cmd="penalty", player="Bob", kind="wrong_card")
+
+
+# --- CC-A3: the last card -------------------------------------------------------------------------------
+
+
+def test_CC_A3_a_last_casting_call_still_turns_and_gives_and_those_cards_count_in_the_scoring():
+    table = dealt_table("casting-call", then=["R+2", "W", "R3"])
+    game = table.game
+    give(table, "Bob", ["WC"])
+    state = casting(table)
+    assert state["went_out"] == "Bob" and state["phase"] == "turn" and state["pending"]["cmd"] == "turn"
+    for _ in range(3):
+        accept(table, cmd="turn", player="Bob", fired=1)
+    held = {p: sum(c.points for c in game.cards.hands[p]) for p in ("Ann", "Cy", "Dee")}
+    state = accept(table, cmd="share", player="Bob", to="Cy")
+    assert state["phase"] in ("deal", "game_over") and state["last_hand"]["went_out"] == "Bob"
+    assert state["last_hand"]["points"]["Cy"] == held["Cy"] + 20 + 50 + 3
+    assert state["last_hand"]["gained"] == {"Bob": sum(held.values()) + 73}
+
+
+def test_CC_A3_a_physical_last_casting_call_ends_the_hand_after_the_share():
+    table = started()
+    table.game.cards.sizes["Bob"] = 1
+    casting(table)
+    state = turn_all(table, ["B2", "B5"])
+    assert state["phase"] == "turn"
+    state = accept(table, cmd="share", player="Bob", deal=True)
+    assert state["phase"] == "hand_over" and state["hands"] == {"Ann": 7, "Bob": 0, "Cy": 8, "Dee": 8}
+
+
+# --- CC-G1: scoring, challenge and penalties as classic (D16) ---------------------------------------------
+
+
+def test_CC_G1_a_casting_call_left_in_a_hand_scores_50():
+    assert CC.cards["WC"].points == 50
+    table = dealt_table("casting-call", hands={"Cy": ["WC", "WC", "R5"]})
+    give(table, "Bob", ["G1"])
+    state = accept(table, cmd="play", player="Bob", card="G1")
+    assert state["last_hand"]["points"]["Cy"] == 50 + 50 + 5 + sum(
+        c.points for c in table.game.cards.hands["Cy"] if c.code not in ("WC", "R5"))
+
+
+def test_CC_G1_D16_the_wild_draw_four_challenge_and_the_penalties_are_classics():
+    assert CC.penalties == {"advice": 2, "wrong_card": 2, "uno": 2} and CC.challenge_draws == (4, 2)
+    table = started()
+    accept(table, cmd="play", player="Bob", card="W+4", color="red")
+    state = accept(table, cmd="challenge", player="Cy", guilty=False)
+    assert state["owed"] == [{"player": "Cy", "draws": 6}]
+    state = accept(table, cmd="penalty", player="Ann", kind="advice")
+    assert state["owed"][-1] == {"player": "Ann", "draws": 2}
+
+
+# --- bots ---------------------------------------------------------------------------------------------------
+
+
+def test_CC_A2_the_heuristic_bot_gives_everything_to_the_leader_and_never_to_its_partner():
+    table = dealt_table("casting-call", variant="partners")
+    game = table.game
+    bot = make_bot("heuristic", random.Random(1))
+    game.cards.hands["Dee"] = game.cards.hands["Dee"][:2]  # Dee, Bob's partner, leads
+    game.cards.hands["Cy"] = game.cards.hands["Cy"][:4]
+    assert bot.choose_share(game, "Bob") == "Cy"
+    give(table, "Bob", ["WC", "G1", "G2"])
+    casting(table)
+    assert bot.answer(game, "Bob") == {"cmd": "turn", "player": "Bob"}
+
+
+def test_CC_A2_the_random_bot_shares_every_way_there_is():
+    table = dealt_table("casting-call")
+    bot = make_bot("random", random.Random(2))
+    choices = {bot.choose_share(table.game, "Bob") for _ in range(200)}
+    assert choices == {"Ann", "Cy", "Dee", None}
