@@ -107,12 +107,7 @@ def edition_steps(rules: Any) -> list[tuple[str, str, str]]:
             ("challenge", "drawing", "draw (accepts the card, D2)"),
         ]
     if rules.game_kinds:
-        kinds = sorted(rules.game_kinds)
-        cmds = ", ".join(sorted(rules.requests)) or "the edition's request"
-        steps += [
-            ("play", "pending", f"a special card waits for its player's choice ({', '.join(kinds)})"),
-            ("pending", "play", f"{cmds}"),
-        ]
+        steps += rules.choice_steps()
     return steps
 
 

@@ -139,6 +139,13 @@ class Ruleset:
         The default fires nothing."""
         return 0
 
+    def choice_steps(self) -> list[tuple[str, str, str]]:
+        """The steps of `turn` its `game_kinds` add, as (from, to, what moves it), for the state diagram."""
+        kinds = ", ".join(sorted(self.game_kinds))
+        cmds = ", ".join(sorted(self.requests)) or "the edition's request"
+        return [("play", "pending", f"a special card waits for its player's choice ({kinds})"),
+                ("pending", "play", cmds)]
+
     def state_extra(self, game: Game) -> dict[str, Any]:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
         return {}

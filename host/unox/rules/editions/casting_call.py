@@ -85,6 +85,16 @@ class CastingCallRules(ClassicRules):
         named = fields.get("card") is not None
         return 1 if named != game.cards.dealt else 0  # physical: the card is named; dealt: the engine turns
 
+    def choice_steps(self) -> list[tuple[str, str, str]]:
+        return [
+            ("play", "turning", "Casting Call, a wild, its colour named (CC-A1)"),
+            ("turning", "turning", "turn, one card fired and named, no match yet (DL3)"),
+            ("turning", "sharing", "turn, it matches an earlier card (D14), or no card is left"),
+            ("sharing", "play", "share, to one other player or dealt out (CC-A2, D15), then the next plays"),
+            ("sharing", "drawing", "share, with draws owed meanwhile (a catch)"),
+            ("sharing", "[*]", "share after a last Casting Call, the hand ends (CC-A3)"),
+        ]
+
     def state_extra(self, game: Game) -> dict[str, Any]:
         result = getattr(game, "_casting_call", None)
         if result is None or result[0] != game.hand_number:
