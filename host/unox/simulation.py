@@ -43,6 +43,7 @@ class GameRecord:
     reloads: int = 0
     catches: int = 0
     challenges: int = 0  # C-A7, draw editions
+    specials: int = 0  # an edition's special cards whose choice was settled (Casting Call's shares)
     actions: int = 0  # every call into the engine that changes the game
 
 
@@ -157,6 +158,8 @@ class Match:
         except RuleError as exc:
             raise SimulationError(f"{type(self.bots[player]).__name__} answered {cmd} {request}, refused: "
                                   f"{exc.code}") from exc
+        if game.pending is None:
+            record.specials += 1
 
     def reload_for(self, due: int) -> None:
         """C-R1: the pile goes back into the launcher when it holds fewer cards than are due."""
@@ -306,6 +309,7 @@ def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
         "reloads": sum(r.reloads for r in records),
         "catches": sum(r.catches for r in records),
         "challenges": sum(r.challenges for r in records),
+        "specials": sum(r.specials for r in records),
         "actions": sum(r.actions for r in records),
         "longest_game_actions": max((r.actions for r in records), default=0),
         "wins_by_seat": {str(s): wins_by_seat[s] for s in seats},

@@ -4,7 +4,10 @@ let the engine turn the launcher's next cards and check every card's whereabouts
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections import Counter
 
 from unox.bots import make_bot
@@ -372,3 +375,56 @@ def test_CC_A2_the_random_bot_shares_every_way_there_is():
     bot = make_bot("random", random.Random(2))
     choices = {bot.choose_share(table.game, "Bob") for _ in range(200)}
     assert choices == {"Ann", "Cy", "Dee", None}
+
+
+# --- the commands, as a user meets them -------------------------------------------------------------------
+
+
+def unox(*argv: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "unox", *argv], input=stdin, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_CC_A1_DL3_unox_table_with_the_sim_launcher_fires_one_card_per_turn():
+    lines = [
+        {"cmd": "deal", "dealer": "Ann"},
+        {"cmd": "flip", "card": "G7"},
+        {"cmd": "play", "player": "Bob", "card": "WC", "color": "red"},
+        {"cmd": "turn", "player": "Bob", "card": "R5"},
+        {"cmd": "turn", "player": "Bob", "card": "G5"},
+        {"cmd": "share", "player": "Bob", "deal": True},
+    ]
+    stdin = "".join(json.dumps(line) + "\n" for line in lines)
+    done = unox("table", "--rules", "casting-call", "--players", "Ann,Bob,Cy,Dee",
+                "--launcher", f"sim:?seed=1&cards={AFTER_FLIP}", stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert all(reply["ok"] for reply in replies), replies
+    assert [r.get("launcher") for r in replies[3:5]] == [{"requested": 1, "fired": 1, "fault": None}] * 2
+    assert [r["state"]["launcher"]["cards"] for r in replies[2:]] == [AFTER_FLIP, AFTER_FLIP - 1,
+                                                                     AFTER_FLIP - 2, AFTER_FLIP - 2]
+    final = replies[-1]["state"]
+    assert final["casting_call"]["given"] == {"Cy": ["R5"], "Dee": ["G5"]} and final["turn"] == "Cy"
+
+
+def test_CC_A2_unox_sim_rules_casting_call_reports_the_usual_statistics_and_the_special_cards():
+    done = unox("sim", "--rules", "casting-call", "--games", "4", "--players", "4", "--bot", "mix",
+                "--seed", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["rules"] == "casting-call" and summary["games"] == 4 and summary["hands"] >= 4
+    assert sum(summary["wins_by_seat"].values()) == 4 and summary["specials"] > 0
+    assert summary["cards_fired"] > 0 and summary["turns_per_hand_mean"] > 0
+    text = unox("sim", "--rules", "casting-call", "--games", "2", "--players", "3", "--seed", "2").stdout
+    assert "casting-call rules" in text and "special cards: " in text
+
+
+def test_CC_A2_unox_demo_rules_casting_call_turns_and_shares_in_a_whole_game():
+    done = unox("demo", "--rules", "casting-call", "--plain", "--seed", "1", "--players", "4")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "UNO Casting Call, " in out.splitlines()[0] and "Game over:" in out
+    turned = [line for line in out.splitlines() if " turns up " in line]
+    shared = [line for line in out.splitlines() if " gives " in line and "(CC-A2)" in line]
+    assert turned and shared and len(turned) >= len(shared)
+    assert out.count("plays WC") == len(shared)  # every Casting Call played is turned and shared

@@ -115,7 +115,8 @@ def format_summary(s: dict[str, Any]) -> str:
             f"{'presses' if s['rules'] == 'extreme' else 'draws'},"
             f" {s['cards_fired_per_hand_mean']:.1f} cards fired",
             f"cards fired: {s['cards_fired']}  reloads: {s['reloads']}  UNO catches: {s['catches']}"
-            + (f"  challenges: {s['challenges']}" if s["rules"] != "extreme" else ""),
+            + (f"  challenges: {s['challenges']}" if s["rules"] != "extreme" else "")
+            + (f"  special cards: {s['specials']}" if s.get("specials") else ""),
             f"wins by seat: {seats}",
             f"wins by bot: {bots}",
         ]
