@@ -13,6 +13,7 @@ from collections import Counter
 from unox.bots import make_bot
 from unox.rules.editions import get_rules
 from unox.table.journal import Journal
+from unox.table.runtime import Table
 
 from .kit import accept, dealt_table, give, hand, physical_table, refuse, send
 
@@ -428,3 +429,21 @@ def test_CC_A2_unox_demo_rules_casting_call_turns_and_shares_in_a_whole_game():
     shared = [line for line in out.splitlines() if " gives " in line and "(CC-A2)" in line]
     assert turned and shared and len(turned) >= len(shared)
     assert out.count("plays WC") == len(shared)  # every Casting Call played is turned and shared
+
+
+def test_DL2_a_dealt_table_with_a_launcher_fires_no_more_than_the_engine_holds(sim):
+    """The demo's table: dealt mode knows what is inside, so a draw owed beyond it fires only that many,
+    and with nothing left anywhere the rest is not owed (a launcher holding stray cards fires none)."""
+    game = dealt_table("casting-call").game
+    stack = game.cards.stack
+    game.cards.hands["Ann"] += stack[:-1]
+    del stack[:-1]  # one card left inside, the pile holds only its top card
+    launcher = sim("seed=3&cards=10&jam=0&double=0&stuck=0")
+    table = Table(game, launcher=launcher)
+    accept(table, cmd="penalty", player="Bob", kind="advice")
+    reply = send(table, cmd="draw", player="Bob")
+    assert reply["ok"] and reply["launcher"]["requested"] == 1 and launcher.device.model.ejected == 1
+    assert reply["state"]["owed"] == [{"player": "Bob", "draws": 1}]
+    reply = send(table, cmd="draw", player="Bob")
+    assert reply["ok"] and "launcher" not in reply and reply["state"]["owed"] == []
+    assert launcher.device.model.ejected == 1
