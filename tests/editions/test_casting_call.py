@@ -10,6 +10,8 @@ import subprocess
 import sys
 from collections import Counter
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from unox.bots import make_bot
 from unox.rules.editions import get_rules
 from unox.table.journal import Journal
@@ -447,3 +449,56 @@ def test_DL2_a_dealt_table_with_a_launcher_fires_no_more_than_the_engine_holds(s
     reply = send(table, cmd="draw", player="Bob")
     assert reply["ok"] and "launcher" not in reply and reply["state"]["owed"] == []
     assert launcher.device.model.ejected == 1
+
+
+def test_CC_A1_the_table_prompt_names_who_must_turn_or_share():
+    table = started()
+    casting(table)
+    assert table.prompt().startswith("Bob sends turn: Casting Call (CC-A1)")
+    turn_all(table, ["R5", "R6"])
+    assert table.prompt().startswith("Bob sends share: Casting Call (CC-A2)")
+    assert table.state()["turn"] == "Bob" and table.state()["plays_next"] == "Cy"
+
+
+def test_CC_A2_C_G3_a_player_out_of_the_game_gets_no_share():
+    table = physical_table("casting-call", players=("Ann", "Bob", "Cy"), scoring="g3", target=50, first="G7")
+    table.game.cards.sizes["Bob"] = 1
+    accept(table, cmd="play", player="Bob", card="G1")
+    accept(table, cmd="score", points={"Ann": 70, "Bob": 0, "Cy": 10})  # Ann is out of the game
+    accept(table, cmd="deal", dealer="Bob")
+    state = accept(table, cmd="flip", card="G7")
+    casting(table, state["turn"])
+    turn_all(table, ["R5", "R6"], player=state["turn"])
+    refuse(table, "player_out", cmd="share", player=state["turn"], to="Ann")
+    state = accept(table, cmd="share", player=state["turn"], deal=True)
+    assert set(state["casting_call"]["given"]) == {"Bob", "Cy"} - {state["casting_call"]["player"]}
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 10), bot=st.sampled_from(["heuristic", "mix"]))
+def test_CC_A2_every_casting_call_game_ends_and_no_turned_card_is_ever_lost(seed, players, bot):
+    """Bots play whole games in dealt mode; after every turn and share all 112 cards are somewhere."""
+    from unox.profiles import get_profile
+    from unox.rules.game import Game
+    from unox.simulation import GameRecord, Match, seat_bots
+
+    rng = random.Random(seed)
+    names = [f"P{i + 1}" for i in range(players)]
+    deck_rng = random.Random(rng.getrandbits(64))
+    game = Game(names, mode="dealt", rng=deck_rng, ruleset="casting-call", target=200)
+    kinds = seat_bots(bot, players, seed % 2)
+    bots = {n: make_bot(k, random.Random(rng.getrandbits(64))) for n, k in zip(names, kinds, strict=True)}
+    calls = Counter()
+    real_call = game.edition_call
+
+    def edition_call(cmd, fields):
+        real_call(cmd, fields)
+        calls[cmd] += 1
+        calls["settled"] += game.pending is None
+        held = sum(len(h) for h in game.cards.hands.values()) + len((game.pending or {}).get("turned", []))
+        assert held + game.cards.launcher + game.cards.pile == 112
+
+    game.edition_call = edition_call
+    record = Match(game, bots, get_profile("measured", rng=rng), GameRecord(seed, kinds)).run()
+    assert 1 <= record.winner_seat <= players and record.specials == calls["settled"]
+    assert calls["turn"] >= calls["share"] >= calls["settled"] - calls["turn"]

@@ -82,8 +82,9 @@ class CastingCallRules(ClassicRules):
             return 0
         if pending["player"] != fields["player"]:
             return 0
-        if game.cards.dealt:  # the engine turns; with no card left anywhere, `fired` 0 ends the turning
-            return 1 if fields.get("card") is None and game.cards.launcher else 0
+        cards = game.cards
+        if cards.dealt:  # the engine turns; with no card left anywhere, `fired` 0 ends the turning
+            return 1 if fields.get("card") is None and (cards.launcher or cards.pile > 1) else 0
         return 1 if fields.get("card") is not None else 0  # a physical table names the card
 
     def choice_steps(self) -> list[tuple[str, str, str]]:
