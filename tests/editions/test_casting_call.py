@@ -190,7 +190,10 @@ def test_CC_A1_when_no_card_is_left_anywhere_the_cards_turned_so_far_are_shared(
     accept(table, cmd="reload")  # the Casting Call's own pile: G7 goes back in
     assert accept(table, cmd="turn", player="Bob", card="R5", fired=1)["pending"]["cmd"] == "turn"
     accept(table, cmd="turn", player="Bob", card="Y1", fired=1)
+    lines: list[str] = []
+    table.listeners.append(lines.append)
     state = accept(table, cmd="turn", player="Bob", fired=0)  # nothing left to turn up
+    assert lines == ["Every card is in a hand, nothing is left to turn up (2 turned)."]
     assert state["pending"]["cmd"] == "share" and state["pending"]["turned"] == ["R5", "Y1"]
     assert accept(table, cmd="share", player="Bob", deal=True)["hands"]["Ann"] == 105
 
@@ -502,3 +505,18 @@ def test_CC_A2_every_casting_call_game_ends_and_no_turned_card_is_ever_lost(seed
     record = Match(game, bots, get_profile("measured", rng=rng), GameRecord(seed, kinds)).run()
     assert 1 <= record.winner_seat <= players and record.specials == calls["settled"]
     assert calls["turn"] >= calls["share"] >= calls["settled"] - calls["turn"]
+
+
+def test_CC_A1_a_table_resumes_mid_turning_from_its_journal_and_undo_takes_back_one_card(tmp_path):
+    table = started(journal=Journal(tmp_path / "cc.db"))
+    casting(table)
+    turn_all(table, ["R5", "G3"])
+    before = table.state()
+    table.close()
+    resumed = Table.resume(tmp_path / "cc.db")
+    assert resumed.state() == before and before["pending"]["turned"] == ["R5", "G3"]
+    state = resumed.handle({"cmd": "undo"})["state"]
+    assert state["pending"]["turned"] == ["R5"] and state["launcher"]["cards"] == AFTER_FLIP - 1
+    state = accept(resumed, cmd="turn", player="Bob", card="Y5", fired=1)
+    assert state["pending"]["cmd"] == "share"
+    resumed.close()

@@ -111,7 +111,7 @@ class CastingCallRules(ClassicRules):
         if request.get("cmd") == "turn":
             turned = (after.get("pending") or {}).get("turned") or []
             if len(turned) == len((before.get("pending") or {}).get("turned") or []):
-                return f"Nothing is left to turn up: {player} shares the {len(turned)} card(s) turned."
+                return f"Every card is in a hand, nothing is left to turn up ({len(turned)} turned)."
             line = f"{player} turns up {turned[-1]} from the launcher (CC-A1)"
             if (after.get("pending") or {}).get("cmd") == "share":
                 line += f": it matches; {player} shares the {len(turned)} cards turned (CC-A2)"
