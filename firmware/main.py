@@ -1,26 +1,36 @@
 # firmware/main.py: the only file that imports `machine`. Runs the launcher on a Raspberry Pi Pico.
 #
 # Watchdog and mpremote (see docs/protocol.md, "Watchdog"):
-# - The WDT is started only after a 2 s grace period, so a tool that sends Ctrl-C right after a reset
-#   finds no watchdog running.
+# - The WDT is armed first of all, before any import or other work, so a hang anywhere in the boot (an
+#   import, the board set-up, the first ticks) resets the board. unoxsim boots in this same order.
 # - Frames never contain 0x03, so Ctrl-C stays enabled (no micropython.kbd_intr(-1)): mpremote and
-#   `unox firmware flash` stop this loop with Ctrl-C.
+#   `unox firmware flash` stop this file with Ctrl-C, at any point of it.
 # - The RP2040 WDT cannot be stopped through machine.WDT and its limit is 8388 ms. On KeyboardInterrupt
-#   the loop stops the motor and pauses the watchdog by clearing WATCHDOG CTRL.ENABLE (bit 30 at
-#   0x40058000, RP2040 datasheet 4.7), so the REPL session that follows is not reset mid-flash.
-
-import select
-import sys
-import time
+#   (during the imports, the boot or the loop) the motor stops and the watchdog is paused by clearing
+#   WATCHDOG CTRL.ENABLE (bit 30 at 0x40058000, RP2040 datasheet 4.7), so the REPL session that follows
+#   is not reset mid-flash.
 
 import machine
-from micropython import const
-from unoxfw.runner import start, step
 
-_GRACE_MS = const(2000)
-_WDT_MS = const(5000)
+WDT = machine.WDT(timeout=5000)  # first: unoxfw.runner.WDT_MS (a test checks the two agree)
+
 _WDT_CTRL = 0x40058000  # above the small-int range: not a const()
 _WDT_ENABLE = 0x40000000
+
+
+def pause_watchdog(machine):
+    machine.mem32[_WDT_CTRL] &= ~_WDT_ENABLE
+
+
+try:
+    import select
+    import sys
+    import time
+
+    from unoxfw.runner import boot, step
+except KeyboardInterrupt:
+    pause_watchdog(machine)
+    raise
 
 
 class UsbIO:
@@ -43,26 +53,21 @@ class UsbIO:
         self._out.write(data)
 
 
-def run(machine, clock, io, grace_ms=_GRACE_MS):
-    # clock: the `time` module (ticks_ms, ticks_diff, sleep_ms); tests pass a virtual one.
-    board, app = start(machine, io, clock.ticks_ms())
-    began = clock.ticks_ms()
-    watching = False
+def run(machine, clock, io, wdt):
+    # clock: the `time` module (ticks_ms, sleep_ms); tests pass a virtual one. wdt: the armed watchdog.
+    board = app = None
     try:
+        board, app = boot(machine, io, clock.ticks_ms(), wdt)
         while True:
-            now = clock.ticks_ms()
-            if not watching and clock.ticks_diff(now, began) > grace_ms:
-                board.wdt_start(_WDT_MS)
-                watching = True
-            step(board, app, now)
+            step(board, app, clock.ticks_ms())
             clock.sleep_ms(1)
     except KeyboardInterrupt:
-        board.motor(0)
-        board.tone(0)
-        if watching:
-            machine.mem32[_WDT_CTRL] &= ~_WDT_ENABLE
+        if board is not None:
+            board.motor(0)
+            board.tone(0)
+        pause_watchdog(machine)
     return board, app
 
 
 if __name__ == "__main__":
-    run(machine, time, UsbIO())
+    run(machine, time, UsbIO(), WDT)

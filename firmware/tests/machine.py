@@ -1,14 +1,44 @@
 # A fake `machine` module for the firmware tests, written in the subset both MicroPython and CPython
 # run. The Node runner writes it to /lib/machine.py of the WebAssembly MicroPython; the CPython tests
-# load it by path. It has only what the firmware may use: Pin (IRQs on edges), PWM, ADC, WDT, mem32.
-# Test hooks: pin(id), pwm(id), set_adc(id, raw), preset(id, level), reset_all(), wdts.
+# load it by path. It has only what the firmware may use: Pin (IRQs on edges), PWM, ADC, WDT, Timer, mem32.
+# Test hooks: pin(id), pwm(id), set_adc(id, raw), preset(id, level), reset_all(), wdts, timers,
+# run_timers(now_ms) (fires due one-shot timers; the rig calls it with its virtual clock).
 
 _pins = {}
 _pwms = {}
 _adc = {}
 _preset = {}
 wdts = []
+timers = []
 mem32 = {}
+_now = [0]
+
+
+class Timer:
+    ONE_SHOT = 0
+    PERIODIC = 1
+
+    def __init__(self, id=-1):
+        self.deadline = None
+        self.callback = None
+        timers.append(self)
+
+    def init(self, mode=1, period=-1, callback=None):
+        if period <= 0:
+            raise ValueError("period must be > 0")
+        self.deadline = _now[0] + period
+        self.callback = callback
+
+    def deinit(self):
+        self.deadline = None
+
+
+def run_timers(now_ms):
+    _now[0] = now_ms
+    for t in timers:
+        if t.deadline is not None and t.deadline <= now_ms:
+            t.deadline = None
+            t.callback(t)
 
 
 class Pin:
@@ -116,3 +146,5 @@ def reset_all():
     _pwms.clear()
     _adc.clear()
     del wdts[:]
+    del timers[:]
+    _now[0] = 0

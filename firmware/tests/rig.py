@@ -11,7 +11,7 @@
 # it drives forward against a wedged or stuck card, rest_mv otherwise, but the last loaded value for
 # recover_ms after the motor stops (cells recovering). pack=None: the ADC is left to the test.
 
-from unoxfw.link import Endpoint
+from unoxfw.link import PROTOCOL, Endpoint
 from unoxfw.pins import BATTERY, PINS
 from unoxfw.runner import start, step
 
@@ -88,7 +88,7 @@ class Rig:
         self.io.inbox += data
 
     def connect(self):
-        self.host.hello(("1", "rig"), self.now)
+        self.host.hello((str(PROTOCOL), "rig"), self.now)
         self.run(50)
 
     def kinds(self):
@@ -199,12 +199,16 @@ class Rig:
             self.pack_min = mv
         self.machine.set_adc(PINS["battery_adc"], adc_raw(mv))
 
-    def run(self, ms, dt=5, feed=True):
+    def run(self, ms, dt=5, feed=True, frozen=False):
+        # frozen=True: the main loop hangs (no tick, no feed); timers still fire, as IRQs do
         end = self.now + ms
         while self.now < end:
             self.physics(dt)
             self.now += dt
-            if feed:
+            self.machine.run_timers(self.now)
+            if frozen:
+                pass
+            elif feed:
                 step(self.board, self.app, self.now)
             else:
                 self.app.tick(self.now)

@@ -4,6 +4,9 @@
 #
 # Modes (HEARTBEAT/STATUS "mode"): "host" (a HELLO session and frames within link_ms), "alone" (no session,
 # or the link was lost: presses fire the built-in Standalone profile), "firing", "asleep".
+# Fires the host names (FIRE n id) are remembered by id (the last _MAX_RESULTS), so a restarted host can ask
+# with QUERY id what one of them fired. Standalone fires wait in a queue (the last _MAX_ALONE) and go to the
+# host as ALONE frames whenever a host is there, until it acknowledges each with TAKEN.
 # Frames, fields and beep patterns: docs/protocol.md.
 
 from unoxfw import __version__
@@ -28,6 +31,9 @@ _REST_MS = const(250)
 _HYSTERESIS_MV = const(100)
 _MAX_FIRE = const(40)
 _MAX_QUEUED = const(4)
+_MAX_RESULTS = const(16)
+_MAX_ALONE = const(32)
+_MAX_ID = 2147483647
 _FAULT_EVENTS = {"jam": "JAM", "empty": "EMPTY", "stuck": "STUCK"}
 _FAULT_BEEPS = {"jam": "jam", "empty": "empty", "stuck": "stuck", "lid": "lid", "battery": "battery"}
 
@@ -55,6 +61,13 @@ class App:
         self.counted = 0
         self.last_fault = None
         self._fire_ref = 0
+        self._fire_id = 0
+        self._fire_session = None  # the host epoch that commanded the running fire
+        self.results = []  # [fire_id, fired, n, fault, detail], oldest first
+        self.alone = []  # [number, fired, n, fault, sent], oldest first: standalone fires not yet TAKEN
+        self.alone_made = 0
+        self.alone_lost = 0
+        self.boot = f"{self.link.epoch:04X}"  # names this boot in ALONE frames
         self._presses_seen = board.presses()
         self._press_edge = False
         self._button_raw = board.button_down()
@@ -81,6 +94,7 @@ class App:
         self._check_lid(now_ms)
         self._check_battery(now_ms)
         self._run_feeder(now_ms)
+        self._send_alone(now_ms)
         self._check_sleep(now_ms)
         self.beeper.tick(now_ms)
         self.link.poll(now_ms)
@@ -112,10 +126,13 @@ class App:
         elif kind == "STATUS":
             self.link.send("STATUS", self._status_args(), now_ms, seq)
         elif kind == "ABORT":
-            if self.feeder.busy():
-                self._finish_fire(self.feeder.abort(now_ms, "abort"), now_ms)
+            self.feeder.abort(now_ms, "abort")  # FIRED ... abort follows the run-down
         elif kind == "CONFIG":
             self._on_config(seq, args, now_ms)
+        elif kind == "QUERY":
+            self._on_query(seq, args, now_ms)
+        elif kind == "TAKEN":
+            self._on_taken(args)
         else:
             self._refuse(seq, kind, "unknown_kind", "see_docs/protocol.md", now_ms)
 
@@ -125,25 +142,86 @@ class App:
     def _on_hello(self, seq, now_ms):
         # A new host session: fresh windows on both sides, then the state the host cannot know. A fire the
         # old host commanded stops: the new one never asked for it and will get no FIRED for it.
+        # Its result is still remembered by id (QUERY).
         if self.feeder.busy() and self._fire_ref:
-            self.counted += self.feeder.abort(now_ms, "link")[0]
-            self.last_fault = "link"
+            self.feeder.abort(now_ms, "link")
         self.link_lost = False
         self.link.hello((PROTOCOL, __version__), now_ms, seq)
         self.link.send("LID", ("open" if self.lid else "shut",), now_ms)
         self.link.send("BATTERY", (self.mv, "low" if self.battery_low else "ok"), now_ms)
+        self._resend_alone()
 
     def _on_fire(self, seq, args, now_ms):
         n = -1
-        if len(args) == 1 and args[0].isdigit() and len(args[0]) <= 3:
+        if 1 <= len(args) <= 2 and args[0].isdigit() and len(args[0]) <= 3:
             n = int(args[0])
+        fire_id = _parse_id(args[1]) if len(args) == 2 else 0
         if not 0 <= n <= _MAX_FIRE:
             self._refuse(seq, "FIRE", "bad_count", "0.." + str(_MAX_FIRE), now_ms)
+        elif fire_id < 0:
+            self._refuse(seq, "FIRE", "bad_id", "1.." + str(_MAX_ID), now_ms)
         elif self.feeder.busy():
             self._refuse(seq, "FIRE", "busy", "wait_for_FIRED", now_ms)
         else:
             self.asleep = False
+            self._fire_id = fire_id
+            self._fire_session = self.link.peer_epoch
             self._start_fire(n, seq, now_ms)
+
+    def _on_query(self, seq, args, now_ms):
+        # QUERY id: what fire `id` did, from memory; never fires.
+        fire_id = _parse_id(args[0]) if len(args) == 1 else -1
+        if fire_id <= 0:
+            self._refuse(seq, "QUERY", "bad_id", "1.." + str(_MAX_ID), now_ms)
+            return
+        reply = (args[0], "unknown")
+        if self.feeder.busy() and fire_id == self._fire_id:
+            reply = (args[0], "running")
+        else:
+            for entry in self.results:
+                if entry[0] == fire_id:
+                    reply = (args[0], entry[1], entry[2], entry[3], entry[4])
+        self.link.send("RESULT", reply, now_ms, seq)
+
+    def _on_taken(self, args):
+        # TAKEN boot number: the host has recorded that standalone fire; forget it.
+        if len(args) != 2 or args[0] != self.boot:
+            return
+        for i in range(len(self.alone)):
+            if str(self.alone[i][0]) == args[1]:
+                del self.alone[i]
+                return
+
+    def _remember(self, fire_id, fired, n, fault, detail):
+        for i in range(len(self.results)):
+            if self.results[i][0] == fire_id:
+                del self.results[i]  # an id used again: the newest fire wins
+                break
+        if len(self.results) >= _MAX_RESULTS:
+            self.results.pop(0)
+        self.results.append([fire_id, fired, n, fault, detail])
+
+    def _queue_alone(self, fired, n, fault):
+        self.alone_made += 1
+        if len(self.alone) >= _MAX_ALONE:
+            self.alone.pop(0)
+            self.alone_lost += 1  # counted in STATUS: the host can tell that some were never reported
+        self.alone.append([self.alone_made, fired, n, fault, False])
+
+    def _resend_alone(self):
+        for entry in self.alone:
+            entry[4] = False
+
+    def _send_alone(self, now_ms):
+        # One queue entry per frame, never more than the window holds, only while a host listens.
+        if not self.alone or not self.connected():
+            return
+        for entry in self.alone:
+            if self.link.unacked() >= self.link.window - 1:
+                return
+            if not entry[4]:
+                entry[4] = True
+                self.link.send("ALONE", (self.boot, entry[0], entry[1], entry[2], entry[3]), now_ms)
 
     def _on_config(self, seq, args, now_ms):
         if len(args) == 1 and args[0] in self._s:
@@ -165,6 +243,8 @@ class App:
             "counted=" + str(self.counted),
             "presses=" + str(self.presses_taken),
             "fault=" + (self.last_fault or "-"),
+            "alone=" + str(len(self.alone)),
+            "alone_lost=" + str(self.alone_lost),
             "version=" + __version__,
         )
 
@@ -186,10 +266,11 @@ class App:
             return
         last = self.link.last_rx_ms
         if self._fire_ref and (last is None or ticks_diff(now_ms, last) > self._s["silence_ms"]):
-            # Klipper's max_duration idea: a host-commanded motor stops when the host goes quiet.
-            result = self.feeder.abort(now_ms, "link")
-        else:
-            result = self.feeder.tick(now_ms)
+            # Klipper's max_duration idea: a host-commanded motor stops when the host goes quiet (the
+            # result comes after the run-down; a second cut during it is ignored).
+            self.feeder.abort(now_ms, "link")
+            self._lose_link(now_ms)
+        result = self.feeder.tick(now_ms)
         if result:
             self._finish_fire(result, now_ms)
             while self._queued and not self.feeder.busy():
@@ -200,7 +281,8 @@ class App:
         fired, n, fault, detail = result
         if fault == "jam" and detail == "wedged":
             fired -= self.feeder.wedged  # still inside the launcher: the lid goes up and it goes back
-        ref = self._fire_ref
+        ref, fire_id = self._fire_ref, self._fire_id
+        self._fire_ref = self._fire_id = 0
         self.counted += fired
         self.last_fault = fault
         self._activity = now_ms
@@ -208,7 +290,11 @@ class App:
             self._lose_link(now_ms)
         elif fault in _FAULT_BEEPS:
             self.beeper.play(_FAULT_BEEPS[fault], now_ms)
-        if self.link.session:
+        if fire_id:
+            self._remember(fire_id, fired, n, fault or "-", detail)
+        if not ref:
+            self._queue_alone(fired, n, fault or "-")
+        elif self.link.session and self._fire_session == self.link.peer_epoch:
             if fault in _FAULT_EVENTS:
                 self.link.send(_FAULT_EVENTS[fault], (f"{ref:02X}", detail), now_ms)
             self.link.send("FIRED", (fired, n, fault or "-", f"{ref:02X}"), now_ms, ref)
@@ -238,6 +324,10 @@ class App:
             return
         self.beeper.play("press", now_ms)  # L1: at once, without waiting for the host
         self.presses_taken += 1
+        if self.connected() and self.link.unacked() >= self.link.window - 1:
+            # the host has not ACKed a window of frames: it is not hearing us. A BUTTON now could push an
+            # unACKed frame out of the window for good; the press fires alone and is reported as ALONE.
+            self._lose_link(now_ms)
         if self.connected():
             self.link.send("BUTTON", (self.presses_taken,), now_ms)
         elif self.feeder.busy():
@@ -291,7 +381,8 @@ class App:
             return
         if self.link_lost:
             if last != self._lost_rx:
-                self.link_lost = False  # the host spoke again
+                self.link_lost = False  # the host spoke again: what it may have missed goes again
+                self._resend_alone()
         elif ticks_diff(now_ms, last) > self._s["link_ms"]:
             self._lose_link(now_ms)
 
@@ -315,3 +406,11 @@ class App:
         self._beat = now_ms
         peer = self.link.peer_epoch or "0000"
         self.link.send_unreliable("HEARTBEAT", (f"{self.link.epoch:04X}", peer, self.mode()))
+
+
+def _parse_id(text):
+    # a fire id: 1..2**31-1 in decimal; -1 when malformed
+    if not text.isdigit() or len(text) > 10:
+        return -1
+    value = int(text)
+    return value if 1 <= value <= _MAX_ID else -1

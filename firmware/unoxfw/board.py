@@ -3,9 +3,14 @@
 #
 # Board(machine, pins, battery=None):  (battery None: unoxfw.pins.BATTERY)
 #   motor(value) -1..1 (DRV8833 IN1/IN2 PWM), motor_value(), beam_count(), beam_blocked(), presses(),
-#   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed()
+#   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
+#   cut_after(ms), cut_cancel(), use_wdt(wdt)
 #
 # The beam and button interrupt handlers only increment a counter: they allocate nothing (small ints).
+# cut_after(ms) arms a one-shot machine.Timer whose callback stops the motor: a backstop for the on-time cap
+# that does not need the main loop. The callback only writes two PWM duties (no allocation). On the rp2
+# port a Timer callback is scheduled (soft IRQ): it runs between bytecodes, so it stops the motor when the
+# loop spins in Python code, not when the loop is blocked inside one C call; the watchdog covers that.
 
 try:
     from micropython import const
@@ -46,6 +51,8 @@ class Board:
         self._div_den = battery["r_bottom_ohm"]
         self._machine = machine
         self._wdt = None
+        self._timer = None
+        self.cuts = 0
         self._beam.irq(self._on_beam, pin.IRQ_FALLING)
         self._button.irq(self._on_button, pin.IRQ_FALLING)
 
@@ -109,6 +116,27 @@ class Board:
 
     def wdt_start(self, timeout_ms):
         self._wdt = self._machine.WDT(timeout=timeout_ms)
+
+    def use_wdt(self, wdt):
+        # main.py arms the watchdog before anything else and hands it over, so the loop feeds that one
+        self._wdt = wdt
+
+    def cut_after(self, ms):
+        if self._timer is None:
+            self._timer = self._machine.Timer()
+        timer = self._machine.Timer
+        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._on_cut)
+
+    def cut_cancel(self):
+        if self._timer is not None:
+            self._timer.deinit()
+
+    def _on_cut(self, _timer):
+        if self._motor:
+            self._in1.duty_u16(0)
+            self._in2.duty_u16(0)
+            self._motor = 0
+            self.cuts += 1
 
     def wdt_feed(self):
         if self._wdt is not None:

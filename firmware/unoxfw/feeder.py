@@ -2,7 +2,8 @@
 # then pull the next card back; detect stall, jam, empty, stuck, lid and the on-time cap.
 #
 # Feeder(board, settings): busy(), start(n, now_ms) -> result or None, tick(now_ms) -> result or None,
-# abort(now_ms, fault) -> result. A result is (fired, requested, fault, detail); fault is None or one of
+# abort(now_ms, fault, detail="-"): motor off at once, the result from a later tick (after the run-down);
+# cutting(): in that run-down. A result is (fired, requested, fault, detail); fault is None or one of
 # "jam" "empty" "stuck" "lid" "link" "abort"; detail says why ("wedged", "ontime", or "-").
 # `fired` is what the beam counted. After a JAM wedged, `wedged` is how many of those counted cards sit
 # wedged in the exit slot (0 or 1): still inside the launcher, they go back on the stack when the lid is
@@ -18,6 +19,11 @@
 # A double feed (one long beam block, one edge) counts two cards: see BlockTimer.
 # At the end the motor keeps going until the last card has left the beam (else STUCK after exit_ms),
 # then the reverse pulse pulls the next card back; a card in the beam after that is STUCK (T4).
+# A cut (lid, host silence, ontime, abort) stops the motor at once, but the roller coasts and may still carry
+# a card out: the beam keeps counting through the run-down, and the result comes _RUNDOWN_MS after the cut
+# and _QUIET_MS after the beam last changed (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too.
+# Backstop: each fire arms a one-shot timer (Board.cut_after) at max_on_ms + _CUT_MARGIN_MS that stops the
+# motor even if the main loop hangs.
 
 from unoxfw.link import ticks_diff
 
@@ -35,7 +41,13 @@ _RETRY_BACK = const(2)
 _EXIT = const(3)
 _END_BACK = const(4)
 _SETTLE = const(5)
+_RUNDOWN = const(6)
+_RUNDOWN_MS = const(800)  # a coasting roller (~100 ms time constant) has long stopped by then
+_QUIET_MS = const(300)  # and the beam has not changed for this long
+_RUNDOWN_MAX_MS = const(2000)
+_CUT_MARGIN_MS = const(20)
 _MIN_BLOCK_MS = const(10)
+_SPIN_UP_MS = const(50)  # a card entering the beam sooner after the roller (re)started was not at speed
 
 
 class BlockTimer:
@@ -53,6 +65,11 @@ class BlockTimer:
         self._blocked = False
         self._valid = False
         self._since = 0
+        self._spun = 0
+
+    def spin(self, now_ms):
+        # the roller (re)starts forward: it needs _SPIN_UP_MS to reach speed
+        self._spun = now_ms
 
     def start(self, blocked, duty, now_ms):
         if duty != self._duty:
@@ -71,8 +88,11 @@ class BlockTimer:
             return
         self._blocked = blocked
         if blocked:
+            # A card that enters while the roller is still spinning up (one left near the beam by an earlier
+            # fire, or after the retry's reverse pulse) blocks the beam longer than one card at speed: its
+            # block is not measured, so it is neither learnt nor counted as a double.
             self._since = now_ms
-            self._valid = forward
+            self._valid = forward and ticks_diff(now_ms, self._spun) >= _SPIN_UP_MS
         elif self._valid:
             self._measure(ticks_diff(now_ms, self._since))
 
@@ -108,6 +128,9 @@ class Feeder:
         self._t = 0
         self.wedged = 0
         self.blocks = BlockTimer()
+        self._cut = None
+        self._edges = 0
+        self._beam = False
 
     def busy(self):
         return self._phase != _IDLE
@@ -133,10 +156,12 @@ class Feeder:
             return (0, n, "lid", "-")
         self._t0 = now_ms
         self.blocks.start(self._board.beam_blocked(), self._s["duty"], now_ms)
+        self._board.cut_after(self._s["max_on_ms"] + _CUT_MARGIN_MS)
         self._spin(now_ms)
         return None
 
     def _spin(self, now_ms):
+        self.blocks.spin(now_ms)
         self._board.motor(self._duty())
         self._phase = _SPIN
         self._t = now_ms
@@ -148,22 +173,47 @@ class Feeder:
 
     def _finish(self, fault, detail):
         self._board.motor(0)
+        self._board.cut_cancel()
         self._phase = _IDLE
         return (self.fired(), self._n, fault, detail)
 
-    def abort(self, now_ms, fault):
-        return self._finish(fault, "-")
+    def cutting(self):
+        return self._phase == _RUNDOWN
+
+    def abort(self, now_ms, fault, detail="-"):
+        # Motor off now; the result follows from tick() once the run-down is over. A second cut is ignored.
+        if self._phase == _IDLE or self._phase == _RUNDOWN:
+            return None
+        self._board.motor(0)
+        self._cut = (fault, detail)
+        self._phase = _RUNDOWN
+        self._t = self._t0 = now_ms
+        self._edges = self._board.beam_count()
+        self._beam = self._board.beam_blocked()
+        return None
+
+    def _tick_rundown(self, now_ms):
+        edges, beam = self._board.beam_count(), self._board.beam_blocked()
+        if edges != self._edges or beam != self._beam:
+            self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
+        since_cut = ticks_diff(now_ms, self._t0)
+        moving = since_cut < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS
+        if moving and since_cut < _RUNDOWN_MAX_MS:
+            return None
+        return self._finish(self._cut[0], self._cut[1])
 
     def tick(self, now_ms):
         phase = self._phase
         if phase == _IDLE:
             return None
         self.blocks.watch(self._board.beam_blocked(), phase == _SPIN or phase == _EXIT, now_ms)
+        if phase == _RUNDOWN:
+            return self._tick_rundown(now_ms)
         if phase != _SETTLE:
             if self._board.lid_open():
-                return self._finish("lid", "-")
+                return self.abort(now_ms, "lid")
             if ticks_diff(now_ms, self._t0) > self._s["max_on_ms"]:
-                return self._finish("jam", "ontime")
+                return self.abort(now_ms, "jam", "ontime")
         waited = ticks_diff(now_ms, self._t)
         if phase == _SPIN:
             return self._tick_spin(now_ms, waited)

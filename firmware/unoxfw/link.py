@@ -15,7 +15,8 @@
 #     hello(args, now_ms, reply_to=0) -> seq                new own epoch, fresh tx window, HELLO args+epoch
 #     receive(data, now_ms) -> sequence of (seq, kind, args) new frames (ACKs consumed, dups dropped)
 #     poll(now_ms) -> int                                   frames retransmitted now (go-back-N, backoff)
-#     .session (bool), .peer_epoch, .epoch, .last_rx_ms, .unacked(), counters
+#     .session (bool), .peer_epoch, .epoch, .last_rx_ms, .unacked(), counters (retransmits, duplicates,
+#     overflows, ahead, delivered)
 #
 # Only what both interpreters run: no typing, no dataclasses, no f-strings, const() for private constants.
 
@@ -33,7 +34,7 @@ if sys.implementation.name == "micropython":
 else:
     from binascii import crc_hqx as _crc_hqx  # CPython (host, simulator): the same CRC in C
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: FIRE n id, QUERY/RESULT, ALONE/TAKEN, host_beat_ms (issue 7)
 
 _MAX_LINE = const(160)
 _TICKS_MASK = const(0x3FFFFFFF)
@@ -199,6 +200,8 @@ class Endpoint:
         self.retransmits = 0
         self.duplicates = 0
         self.overflows = 0
+        self.ahead = 0  # frames dropped for arriving ahead of a gap (the gap's frames come again)
+        self.delivered = 0  # frames delivered in order
 
     @property
     def session(self):
@@ -277,9 +280,11 @@ class Endpoint:
                 self._ack(seq)
                 self._resend_reply(seq)
             else:
+                self.ahead += 1
                 self._ack(self._rx - 1 if self._rx > 1 else 255)
             return False
         self._rx = _next_seq(seq)
+        self.delivered += 1
         self._ack(seq)
         return True
 

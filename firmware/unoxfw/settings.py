@@ -11,7 +11,8 @@ LIMITS = {
     "max_on_ms": (8000, 500, 20000),  # hard cap on one fire's motor time (safety)
     "silence_ms": (1500, 200, 10000),  # host-commanded motor stops when the host is silent this long
     "link_ms": (4000, 1000, 60000),  # no frame from the host this long: link lost, work alone
-    "beat_ms": (1000, 100, 10000),  # firmware HEARTBEAT period
+    "beat_ms": (250, 100, 10000),  # firmware HEARTBEAT period (the host calls the link down after 1 s)
+    "host_beat_ms": (500, 100, 5000),  # the host's HEARTBEAT period, sent by the host after HELLO
     "sleep_ms": (300000, 0, 3600000),  # idle time before sleep (L3); 0 = never sleep
     "low_mv": (3900, 2500, 6000),  # below: low battery signal (L5)
     "crit_mv": (3300, 2000, 6000),  # below: FIRE refused with fault battery
@@ -24,7 +25,8 @@ class Settings:
         for key in LIMITS:
             self.values[key] = LIMITS[key][0]
         if overrides:
-            for key in overrides:
+            keys = sorted(overrides, key=lambda k: k != "host_beat_ms")  # silence_ms is checked against it
+            for key in keys:
                 error = self.set(key, str(overrides[key]))
                 if error:
                     raise ValueError(f"setting {key}: {error}")
@@ -43,10 +45,20 @@ class Settings:
         lo, hi = LIMITS[key][1], LIMITS[key][2]
         if value < lo or value > hi:
             return "out_of_range"
+        silence = value if key == "silence_ms" else self.values["silence_ms"]
+        beat = value if key == "host_beat_ms" else self.values["host_beat_ms"]
+        if silence < 2 * beat:
+            # a silence shorter than two host heartbeats cuts the motor on every fire (a lost beat or jitter)
+            return "below_2x_host_beat" if key == "silence_ms" else "above_half_silence"
         self.values[key] = value
         return None
 
     def range_text(self, key):
         if key not in LIMITS:
             return ",".join(sorted(LIMITS))
-        return str(LIMITS[key][1]) + ".." + str(LIMITS[key][2])
+        lo, hi = LIMITS[key][1], LIMITS[key][2]
+        if key == "silence_ms":
+            lo = max(lo, 2 * self.values["host_beat_ms"])
+        elif key == "host_beat_ms":
+            hi = min(hi, self.values["silence_ms"] // 2)
+        return str(lo) + ".." + str(hi)

@@ -1,11 +1,12 @@
 """The virtual launcher: fake `machine`, launcher physics and the REAL firmware, on virtual time.
 
 `VirtualDevice(seed=1, cards=83, jam=0.01)` builds a `VirtualBoard`, a `LauncherModel` and boots the
-firmware exactly as `firmware/main.py` does (`unoxfw.runner.start`, then `runner.step` every loop, the
-watchdog started after the same 2 s grace). `advance(ms)` moves virtual time in steps of up to 10 ms
-while anything moves (shorter as a beam edge, a pick or a nip release nears, so every edge lands on its
-own millisecond), `idle_step` ms otherwise, 1 ms right after an input changed or bytes arrived, never
-past a scheduled event. The firmware asks for a tick every 1-10 ms. Nothing sleeps.
+firmware exactly as `firmware/main.py` does, in the same order: the watchdog armed first
+(`machine.WDT(timeout=runner.WDT_MS)`), then `unoxfw.runner.boot`, then `runner.step` every loop.
+`advance(ms)` moves virtual time in steps of up to 10 ms while anything moves (shorter as a beam edge, a
+pick or a nip release nears, so every edge lands on its own millisecond), `idle_step` ms otherwise, 1 ms
+right after an input changed or bytes arrived, never past a scheduled event. The firmware asks for a tick
+every 1-10 ms. Nothing sleeps.
 
 The host side is `host_write()` / `host_read()` (the `sim://` port uses them). Faults: the physics'
 per-card rates, the cable's per-frame rates, and the people around it: `press_button()`, `open_lid()`,
@@ -24,8 +25,7 @@ from unoxsim.machine import PWRON_RESET, MachineReset, VirtualBoard
 from unoxsim.physics import FaultRates, LauncherModel
 from unoxsim.usb import UsbCable
 
-WDT_GRACE_MS = 2000  # as firmware/main.py: no watchdog for 2 s after boot (room for mpremote's Ctrl-C)
-WDT_TIMEOUT_MS = 5000  # as firmware/main.py
+WDT_TIMEOUT_MS = 5000  # as firmware/main.py (unoxfw.runner.WDT_MS), armed first thing at boot
 BOUNCE_MS = 1  # contact chatter: one edge per ms
 PRESS_GAP_MS = 60  # a finger needs this long between releasing the button and pressing it again
 BUSY_STEP_MS = 10  # longest step while the motor or a card moves; shorter when a beam edge is near
@@ -99,8 +99,9 @@ class VirtualDevice:
         self.frozen = False
         self._apply_sensors()
         io = _BoardIO(self.cable)
-        self._fw: tuple[Any, Any] = runner.start(self.board.machine, io, self.clock.now_ms(), self.config)
-        self.schedule(WDT_GRACE_MS + 1, lambda: self.firmware_board.wdt_start(WDT_TIMEOUT_MS))  # `> grace`
+        machine = self.board.machine
+        wdt = machine.WDT(timeout=runner.WDT_MS)  # main.py's first line
+        self._fw: tuple[Any, Any] = runner.boot(machine, io, self.clock.now_ms(), wdt, self.config)
 
     @property
     def firmware_board(self) -> Any:

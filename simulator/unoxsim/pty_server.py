@@ -6,6 +6,10 @@ that answers like the real one. The slave is put in raw mode before any traffic 
 turns b"\\n" into b"\\r\\n"). The server keeps its own slave fd open, so clients may come and go without
 the master reading EIO. Bytes the device sends while no client reads are dropped once the pty buffer is
 full, as a USB CDC port with nobody listening would.
+
+The device's front panel (the button, the lid, the hopper's count) is reached from outside through an
+optional `ControlSocket` (`unoxsim.control`), served in the same loop, and through `requests`: commands
+queued by a signal handler (SIGUSR1 presses the button), run between two steps.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import time
 import tty
 from collections.abc import Callable
 
+from unoxsim.control import ControlSocket, command
 from unoxsim.device import VirtualDevice
 
 _POLL_S = 0.002
@@ -35,15 +40,22 @@ class PtyServer:
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
         self.dropped = 0
+        self.control: ControlSocket | None = None
+        self.requests: list[str] = []  # control commands queued from signal handlers
 
     def serve(self, stop: Callable[[], bool] = lambda: False,
               clock: Callable[[], float] = time.monotonic, poll_s: float = _POLL_S) -> None:
         """Run until `stop()` is true (or KeyboardInterrupt): shuttle bytes, keep virtual time paced."""
         start_real, start_virtual = clock(), self.device.now_ms()
         while not stop():
-            readable, _, _ = select.select([self.master], [], [], poll_s)
-            if readable:
+            extra = self.control.fds() if self.control else []
+            readable, _, _ = select.select([self.master, *extra], [], [], poll_s)
+            if self.master in readable:
                 self._from_client()
+            if self.control and readable:
+                self.control.serve(readable)
+            while self.requests:
+                command(self.device, self.requests.pop(0))
             target = start_virtual + int((clock() - start_real) * 1000 * self.speed)
             behind = target - self.device.now_ms()
             if behind > _MAX_CATCH_UP_MS:
@@ -72,6 +84,8 @@ class PtyServer:
             data = data[written:]
 
     def close(self) -> None:
+        if self.control is not None:
+            self.control.close()
         for fd in (self.master, self.slave):
             try:
                 os.close(fd)

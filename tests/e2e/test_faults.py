@@ -92,17 +92,32 @@ def test_host_silence_stops_a_running_motor(sim):
     assert motor_drive(launcher) == 0
 
 
-def test_watchdog_stops_the_motor_of_a_hung_firmware(sim):
+def test_watchdog_resets_a_hung_firmware_and_the_host_cannot_be_told_what_the_fire_did(sim):
     launcher = sim("seed=4&cards=112")
     device = launcher.device
-    launcher.clock.sleep(2.5)  # past the watchdog's start-up grace
+    launcher.clock.sleep(2.5)
     counter = FireCounter(device)
     device.schedule(200, lambda: device.freeze())  # the main loop hangs while the motor runs
-    result = launcher.fire(40)
+    result = launcher.fire(40, fire_id=77)
     assert counter.jobs == 1
+    assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "lost")
+    assert launcher.clock.now() - 2.5 < 2.6  # given up after the link's silence, not after the watchdog
+    launcher.clock.sleep(5.0)  # the watchdog's 5 s run out
     assert device.boots == 2 and motor_drive(launcher) == 0  # the WDT reset the board
-    assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "reboot")
+    assert launcher.fire_result(77) is None  # rebooted: it cannot tell, so the table asks the operator
     assert launcher.fire(2).fired == 2  # the host started a new session by itself
+
+
+def test_a_hung_firmware_loop_stops_the_motor_at_the_on_time_cap_not_the_watchdog(sim):
+    cap_ms = 600
+    launcher = sim("seed=4&cards=112", config=firmware_config(max_on_ms=cap_ms))
+    device = launcher.device
+    launcher.clock.sleep(2.5)
+    device.schedule(200, lambda: device.freeze())  # frozen 200 ms into the fire
+    launcher.fire(13)
+    assert device.boots == 1  # no watchdog reset yet: the timer stopped the motor on its own
+    assert device.model.longest_run_ms <= cap_ms + 25 and motor_drive(launcher) == 0
+    assert device.firmware_board.cuts == 1
 
 
 def test_on_time_cap_stops_the_motor(sim):

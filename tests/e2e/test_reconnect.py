@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from unox.launcher import LauncherError
 
-from .conftest import FireCounter
+from .conftest import FireCounter, cards_in_slot
 
 
 def pull(device, at_ms: int, out_ms: int) -> None:
@@ -39,14 +39,20 @@ def test_cable_pulled_at_any_moment_of_a_fire_runs_it_exactly_once(sim, at_ms):
     assert launcher.fire(2).fired == 2 and counter.jobs == 2 and device.cards_out == 5
 
 
-def test_cable_out_longer_than_silence_stops_the_motor_and_reports_the_true_count(sim):
+def test_cable_out_longer_than_silence_stops_the_motor_and_the_true_count_is_asked_for_later(sim):
     launcher = sim("seed=9&cards=112")
     device = launcher.device
     counter = FireCounter(device)
     pull(device, 150, 3000)
-    result = launcher.fire(30)
+    result = launcher.fire(30, fire_id=9)
     assert counter.jobs == 1
-    assert result.fault == "link" and result.fired == device.cards_out < 30  # the count survived the pull
+    assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "lost")  # unknown, not 0
+    assert launcher.clock.now() < 2.5  # given up after 2 s of silence, not when the cable came back
+    launcher.clock.sleep(1.5)  # the cable is back
+    settled = launcher.fire_result(9)
+    assert settled.fault == "link" and 0 < settled.fired < 30
+    assert settled.fired == device.cards_out + cards_in_slot(device)  # the count survived the pull
+    assert counter.jobs == 1  # asking never fires
 
 
 def test_cable_never_back_reports_link_and_open_fails_clearly(sim):
@@ -54,7 +60,12 @@ def test_cable_never_back_reports_link_and_open_fails_clearly(sim):
     device = launcher.device
     device.unplug(vanish=True)
     result = launcher.fire(2)
-    assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "unplugged")
+    # the port broke under the FIRE: given up, the outcome unknown (here: it never reached the device)
+    assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "lost")
+    started = launcher.clock.now()
+    again = launcher.fire(1)
+    assert (again.fired, again.fault, again.details["detail"]) == (0, "link", "down")  # nothing sent
+    assert launcher.clock.now() - started <= 1.0  # refused at once
     assert device.cards_out == 0
     assert not launcher.status().connected
     with pytest.raises(LauncherError, match=r"lost the launcher on sim://.*check that the launcher's USB"):

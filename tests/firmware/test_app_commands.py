@@ -63,7 +63,8 @@ def test_bad_boot_config_is_a_clear_error():
 
 def test_settings_accept_both_bounds_and_refuse_just_outside():
     for key, (_default, lo, hi) in LIMITS.items():
-        settings = Settings()
+        # the widest partner for the two settings bound to each other (silence >= 2 x host heartbeat)
+        settings = Settings({"host_beat_ms": 100, "silence_ms": 10000})
         assert settings.set(key, str(lo)) is None and settings.set(key, str(hi)) is None
         assert settings.set(key, str(lo - 1)) == "out_of_range"
         assert settings.set(key, str(hi + 1)) == "out_of_range"
@@ -79,3 +80,23 @@ def test_a_command_on_unreliable_seq_00_is_ignored(make_rig):
     rig.run(1000)
     assert rig.max_motor_ms == 0 and rig.app.settings.get("duty") == LIMITS["duty"][0]
     assert rig.frames("FIRED") == [] and rig.frames("ERR") == []
+
+
+def test_silence_below_twice_the_host_heartbeat_is_refused_with_the_allowed_range():
+    settings = Settings()
+    assert settings.set("silence_ms", "999") == "below_2x_host_beat"
+    assert settings.range_text("silence_ms") == "1000..10000"
+    assert settings.set("host_beat_ms", "800") == "above_half_silence"
+    assert settings.range_text("host_beat_ms") == "100..750"
+    assert settings.get("silence_ms") == LIMITS["silence_ms"][0]
+    assert settings.get("host_beat_ms") == LIMITS["host_beat_ms"][0]
+    assert settings.set("host_beat_ms", "100") is None and settings.set("silence_ms", "200") is None
+
+
+def test_silence_below_twice_the_host_heartbeat_is_refused_over_the_link(make_rig):
+    rig = make_rig(cards=5)
+    rig.connect()
+    rig.host.send("CONFIG", ("silence_ms", "200"), rig.now)
+    rig.run(100)
+    assert ("CONFIG", "below_2x_host_beat", "1000..10000") in [f[2] for f in rig.frames("ERR")]
+    assert rig.app.settings.get("silence_ms") == LIMITS["silence_ms"][0]

@@ -95,7 +95,7 @@ def test_lid_opened_mid_fire_stops_the_motor_within_one_tick(make_rig):
     rig.set_lid(True)
     rig.run(5)
     assert rig.motor() == 0
-    rig.run(500)
+    rig.run(1000)  # FIRED after the run-down (the coasting roller may still carry a card out)
     assert fired_frames(rig)[0][1:3] == ("10", "lid")
     assert ("open",) in [f[2] for f in rig.frames("LID")]
 
@@ -183,7 +183,7 @@ def test_abort_stops_the_motor(make_rig):
     rig.host.send("ABORT", (), rig.now)
     rig.run(20)
     assert rig.motor() == 0
-    rig.run(500)
+    rig.run(1000)  # FIRED after the run-down
     assert fired_frames(rig)[0][2] == "abort"
 
 

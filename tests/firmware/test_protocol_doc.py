@@ -56,14 +56,44 @@ def record_session(rig) -> list[str]:
     rig.wire_to_fw = to_fw
     rig._pump_host = pump
     rig.connect()
-    rig.fire(3)
+    rig.host.send("CONFIG", ("host_beat_ms", "500"), rig.now)  # what the host sends after each HELLO
+    rig.run(50)
+    rig.host.send("FIRE", ("3", "1001"), rig.now)
     rig.run(1600)
     rig.press()
     rig.run(300)
     for kind, args in [("BEEP", ("not_owed",)), ("CONFIG", ("card_ms", "1200")), ("CONFIG", ("duty", "150")),
-                       ("STATUS", ())]:
+                       ("STATUS", ()), ("QUERY", ("1001",)), ("QUERY", ("7",))]:
         rig.host.send(kind, args, rig.now)
         rig.run(50)
+    return log
+
+
+def test_the_documented_standalone_report_is_what_the_firmware_sends(make_rig):
+    documented = [line for line in re.findall(r"```frames\n(.*?)```", DOC, re.S)[1].splitlines() if line]
+    rig = make_rig(cards=20, seed=3)
+    for _ in range(2):  # two presses with no host: each fires alone
+        rig.press()
+        rig.run(2500)
+    log = record_session_of(rig, lambda: (rig.connect(), rig.run(100)))
+    alone = [line for line in log if " ALONE " in line]
+    assert alone and alone == [line for line in documented if " ALONE " in line]
+    taken = [line for line in documented if " TAKEN " in line]
+    for line in taken:  # the host's TAKEN makes the firmware forget each one
+        rig.io.inbox += (line[2:] + "\n").encode()
+    rig.run(50)
+    assert len(taken) == len(alone) and rig.app.alone == []
+
+
+def record_session_of(rig, run) -> list[str]:
+    log: list[str] = []
+
+    def pump(original=rig._pump_host):
+        log.extend("< " + line for line in rig.io.out.decode().splitlines())
+        original()
+
+    rig._pump_host = pump
+    run()
     return log
 
 

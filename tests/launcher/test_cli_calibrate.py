@@ -42,7 +42,8 @@ def test_a_second_run_refines_the_running_means(capsys, tmp_path):
     path = tmp_path / "config.toml"
     calibrate(capsys, path, "--launcher", "sim:?seed=2&cards=112", "--cards", "4")
     first = config.load(path)["calibration"]
-    code, report = calibrate(capsys, path, "--launcher", "sim:?seed=3&cards=112", "--cards", "6")
+    # a weaker pack: slower cards, so the mean must move (equal means could hide a run that was ignored)
+    code, report = calibrate(capsys, path, "--launcher", "sim:?seed=3&cards=112&battery=4100", "--cards", "6")
     second = config.load(path)["calibration"]
     assert code == 0 and second["samples"] == 10
     assert second == pytest.approx(report["calibration"])

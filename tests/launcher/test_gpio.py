@@ -7,6 +7,7 @@ from unox.launcher import LauncherError, open_launcher
 from unox.launcher.gpio import GpioLauncher
 from unox.launcher.gpio_board import make_factory
 from unox.launcher.gpio_pins import PINS
+from unoxfw.feeder import _RUNDOWN_MAX_MS as RUNDOWN_MAX_MS
 from unoxfw.settings import LIMITS
 from unoxfw.signals import PATTERNS
 
@@ -97,10 +98,26 @@ def test_on_time_cap_stops_the_motor(mock_factory, clock, feeder):
     launcher = shut_lid_launcher(mock_factory, clock, config={"firmware": {"max_on_ms": cap_ms}})
     feeder.card_ms = 300  # each card in time for the jam timeout, but 13 of them exceed the cap
     start = clock.now()
+    running = []
+    clock.hooks.append(lambda t: running.append(t) if launcher.board.motor_value() else None)
     result = launcher.fire(13)
     assert result.fault == "jam" and result.details["detail"] == "ontime"
     assert result.fired == cap_ms // 300
-    assert launcher.board.motor_value() == 0 and (clock.now() - start) * 1000 < cap_ms + 50
+    assert launcher.board.motor_value() == 0 and (running[-1] - start) * 1000 < cap_ms + 50
+    assert (clock.now() - start) * 1000 < cap_ms + RUNDOWN_MAX_MS  # FIRED k waits for the run-down
+
+
+def test_ctrl_c_during_a_fire_stops_the_motor(mock_factory, clock, feeder):
+    launcher = shut_lid_launcher(mock_factory, clock)
+
+    def interrupt(t: float) -> None:
+        if t > 0.2:
+            raise KeyboardInterrupt
+
+    clock.hooks.append(interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        launcher.fire(10)
+    assert launcher.board.motor_value() == 0
 
 
 def test_L1_press_beeps_at_once_and_is_taken_once(gpio, mock_factory, clock):
@@ -215,3 +232,10 @@ def test_configure_checks_the_firmware_bounds_and_keeps_the_old_value(gpio):
     with pytest.raises(LauncherError, match=r"duty = 7 refused: out_of_range; allowed: 20\.\.100"):
         gpio.configure({"duty": 7})
     assert gpio.settings.get("duty") == 60
+
+
+def test_gpio_has_no_device_memory_and_no_standalone_fires(gpio, feeder):
+    result = gpio.fire(1, fire_id=12)
+    assert result.fired == 1
+    assert gpio.fire_result(12) is None  # the host is the launcher's brain: nothing outlives it to ask
+    assert gpio.take_standalone_fires() == []  # and it never fires without the host

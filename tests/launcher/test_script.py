@@ -46,3 +46,18 @@ def test_beeps_are_recorded_and_checked():
     with pytest.raises(ValueError, match="unknown beep pattern"):
         launcher.beep("tune")
     assert launcher.beeps == ["not_owed"]
+
+
+def test_script_launcher_remembers_fires_by_id_only_while_it_lives():
+    launcher = ScriptLauncher([(1, "jam")])
+    first = launcher.fire(3, fire_id=41)
+    assert launcher.fire_result(41) == first and launcher.fire_result(42) is None
+    assert len(launcher.fires) == 1  # asking never fires
+    assert ScriptLauncher().fire_result(41) is None  # a new launcher (a rebooted device) cannot tell
+
+
+def test_script_launcher_hands_each_scripted_standalone_fire_over_once():
+    launcher = ScriptLauncher()
+    launcher.standalone.append(FireResult(2, 2, None))
+    assert launcher.take_standalone_fires() == [FireResult(2, 2, None)]
+    assert launcher.take_standalone_fires() == []

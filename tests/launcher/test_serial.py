@@ -187,7 +187,7 @@ def test_a_refused_fire_is_an_error_naming_the_reason():
 
 def test_a_fire_that_never_gets_its_fired_is_given_up_and_never_resent():
     device = FakeFirmware("ack_only")
-    port = FakePort(device)
+    port = RetransmittingPort(device)  # it keeps beating: the link is up, only the FIRED never comes
     launcher = SerialLauncher(port, name="fake3")
     result = launcher.fire(2)
     assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "no_reply")
@@ -217,12 +217,14 @@ def test_wait_press_with_no_timeout_left_still_reads_what_arrived(sim):
 
 class RetransmittingPort(FakePort):
     """A FakePort whose device keeps the firmware's timers: every read first lets the device's
-    Endpoint retransmit on the port's virtual clock; `writes` keeps each write() call as (ms, bytes)."""
+    Endpoint retransmit on the port's virtual clock, and beat every 250 ms as the firmware does (a host
+    hearing nothing for 0.9 s calls the link down); `writes` keeps each write() call as (ms, bytes)."""
 
     def __init__(self, device: FakeFirmware):
         super().__init__(device)
         self.device = device
         self.writes: list[tuple[int, bytes]] = []
+        self._beat = 0
 
     def press(self) -> int:
         seq = self.device.endpoint.send("BUTTON", ("1",), self.ms)
@@ -231,7 +233,11 @@ class RetransmittingPort(FakePort):
         return seq
 
     def read(self, size: int = 1) -> bytes:
-        self.device.endpoint.poll(self.ms)
+        endpoint = self.device.endpoint
+        endpoint.poll(self.ms)
+        if endpoint.peer_epoch and self.ms - self._beat >= 250:
+            self._beat = self.ms
+            endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}", endpoint.peer_epoch, "host"))
         self.inbox += b"".join(self.device.out)
         self.device.out.clear()
         return super().read(size)
@@ -318,3 +324,16 @@ def test_calls_that_return_without_a_fire_leave_no_ack_held():
     assert launcher.fire(0).fired == 0  # ... but fire(0) sends none, so it goes out on its own
     assert launcher.link._held == [] and port.device.endpoint.unacked() == 0
     assert port.device.endpoint.retransmits == 0
+
+
+def test_a_frame_lost_for_good_from_the_device_window_ends_the_session_and_a_new_one_starts():
+    port = RetransmittingPort(FakeFirmware())
+    launcher = SerialLauncher(port, name="fake9")
+    port.device.endpoint._tx += 1  # the next seq never comes: as if pushed out of a full window
+    port.press()  # every copy of this BUTTON arrives ahead of the gap
+    assert launcher.wait_press(timeout=1.0) is False  # not delivered: the gap blocks it
+    assert launcher.wait_press(timeout=3.0) is False  # the link gives that session up and starts anew
+    hellos = [kind for _, kind, _ in port.written if kind == "HELLO"]
+    assert len(hellos) == 2 and not launcher.link.needs_hello
+    port.press()
+    assert launcher.wait_press(timeout=1.0) is True  # frames flow again

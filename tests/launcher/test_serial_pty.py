@@ -87,7 +87,8 @@ def test_L1_press_and_fire_over_a_real_pty_frame_for_frame(pty_pair):
     assert launcher.state.presses == 0  # the one press is taken once
     result = launcher.fire(2)
     assert (result.fired, result.fault) == (2, None)
-    assert firmware.fires == [("2",)]  # one FIRE however the bytes were split
+    assert [args[0] for args in firmware.fires] == ["2"]  # one FIRE however the bytes were split
+    assert firmware.fires[0][1] == str(result.details["fire_id"])  # named, so it can be asked about
     assert firmware.device.decoder.errors == 0 and launcher.link.endpoint.decoder.errors == 0
     assert launcher.link.endpoint.unacked() == 0  # the firmware's ACK came before its FIRED
     firmware.stop()
@@ -171,4 +172,5 @@ def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pai
     assert [kind for _, kind, _ in Decoder().feed(writes[1])] == ["ACK"]
     monkeypatch.undo()
     firmware.stop()
-    assert firmware.fires == [("1",)]  # the FIRED's ACK is checked above, on the host's write
+    assert [args[0] for args in firmware.fires] == ["1"]  # the FIRED's ACK is checked above, on the host's
+    # write

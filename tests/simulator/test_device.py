@@ -1,11 +1,12 @@
 """The virtual launcher running the REAL firmware (unoxfw) under CPython, commanded over the real link."""
 
-import re
+import ast
 from pathlib import Path
 
 import pytest
 import unoxfw
-from unoxsim.device import WDT_GRACE_MS, WDT_TIMEOUT_MS, VirtualDevice
+from unoxfw import runner
+from unoxsim.device import WDT_TIMEOUT_MS, VirtualDevice
 from unoxsim.machine import WDT_RESET
 from unoxsim.physics import HOPPER_CAPACITY
 
@@ -93,7 +94,6 @@ def test_lid_opened_while_firing_stops_the_motor(host_for):
 def test_watchdog_resets_a_hung_firmware_and_the_motor_stops(host_for):
     host = host_for(seed=7, cards=HOPPER_CAPACITY)
     device = host.device
-    device.advance(WDT_GRACE_MS)
     host.link.send("FIRE", (40,), device.now_ms())
     host.pump(100)
     assert device.wire("motor_in1").drive() > 0
@@ -232,17 +232,24 @@ def test_advance_until_stops_at_the_first_step_where_the_condition_holds():
     assert not device.advance_until(50, lambda: False) and device.now_ms() == before + 50
 
 
-def test_watchdog_timing_mirrors_firmware_main_py():
+def test_watchdog_is_armed_first_thing_at_boot_as_in_firmware_main_py():
     main_py = (Path(unoxfw.__file__).parents[1] / "main.py").read_text()
-    grace = re.search(r"^_GRACE_MS = const\((\d+)\)", main_py, re.M)
-    timeout = re.search(r"^_WDT_MS = const\((\d+)\)", main_py, re.M)
-    assert grace and timeout, "firmware/main.py no longer names _GRACE_MS/_WDT_MS: update unoxsim.device"
-    assert (int(grace.group(1)), int(timeout.group(1))) == (WDT_GRACE_MS, WDT_TIMEOUT_MS)
+    body = [node for node in ast.parse(main_py).body if not isinstance(node, ast.Expr)]
+    assert ast.unparse(body[0]) == "import machine"
+    assert ast.unparse(body[1]) == f"WDT = machine.WDT(timeout={runner.WDT_MS})"  # before any other work
+    assert WDT_TIMEOUT_MS == runner.WDT_MS
     device = VirtualDevice(seed=16)
-    device.advance(WDT_GRACE_MS)
-    assert device.board.wdt_timeout is None  # not yet: main.py starts it once more than the grace has passed
-    device.advance(2)
-    assert device.board.wdt_timeout == WDT_TIMEOUT_MS
+    assert device.board.wdt_timeout == WDT_TIMEOUT_MS and device.now_ms() == 0  # armed at boot, at once
+    device.power_cycle()
+    assert device.board.wdt_timeout == WDT_TIMEOUT_MS and device.board.wdt_last_feed == device.now_ms()
+
+
+def test_a_hang_in_the_first_two_seconds_of_boot_is_reset_by_the_watchdog():
+    device = VirtualDevice(seed=16)
+    device.advance(100)
+    device.freeze()  # hung early in its life: before today's 2 s grace would have ended
+    device.advance(WDT_TIMEOUT_MS + 10)
+    assert device.boots == 2 and device.board.resets[-1][1] == WDT_RESET
 
 
 def test_presses_given_faster_than_a_finger_queue_up_and_each_counts(host_for):

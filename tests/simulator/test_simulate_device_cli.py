@@ -1,5 +1,7 @@
 """`unox simulate-device --pty`: a real pty, opened with pyserial by another process, answering HELLO."""
 
+import json
+import re
 import select
 import signal
 import subprocess
@@ -8,7 +10,7 @@ import sys
 import pytest
 import serial
 from unox.cli.main import main
-from unoxfw.link import Decoder, encode
+from unoxfw.link import PROTOCOL, Decoder, encode
 from unoxsim.device import VirtualDevice
 from unoxsim.pty_server import PtyServer
 
@@ -30,7 +32,7 @@ def test_pty_server_answers_hello_over_a_real_pty_and_stops_on_ctrl_c():
                 if any(kind == "HELLO" for _, kind, _ in frames):
                     break
         hello = next(args for _, kind, args in frames if kind == "HELLO")
-        assert hello[0] == "1"  # protocol version 1
+        assert hello[0] == str(PROTOCOL)  # the protocol version
         assert decoder.errors == 0  # raw mode: no echo, no \r\n mangling
     finally:
         proc.send_signal(signal.SIGINT)
@@ -90,3 +92,62 @@ def test_every_sim_url_parameter_is_an_option_and_reaches_the_device():
         value = "open" if kind is str else str(kind(high))
         args = build_parser().parse_args(["simulate-device", "--pty", f"--{name}", value])
         assert device_kwargs(args)[kwarg] == (value if kind is str else kind(high))
+
+
+def _unox(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "unox", *args], capture_output=True, text=True, timeout=60)
+
+
+def _line(stream) -> str:
+    ready, _, _ = select.select([stream], [], [], 60)  # only reached when something is broken
+    return stream.readline() if ready else ""
+
+
+def test_the_simulated_button_is_pressed_from_outside_and_its_hopper_count_agrees(tmp_path):
+    control = str(tmp_path / "sim.sock")
+    command = [sys.executable, "-m", "unox", "simulate-device", "--pty", "--seed", "1", "--cards", "83",
+               "--control", control]
+    sim = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    press = None
+    try:
+        path = _line(sim.stdout).strip()
+        assert "kill -USR1" in _line(sim.stderr) + sim.stderr.readline()  # it says how to press its button
+        press = subprocess.Popen([sys.executable, "-m", "unox", "press", "--launcher", f"serial:{path}",
+                                  "--presses", "3", "--profile", "brutal", "--seed", "2"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert "press the launcher button" in _line(press.stderr)  # connected: presses now reach it
+        lines = []
+        for how in ("socket", "signal", "socket"):
+            if how == "signal":
+                sim.send_signal(signal.SIGUSR1)
+            else:
+                assert _unox("simulate-device", "--control", control, "--send", "press").stdout == "ok\n"
+            lines.append(_line(press.stdout))
+            assert lines[-1].startswith("press "), lines
+        press.communicate(timeout=60)
+        assert press.returncode == 0
+        truth = json.loads(_unox("simulate-device", "--control", control, "--send", "count").stdout)
+    finally:
+        for proc in (press, sim):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    fired = int(re.search(r"total fired (\d+)", lines[-1]).group(1))
+    assert fired > 0  # the brutal profile fired cards: the count is not trivially 0
+    assert truth["ejected"] + truth["in_slot"] == fired  # cards out of the hopper == cards reported fired
+    assert truth["hopper"] + truth["in_path"] + truth["ejected"] == truth["loaded"] == 83
+
+
+def test_a_bad_control_command_is_a_one_line_error_naming_the_commands(tmp_path):
+    from unoxsim.control import command
+
+    device = VirtualDevice(seed=1)
+    assert command(device, "jump").startswith("error: unknown command 'jump'; use press")
+    assert command(device, "press x").startswith("error: ")
+    assert command(device, "lid open") == "ok" and device.model.lid_open
+
+
+def test_send_without_a_running_simulator_says_how_to_start_one(capsys, tmp_path):
+    assert main(["simulate-device", "--control", str(tmp_path / "none.sock"), "--send", "press"]) == 1
+    err = capsys.readouterr().err
+    assert "no simulator answers" in err and "--pty --control" in err and err.count("\n") == 1

@@ -26,8 +26,8 @@ def test_entries_come_back_in_order_after_reopening(tmp_path):
 
 def test_journal_uses_wal_mode(tmp_path):
     path = tmp_path / "t.db"
-    with Journal(path):
-        pass
+    with Journal(path) as journal:
+        journal.append(REQUESTS[0])
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.close()
@@ -98,6 +98,9 @@ def test_a_file_that_is_not_sqlite_is_refused_with_advice(tmp_path):
 def test_a_journal_of_another_version_is_refused(tmp_path):
     path = tmp_path / "t.db"
     with Journal(path) as journal:
-        journal.set_meta("version", SCHEMA_VERSION + 1)
-    with pytest.raises(JournalError, match="version"):
+        journal.append(REQUESTS[0])
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(JournalError, match=f"version {SCHEMA_VERSION + 1}"):
         Journal(path)

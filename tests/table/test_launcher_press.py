@@ -280,3 +280,13 @@ def test_a_failing_listener_does_not_break_the_table():
     calm.listeners.append(calm_heard.append)
     started(calm)
     assert heard == calm_heard and len(heard) >= 2
+
+
+def test_the_host_never_asks_the_launcher_for_more_than_max_fire():
+    from unox.launcher.base import MAX_FIRE
+
+    table, launcher, _ = launcher_table(99)
+    started(table)
+    reply = table.button()
+    assert reply["launcher"]["requested"] == MAX_FIRE
+    assert [fire.requested for fire in launcher.fires] == [MAX_FIRE]

@@ -93,18 +93,16 @@ def test_a_crash_after_journalling_an_accepted_request_replays_it(tmp_path):
     assert Table.resume(path).state() == run_in_process(HAND_REQUESTS[:5]).state()
 
 
-def test_a_crash_before_a_refused_request_left_the_journal_drops_it_on_replay(tmp_path):
-    """Journalled, refused, killed before the row was removed: the replay refuses it again and drops it."""
+def test_a_refused_request_never_reaches_the_journal(tmp_path):
+    """Applied before it is journalled: a request the rules refuse leaves no row, so there is no crash
+    window in which a refused row sits in the journal (issue 7, item 2)."""
     path = tmp_path / "t.db"
     table = new_table(journal=Journal(path))
     for request in HAND_REQUESTS[:4]:
         accept(table, **request)
-    table.journal.append({"cmd": "play", "player": "Cy", "card": "G4"})  # not Cy's turn
-    table.journal.close()
-    resumed = Table.resume(path)
-    assert resumed.state() == run_in_process(HAND_REQUESTS[:4]).state()
-    assert resumed.journal.entries() == HAND_REQUESTS[:4]
-    assert resumed.entries == HAND_REQUESTS[:4]
+    rows_before = table.journal.raw_rows()
+    refuse(table, "not_your_turn", cmd="play", player="Cy", card="G4")
+    assert table.journal.raw_rows() == rows_before
 
 
 def test_resume_of_a_journal_without_a_table_is_refused(tmp_path):

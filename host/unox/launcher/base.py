@@ -71,14 +71,20 @@ class Launcher(ABC):
 
         `fire_id` is the host's name for this fire (a positive int below 2**31, unique within a journal), so
         the fire's result can be asked for again after a host crash; None lets the driver pick one.
+        Fault `link` tells by `details["detail"]` what is known: `down` (the link was down, nothing was
+        sent, nothing fired), `lost` (given up in flight: ask `fire_result(fire_id)` once the device is
+        back) or `reboot` (the device rebooted mid-fire: it cannot tell).
         """
 
     def fire_result(self, fire_id: int) -> FireResult | None:
-        """What the device remembers of fire `fire_id`; None when it cannot tell. Never fires."""
+        """What the device remembers of fire `fire_id`; None when it cannot tell (rebooted, an id it never
+        had or has forgotten, a driver without device memory, or a device that cannot be reached).
+        Never fires."""
         return None
 
     def take_standalone_fires(self) -> list[FireResult]:
-        """Fires the device made alone while the host was away, each returned once, oldest first."""
+        """Fires the device made alone while the host was away, each returned once, oldest first; the device
+        forgets each once returned (`details`: `standalone`, its number since the device booted, `boot`)."""
         return []
 
     @abstractmethod

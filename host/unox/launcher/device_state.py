@@ -31,6 +31,10 @@ class DeviceState:
     status: dict[str, str] = field(default_factory=dict)
     config: dict[str, str] = field(default_factory=dict)
     errors: list[tuple[str, str, str]] = field(default_factory=list)
+    answers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # RESULT by fire id (decimal text)
+    standalone: list[FireResult] = field(default_factory=list)  # ALONE fires not yet taken, oldest first
+    taken_due: list[tuple[str, str]] = field(default_factory=list)  # (boot, number) to answer with TAKEN
+    _alone_seen: set[tuple[str, str]] = field(default_factory=set)
 
     def apply(self, kind: str, args: tuple[str, ...]) -> None:
         handler = getattr(self, "_on_" + kind.lower(), None)
@@ -58,6 +62,21 @@ class DeviceState:
 
     def _on_button(self, args: tuple[str, ...]) -> None:
         self.presses += 1
+
+    def _on_alone(self, args: tuple[str, ...]) -> None:
+        """A fire the firmware made alone; it is sent again until TAKEN, so only its first copy counts."""
+        boot, number, fired, n, fault = args[0], args[1], int(args[2]), int(args[3]), args[4]
+        key = (boot, number)
+        self.taken_due.append(key)
+        if key in self._alone_seen:
+            return
+        self._alone_seen.add(key)
+        details = {"standalone": int(number), "boot": int(boot, 16)}
+        self.standalone.append(FireResult(n, fired, None if fault == "-" else fault, details))
+        self.counted += fired
+
+    def _on_result(self, args: tuple[str, ...]) -> None:
+        self.answers[args[0]] = args[1:]
 
     def _on_fired(self, args: tuple[str, ...]) -> None:
         fired, n, fault, ref = int(args[0]), int(args[1]), args[2], args[3]

@@ -2,6 +2,11 @@
 
 It runs the firmware's own `Feeder` (counting, jam, empty, stuck, on-time cap) and `Beeper` over a
 gpiozero board, on an injectable clock, so tests use MockFactory pins and virtual time.
+
+`fire_result()` and `take_standalone_fires()` keep the interface's defaults (None, []): here the host
+process IS the launcher's brain. Nothing outlives it to remember a fire (a host restart is a device
+reboot, so an unsettled fire is the operator's call), and it never fires without the host, so there
+are no standalone fires to report. A timer thread stops the motor at the on-time cap if the loop hangs.
 """
 
 from __future__ import annotations
@@ -69,10 +74,15 @@ class GpioLauncher(Launcher):
             self._play("firing")  # L2
         self.board.edges.clear()
         result = self.feeder.start(n, start)
-        while result is None:
-            self._tick()
-            self.clock.sleep(TICK_S)
-            result = self.feeder.tick(self._ms())
+        try:
+            while result is None:
+                self._tick()
+                self.clock.sleep(TICK_S)
+                result = self.feeder.tick(self._ms())
+        except BaseException:  # Ctrl-C (or a bug) mid-fire: the motor never runs on without its loop
+            self.board.motor(0)
+            self.board.cut_cancel()
+            raise
         fired, requested, fault, detail = result
         if fault == "jam" and detail == "wedged":
             fired -= self.feeder.wedged  # as the firmware's FIRED k: still inside, it goes back on the stack

@@ -7,6 +7,7 @@ jam, empty, stuck and the on-time cap follow exactly the same rules as on the Pi
 from __future__ import annotations
 
 import importlib
+import threading
 
 from unox.launcher.base import LauncherError
 
@@ -41,6 +42,7 @@ class GpioBoard:
         from gpiozero import Button, DigitalInputDevice, Motor, PWMOutputDevice
 
         self._devices: list = []
+        self._cut_timer: threading.Timer | None = None
         self._beam_edges = 0
         self._now_ms = now_ms or (lambda: 0)
         self.edges: list[tuple[int, bool]] = []  # (ms, entering) of beam edges, read by calibrate
@@ -80,6 +82,18 @@ class GpioBoard:
     def motor_value(self) -> float:
         return float(self._motor.value)
 
+    def cut_after(self, ms: int) -> None:
+        """The on-time cap's backstop: a timer thread stops the motor even if the driver's loop hangs."""
+        self.cut_cancel()
+        self._cut_timer = threading.Timer(ms / 1000, self._motor.stop)
+        self._cut_timer.daemon = True
+        self._cut_timer.start()
+
+    def cut_cancel(self) -> None:
+        if self._cut_timer is not None:
+            self._cut_timer.cancel()
+            self._cut_timer = None
+
     def beam_count(self) -> int:
         return self._beam_edges
 
@@ -103,6 +117,7 @@ class GpioBoard:
         return None  # a Pi has no ADC; the direct build cannot measure the pack
 
     def close(self) -> None:
+        self.cut_cancel()
         for device in reversed(self._devices):
             device.close()
         self._devices.clear()

@@ -2,9 +2,12 @@
 
 One thread, no background work: every wait pumps the port, so the simulator's virtual clock moves only
 when the driver waits. Reliability is `unoxfw.link.Endpoint` (seq/ack/retransmit, duplicates dropped,
-replies re-sent from the firmware's cache). When the port breaks (USB cable pulled), `reconnect()`
-reopens it and keeps the same session, so unacknowledged frames go out again with their old sequence
-numbers and the firmware runs each command once.
+replies re-sent from the firmware's cache). When the port breaks (USB cable pulled), each pump tries to
+reopen it (every REOPEN_S, never blocking), keeping the same session, so unacknowledged frames go out
+again with their old sequence numbers and the firmware runs each command once.
+
+The link is down when nothing came from the firmware for QUIET_S (it beats every 250 ms): `alive()`
+says so at once, without waiting for anything.
 
 Frames the link produces while taking input (the ACKs) are held and go out in the same write as the
 next frame the host sends (a press's ACK rides with the FIRE that answers it), and in any case before
@@ -27,9 +30,13 @@ from unox.launcher.device_state import DeviceState
 
 READ_TIMEOUT_S = 0.01  # a read returns on the first bytes; this only bounds an idle wait
 READ_CHUNK = 4096  # more than any burst of frames the firmware sends between two pumps
-HEARTBEAT_S = 0.5  # well inside the firmware's silence_ms, so a running motor is never cut off
+HEARTBEAT_S = 0.5  # sent to the firmware as host_beat_ms; its silence_ms must be at least twice this
 HELLO_TIMEOUT_S = 2.0
-QUIET_S = 3.0  # the firmware sends a HEARTBEAT every second: this much silence means the link is down
+QUIET_S = 0.9  # the heartbeat timeout: the firmware beats every 250 ms; this silence = link down (< 1 s)
+LOST_S = 2.0  # silence that gives a fire in flight up (the firmware cuts its motor after silence_ms)
+REOPEN_S = 0.25  # a broken port is tried again this often, from the pumps
+GAP_S = 2.5  # frames kept arriving ahead of a gap this long (the firmware retransmits at least every 1 s):
+# the frame in the gap is gone for good (pushed out of the firmware's window), so a new session is needed
 PORT_ERRORS = (serial.SerialException, OSError)
 
 
@@ -51,7 +58,7 @@ class PortLink:
     """Frames in and out of one port; `state` is what the firmware has told us."""
 
     def __init__(self, port, *, name: str, clock: Clock | None = None, seed: int | None = None,
-                 link_timeout: float = 30.0):
+                 link_timeout: float = LOST_S):
         self.port = port
         self.name = name
         self.clock = clock or clock_for(port)
@@ -63,6 +70,10 @@ class PortLink:
         self.needs_hello = True
         self.on_reboot: Callable[[bool], None] | None = None  # called with "had our unacked frames"
         self.heard = self.clock.now()
+        self.lost_why = ""  # the port error that broke the link, for the messages
+        self._next_reopen = 0.0
+        self._gap_since: float | None = None
+        self._gap_counts = (0, 0)  # the endpoint's (ahead, delivered) when last looked at
         self._last_beat = -HEARTBEAT_S
         self._direct = False  # a local pyserial port: read and write its file descriptor directly
         self._held: list[bytes] = []  # frames made while taking input, not written yet
@@ -116,8 +127,12 @@ class PortLink:
                     written = 0  # the port's buffer is full: pyserial waits for it (write_timeout)
             if written < len(data):
                 self.port.write(data[written:])
-        except PORT_ERRORS:
-            self.broken = True
+        except PORT_ERRORS as exc:
+            self._break(exc)
+
+    def _break(self, exc: Exception) -> None:
+        self.broken = True
+        self.lost_why = str(exc)
 
     def _read(self) -> bytes:
         try:
@@ -127,8 +142,8 @@ class PortLink:
             if data and self.port.in_waiting:  # the rest of a frame that was still arriving
                 data += self.port.read(self.port.in_waiting)
             return data
-        except PORT_ERRORS:
-            self.broken = True
+        except PORT_ERRORS as exc:
+            self._break(exc)
             return b""
 
     @staticmethod
@@ -146,9 +161,12 @@ class PortLink:
         return data
 
     def pump(self) -> None:
-        """One step: read what arrived (waiting at most READ_TIMEOUT_S), retransmit, heartbeat."""
-        if self.broken:
-            self.reconnect()
+        """One step: read what arrived (waiting at most READ_TIMEOUT_S), retransmit, heartbeat.
+
+        With the port broken it only tries to reopen it (every REOPEN_S) and lets READ_TIMEOUT_S pass."""
+        if self.broken and not self.try_reopen():
+            self.clock.sleep(READ_TIMEOUT_S)
+            return
         self.flush()  # never wait for input with an ACK unsent
         data = self._read()
         now_s = self.clock.now()  # one clock reading per step: the press -> FIRE path is this method
@@ -163,12 +181,28 @@ class PortLink:
                 self._holding = False
             for _seq, kind, args in frames:
                 state.apply(kind, args)
+            self._watch_gap(now_s)
         endpoint.poll(now)
         if now_s - self._last_beat >= HEARTBEAT_S:
             self._last_beat = now_s
             endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}",))
         if self.in_session and state.peer_seen is not None and state.peer_seen != f"{endpoint.epoch:04X}":
             self._rebooted()
+
+    def _watch_gap(self, now_s: float) -> None:
+        """A gap that never fills (the firmware dropped the frame from its window) blocks every later
+        frame: after GAP_S of that, the session is over and the next call starts a new one."""
+        counts = (self.endpoint.ahead, self.endpoint.delivered)
+        ahead, delivered = counts[0] - self._gap_counts[0], counts[1] - self._gap_counts[1]
+        self._gap_counts = counts
+        if delivered or not self.in_session:
+            self._gap_since = None
+        elif ahead and self._gap_since is None:
+            self._gap_since = now_s
+        if self._gap_since is not None and now_s - self._gap_since > GAP_S:
+            self._gap_since = None
+            self.needs_hello = True
+            self.state.last_fault = "link"
 
     def wait(self, done: Callable[[], bool], timeout: float | None) -> bool:
         """Pumps until `done()`; at least once, so `timeout=0` still sees what has arrived."""
@@ -182,23 +216,47 @@ class PortLink:
         return True
 
     # ---- session ----------------------------------------------------------------------------------
-    def ensure(self) -> None:
-        """A working port and a live session, or a LauncherError that says what to check."""
-        if self.broken:
-            self.reconnect()
+    def ensure(self, hello_timeout: float = HELLO_TIMEOUT_S, listen_s: float = QUIET_S) -> None:
+        """A working port and a session, or a LauncherError that says what to check. A new session is
+        only tried once the firmware was heard (waiting up to `listen_s` for it), so a dead link costs a
+        caller at most `listen_s`, not a HELLO timeout each time."""
+        if self.broken and not self.try_reopen(force=True):
+            raise LauncherError(f"lost the launcher on {self.name} ({self.lost_why}); {advice(self.name)}")
         if self.needs_hello:
-            self.handshake()
+            self._listen(listen_s)
+            if self.silent_for() > QUIET_S:  # still silent: a HELLO would only wait out its timeout
+                raise LauncherError(f"the launcher on {self.name} is not answering; {advice(self.name)}")
+            self.handshake(hello_timeout)
 
-    def handshake(self) -> None:
-        """HELLO: a new session, a fresh window (frames of an abandoned session are never resent)."""
+    def _listen(self, seconds: float) -> None:
+        """Reads until the firmware is heard or `seconds` pass, without retransmitting (the old window may
+        hold an abandoned FIRE) and without writing."""
+        deadline = self.now() + seconds
+        while self.silent_for() > QUIET_S:
+            data = self._read()
+            if data:
+                self.heard = self.clock.now()
+                self._holding = True
+                try:
+                    self.endpoint.receive(data, self.ms())
+                finally:
+                    self._holding = False
+            elif self.broken or self.now() >= deadline:
+                return
+
+    def handshake(self, timeout: float = HELLO_TIMEOUT_S) -> None:
+        """HELLO: a new session, a fresh window (frames of an abandoned session are never resent), then
+        the host's heartbeat period (host_beat_ms), against which the firmware checks its silence_ms."""
         self.in_session = False
         self.state.firmware = None
+        self.state.results.clear()  # FIREDs of the old session name refs this one will use again
         self.endpoint.hello((PROTOCOL,), self.ms())
-        if not self.wait(lambda: self.state.firmware is not None, HELLO_TIMEOUT_S):
+        if not self.wait(lambda: self.state.firmware is not None, timeout):
             self.needs_hello = True
             raise LauncherError(f"no answer from the launcher on {self.name}; {advice(self.name)}")
         self.state.peer_seen = None
         self.in_session, self.needs_hello = True, False
+        self.send("CONFIG", ("host_beat_ms", int(HEARTBEAT_S * 1000)))
 
     def _rebooted(self) -> None:
         """The firmware's heartbeat names no session of ours: it rebooted; start again."""
@@ -207,23 +265,25 @@ class PortLink:
         if self.on_reboot is not None:
             self.on_reboot(had_our_frames)
 
-    def reconnect(self) -> None:
-        """The port broke (cable pulled): reopen it until it is back, keeping the session."""
-        deadline = self.now() + self.link_timeout
-        while True:
-            try:
-                self.port.close()
-                self.port.open()
-                self._prepare()
-                self.broken = False
-                self.heard = self.now()
-                return
-            except PORT_ERRORS as exc:
-                if self.now() >= deadline:
-                    self.in_session, self.needs_hello = False, True
-                    message = f"lost the launcher on {self.name} ({exc}); {advice(self.name)}"
-                    raise LauncherError(message) from exc
-                self.clock.sleep(0.25)
+    def try_reopen(self, force: bool = False) -> bool:
+        """The port broke (cable pulled): one attempt to reopen it, keeping the session; never blocks."""
+        now = self.now()
+        if not force and now < self._next_reopen:
+            return False
+        self._next_reopen = now + REOPEN_S
+        try:
+            self.port.close()
+            self.port.open()
+            self._prepare()
+        except PORT_ERRORS as exc:
+            self.lost_why = str(exc)
+            return False
+        self.broken = False
+        return True
+
+    def silent_for(self) -> float:
+        """Seconds since the firmware was last heard."""
+        return self.now() - self.heard
 
     def close(self) -> None:
         self.flush()

@@ -15,6 +15,10 @@ class ScriptLauncher(Launcher):
 
     An outcome is a fired count (`2`), a fault (`"jam"`: nothing fired), a pair (`(1, "jam")`) or a
     ready FireResult whose `requested` is replaced by the real request.
+
+    Like the firmware, it remembers each fire by its `fire_id` for `fire_result()` while this object
+    lives (a new ScriptLauncher, like a rebooted device, cannot tell: None). `standalone` holds fires a
+    test says the device made alone; `take_standalone_fires()` hands them over once.
     """
 
     def __init__(
@@ -40,6 +44,8 @@ class ScriptLauncher(Launcher):
         self.closed = False
         self.config = config
         self.configured: dict[str, int] = {}
+        self.remembered: dict[int, FireResult] = {}
+        self.standalone: list[FireResult] = []
 
     def queue(self, *outcomes: Outcome) -> None:
         self.outcomes.extend(_checked(o) for o in outcomes)
@@ -62,7 +68,16 @@ class ScriptLauncher(Launcher):
             self.cards -= result.fired
         self.cards_counted += result.fired
         self.fires.append(result)
+        if fire_id is not None:
+            self.remembered[fire_id] = result
         return result
+
+    def fire_result(self, fire_id: int) -> FireResult | None:
+        return self.remembered.get(fire_id)
+
+    def take_standalone_fires(self) -> list[FireResult]:
+        taken, self.standalone = self.standalone, []
+        return taken
 
     def configure(self, values: dict[str, int]) -> None:
         self.configured.update(values)

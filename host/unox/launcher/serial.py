@@ -1,9 +1,16 @@
 """The serial driver: the launcher's firmware over a pyserial port (docs/protocol.md).
 
-A fire is one FIRE frame and its FIRED reply. Retransmissions keep their sequence number, so the
-firmware runs a FIRE once however often it arrives, also across a pulled and replugged cable. When the
-driver gives a fire up (cable out too long, firmware rebooted mid-fire), it reports fault `link` with
-nothing fired and starts a new session next time, so the abandoned FIRE can never run later.
+A fire is one FIRE frame (carrying the fire's id) and its FIRED reply. Retransmissions keep their
+sequence number, so the firmware runs a FIRE once however often it arrives, also across a pulled and
+replugged cable. With the link down (nothing heard for QUIET_S, or the port gone) a fire is refused at
+once: FireResult(n, 0, "link") with detail `down`; no FIRE went out, so nothing fired, certainly.
+When the driver gives a fire in flight up (silent for `link_timeout`, firmware rebooted mid-fire), it
+reports fault `link` with nothing claimed and detail `lost` or `reboot` (the outcome is unknown), and
+starts a new session next time, so the abandoned FIRE can never run later; what that fire really did
+is `fire_result(fire_id)` once the device answers again (None after a reboot).
+
+Fires the firmware made alone (no host, or the link lost) come as ALONE frames, kept on the device
+until `take_standalone_fires()` acknowledges them with TAKEN.
 
 Every public call writes the link's held ACKs before it returns (`PortLink.flush`), except
 `wait_press()` reporting a press: that press's ACK goes out in the same write as the FIRE answering it
@@ -12,23 +19,35 @@ Every public call writes the link's held ACKs before it returns (`PortLink.flush
 
 from __future__ import annotations
 
+import random
+
 import serial
 
 from unox.launcher.base import FireResult, Launcher, LauncherError, LauncherStatus, check_count, check_pattern
 from unox.launcher.clock import Clock
-from unox.launcher.port_link import PORT_ERRORS, READ_TIMEOUT_S, PortLink, advice
+from unox.launcher.port_link import (
+    HEARTBEAT_S,
+    LOST_S,
+    PORT_ERRORS,
+    QUIET_S,
+    READ_TIMEOUT_S,
+    PortLink,
+    advice,
+)
 
 BAUD = 115200
 REPLY_TIMEOUT_S = 5.0
 FIRE_TIMEOUT_S = 25.0  # longer than the firmware's highest max_on_ms: no FIRED by then is a lost link
 BUSY_RETRY_S = 0.3
+QUERY_RETRY_S = 0.25  # a fire still running (or running down) when asked about: ask again this often
+MAX_FIRE_ID = 2**31 - 1
 
 
 class SerialLauncher(Launcher):
     """The firmware's launcher over an open pyserial port (a real one, or `sim://`)."""
 
     def __init__(self, port, *, name: str = "", config: dict | None = None, clock: Clock | None = None,
-                 seed: int | None = None, link_timeout: float = 30.0):
+                 seed: int | None = None, link_timeout: float = LOST_S):
         name = name or getattr(port, "port", None) or "the launcher port"
         self.link = PortLink(port, name=name, clock=clock, seed=seed, link_timeout=link_timeout)
         self.link.on_reboot = self._on_reboot
@@ -38,6 +57,9 @@ class SerialLauncher(Launcher):
         self._lost_in_reboot = False
         self._sent_at = 0.0
         self._errors_seen = 0
+        self._fire_id = 0
+        # ids the driver picks when the caller names none: the upper half, apart from a journal's own
+        self._next_id = random.Random(seed).randrange(2**30, 2**31 - 2**24)
         try:
             self.link.handshake()
             if config is not None:
@@ -81,6 +103,20 @@ class SerialLauncher(Launcher):
             self.link.flush()
 
     def _configure(self, values: dict[str, int]) -> None:
+        host_beat = values.get("host_beat_ms")
+        if host_beat is not None and int(host_beat) != int(HEARTBEAT_S * 1000):
+            raise LauncherError(f"host_beat_ms = {host_beat}: it is this host's own heartbeat period "
+                                f"({HEARTBEAT_S * 1000:.0f} ms, sent after each HELLO); leave it out")
+        values = {key: value for key, value in values.items() if key != "host_beat_ms"}
+        silence = values.get("silence_ms")
+        if silence is not None and int(silence) < 2 * HEARTBEAT_S * 1000:
+            raise LauncherError(f"silence_ms = {silence} is below twice the host's heartbeat period "
+                                f"({HEARTBEAT_S * 1000:.0f} ms): every fire would be cut; use at least "
+                                f"{2 * HEARTBEAT_S * 1000:.0f}")
+        beat, most = values.get("beat_ms"), QUIET_S * 1000 / 3
+        if beat is not None and int(beat) > most:
+            raise LauncherError(f"beat_ms = {beat} is too slow for the host's {QUIET_S:g} s heartbeat "
+                                f"timeout (a lost link must show within it); use at most {most:.0f}")
         self.link.ensure()
         for key, value in values.items():
             self.state.config.pop(key, None)
@@ -98,22 +134,34 @@ class SerialLauncher(Launcher):
 
     # ---- fire -------------------------------------------------------------------------------------
     def fire(self, n: int, fire_id: int | None = None) -> FireResult:
+        if fire_id is not None and (isinstance(fire_id, bool) or not isinstance(fire_id, int)
+                                    or not 0 < fire_id <= MAX_FIRE_ID):
+            raise ValueError(f"fire_id must be an integer from 1 to {MAX_FIRE_ID}, got {fire_id!r}")
+        if fire_id is None:
+            fire_id, self._next_id = self._next_id, self._next_id + 1
         try:
-            return self._fire(n)  # the FIRE carries the press's held ACK in its write
+            result = self._fire(n, fire_id)  # the FIRE carries the press's held ACK in its write
+            if n:
+                result.details["fire_id"] = fire_id
+            return result
         finally:
             # the FIRED's ACK (and that of a press read with it) before the caller goes on, maybe to
             # sleep; holding them for the next FIRE measured slower (docs/benchmarks.md)
             self.link.flush()
 
-    def _fire(self, n: int) -> FireResult:
+    def _fire(self, n: int, fire_id: int) -> FireResult:
         check_count(n)
         if n == 0:
             return FireResult(0, 0, None)
+        link = self.link
         try:
-            self.link.ensure()
+            link.ensure(hello_timeout=QUIET_S)
+            link.wait(link.alive, QUIET_S)  # a quiet link gets QUIET_S to show it is there
         except LauncherError:
-            return self._give_up(n, "unplugged")
-        self._pending_n, self._lost_in_reboot = n, False
+            return self._refuse_down(n)
+        if not link.alive():
+            return self._refuse_down(n)
+        self._pending_n, self._lost_in_reboot, self._fire_id = n, False, fire_id
         self._send_pending()
         started = self.link.now()
         try:
@@ -124,7 +172,8 @@ class SerialLauncher(Launcher):
         return result
 
     def _send_pending(self) -> None:
-        self._pending = f"{self.link.send('FIRE', (self._pending_n,)):02X}"  # the ref FIRED names
+        self._pending = f"{self.link.send('FIRE', (self._pending_n, self._fire_id)):02X}"  # FIRED's ref
+        self.state.results.pop(self._pending, None)  # a late FIRED of a given-up fire under a reused seq
         self._sent_at = self.link.now()
         self._errors_seen = len(self.state.errors)
 
@@ -133,15 +182,12 @@ class SerialLauncher(Launcher):
         while self._pending not in self.state.results:
             if self._lost_in_reboot:
                 return self._give_up(n, "reboot")
-            if link.now() - link.heard > link.link_timeout:
-                return self._give_up(n, "silent")
+            if link.silent_for() > link.link_timeout or link.needs_hello:  # silent, or the session broke
+                return self._give_up(n, "lost")
             if link.now() - self._sent_at > FIRE_TIMEOUT_S:
                 return self._give_up(n, "no_reply")
             self._check_refusal(n)
-            try:
-                link.pump()
-            except LauncherError:
-                return self._give_up(n, "unplugged")
+            link.pump()
         return self.state.results.pop(self._pending)
 
     def _check_refusal(self, n: int) -> None:
@@ -166,10 +212,62 @@ class SerialLauncher(Launcher):
             self._send_pending()  # it never had it: send it in the new session
 
     def _give_up(self, n: int, why: str) -> FireResult:
-        """No FIRED will come: nothing is claimed, and a new session makes sure the FIRE never runs."""
+        """No FIRED will come: nothing is claimed, and a new session makes sure the FIRE never runs
+        later; what it did is fire_result(fire_id) once the device answers (None after a reboot)."""
         self.state.last_fault = "link"
         self.link.needs_hello = True
         return FireResult(n, 0, "link", {"detail": why})
+
+    def _refuse_down(self, n: int) -> FireResult:
+        """The link is down: no FIRE goes out, so nothing fires, now or later (detail `down`)."""
+        self.state.last_fault = "link"
+        return FireResult(n, 0, "link", {"detail": "down"})
+
+    # ---- what the device remembers ------------------------------------------------------------------
+    def fire_result(self, fire_id: int) -> FireResult | None:
+        """Asks the firmware (QUERY) what fire `fire_id` did; None when it cannot tell (rebooted since, or
+        an id it never had or has forgotten: it keeps the last 16) or cannot be reached. Never fires."""
+        try:
+            return self._query(fire_id)
+        except LauncherError:
+            return None
+        finally:
+            self.link.flush()
+
+    def _query(self, fire_id: int) -> FireResult | None:
+        link, key = self.link, str(fire_id)
+        link.ensure()
+        deadline = link.now() + FIRE_TIMEOUT_S
+        while link.now() < deadline:
+            self.state.answers.pop(key, None)
+            link.send("QUERY", (fire_id,))
+            link.wait(lambda: key in self.state.answers or link.silent_for() > link.link_timeout,
+                      REPLY_TIMEOUT_S)
+            answer = self.state.answers.pop(key, None)
+            if answer is None or answer[0] == "unknown":
+                return None
+            if answer[0] != "running":
+                fired, n, fault, detail = int(answer[0]), int(answer[1]), answer[2], answer[3]
+                details = {"detail": detail} if detail != "-" else {}
+                return FireResult(n, fired, None if fault == "-" else fault, details)
+            link.wait(lambda: False, QUERY_RETRY_S)  # still running down: ask again shortly
+        return None
+
+    def take_standalone_fires(self) -> list[FireResult]:
+        """The fires the firmware made alone (ALONE frames), oldest first, each once; TAKEN tells the
+        firmware it may forget them."""
+        link, state = self.link, self.state
+        try:
+            if not link.needs_hello:
+                link.pump()  # what has arrived (never waits more than READ_TIMEOUT_S)
+            while state.taken_due and link.endpoint.unacked() < link.endpoint.window - 1:
+                link.send("TAKEN", state.taken_due.pop(0))  # never more than the window: none is dropped
+        except LauncherError:
+            pass
+        finally:
+            link.flush()
+        taken, state.standalone = state.standalone, []
+        return taken
 
     # ---- the rest of the interface ----------------------------------------------------------------
     def beep(self, pattern: str) -> None:
@@ -182,14 +280,16 @@ class SerialLauncher(Launcher):
             self.link.flush()
 
     def status(self) -> LauncherStatus:
+        """Cheap: one pump, then a STATUS round trip only while the link is alive, given up as soon as
+        it is not (so at most QUIET_S); `connected` is False within QUIET_S of the firmware's silence."""
         s, link = self.state, self.link
         try:
-            if not link.broken and not link.needs_hello:
+            if not link.needs_hello:
                 link.pump()  # what arrived meanwhile (heartbeats) says whether it is worth asking
             if link.alive():
                 s.status = {}
                 link.send("STATUS")
-                link.wait(lambda: bool(s.status), REPLY_TIMEOUT_S)
+                link.wait(lambda: bool(s.status) or not link.alive(), REPLY_TIMEOUT_S)
         except LauncherError:
             pass  # reported below as a lost link
         link.flush()
@@ -200,10 +300,13 @@ class SerialLauncher(Launcher):
                               low_battery=s.battery_low)
 
     def wait_press(self, timeout: float | None = None) -> bool:
-        """A press keeps its ACK held for the FIRE that follows; the next wait or call writes it anyway."""
+        """A press keeps its ACK held for the FIRE that follows; the next wait or call writes it anyway.
+
+        Raises LauncherError when the port is gone, or when nothing came from the firmware for QUIET_S
+        during this wait (the link is down): a front end says so at once instead of waiting on. A session
+        that breaks during the wait (a gap that never fills) is replaced by a new one; the wait goes on."""
         try:
-            self.link.ensure()
-            pressed = self.link.wait(lambda: self.state.presses > 0, timeout)
+            pressed = self._wait_press(timeout)
         except BaseException:
             self.link.flush()
             raise
@@ -212,6 +315,28 @@ class SerialLauncher(Launcher):
             return False
         self.state.presses -= 1
         return True
+
+    def _wait_press(self, timeout: float | None) -> bool:
+        link = self.link
+        deadline = None if timeout is None else link.now() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - link.now())
+            link.ensure(listen_s=QUIET_S if left is None else min(left, QUIET_S))
+            since = link.now()
+
+            def done(since: float = since) -> bool:
+                silent = link.now() - max(since, link.heard) > QUIET_S
+                return self.state.presses > 0 or silent or link.needs_hello
+
+            ended = link.wait(done, None if deadline is None else max(0.0, deadline - link.now()))
+            if self.state.presses > 0:
+                return True
+            if not ended:
+                return False
+            if not link.needs_hello:
+                why = f" ({link.lost_why})" if link.broken else ""
+                name = link.name
+                raise LauncherError(f"the launcher on {name} stopped answering{why}; {advice(name)}")
 
     def close(self) -> None:
         self.link.close()

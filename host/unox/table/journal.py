@@ -1,113 +1,370 @@
-"""The table's write-ahead journal: every accepted request, in SQLite, committed before it is applied.
+"""The table's journal: every accepted request and every launcher fire, in one SQLite file.
 
 A crash or a power cut then loses nothing that a player saw accepted: replaying the rows rebuilds the game.
-Rows hold *resolved* requests (a launcher press carries the count the beam really counted), so a replay
-never fires the launcher again. The table's settings live in the same file, so one path resumes a table.
+A fire is written as an intent (its id and the count asked) before the motor turns and resolved with the
+beam's count after, so a crash in between is settled exactly, never fired again. The table's settings live
+in the same file, so one path resumes a table.
+
+Opening reads only. The first write (or `lock()`) takes the file's lock, creates the schema in a new file or
+upgrades a v1 journal; a file that is not a unox journal is refused before anything is written to it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-SCHEMA_VERSION = 1
+from unox.table.journal_file import (
+    APPLICATION_ID,
+    CURRENT,
+    LEGACY,
+    NEW,
+    SCHEMA,
+    SCHEMA_VERSION,
+    V2_ADDITIONS,
+    classify,
+)
+from unox.table.journal_lock import JournalBusy, JournalError, JournalLock, permission_message
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS requests (seq INTEGER PRIMARY KEY AUTOINCREMENT, request TEXT NOT NULL);
-"""
+__all__ = ["SCHEMA_VERSION", "Journal", "JournalBusy", "JournalError"]
 
-
-class JournalError(Exception):
-    """The journal file cannot be used; the message says what to do instead."""
+FIRE_ID_LIMIT = 2**31  # the firmware's fire ids are positive and below this
 
 
 class Journal:
-    """An append-only list of requests in one SQLite file (WAL mode, every write its own commit)."""
+    """Append-only requests plus the launcher's fires, in one SQLite file (WAL, each write committed)."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        try:
-            # Autocommit: each statement is its own transaction, durable once execute() returns.
-            self._db = sqlite3.connect(str(self.path), isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
-            self._check_version()
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(
-                f"{self.path} is not a unox journal ({exc}); give a new file name, or the journal "
-                "file written by `unox table --journal`"
-            ) from exc
+        self._lock = JournalLock(self.path)
+        self._kind = classify(self.path)
+        self._db: sqlite3.Connection | None = None
+        self._writable = False
+        if self._kind != NEW:
+            # Ours (checked above): read through a normal connection, which tidies its log away on close.
+            writable = os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+            self._db = self._connect(read_only=not writable)
 
-    def _check_version(self) -> None:
-        version = self.get_meta("version")
-        if version is None:
-            self.set_meta("version", SCHEMA_VERSION)
-        elif version != SCHEMA_VERSION:
-            raise JournalError(
-                f"{self.path} is a version {version} journal; this unox reads version {SCHEMA_VERSION}: "
-                "resume it with the unox that wrote it"
-            )
+    # -- opening ----------------------------------------------------------------------------------
+
+    def _connect(self, *, read_only: bool) -> sqlite3.Connection:
+        uri = f"file:{quote(str(self.path))}?mode={'ro' if read_only else 'rw'}"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.OperationalError as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+        return db
+
+    def lock(self) -> None:
+        """Take the journal for this process (a JournalBusy if another table has it) and make it writable."""
+        if self._writable:
+            return
+        self._lock.acquire()
+        try:
+            self._kind = classify(self.path)  # another process may have made it before we held the lock
+            self._open_for_writing()
+        except BaseException:
+            self._lock.release()
+            raise
+        self._writable = True
+
+    def _open_for_writing(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if self._kind != NEW and not os.access(self.path, os.W_OK):
+            raise JournalError(permission_message(self.path, PermissionError(13, "read-only")))
+        try:
+            self._db = self._connect(read_only=False) if self._kind != NEW else self._create()
+            self._db.execute("PRAGMA synchronous=FULL")
+            if self._kind == LEGACY:
+                self._upgrade_v1()
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc) or "unable to open" in str(exc):
+                raise JournalError(permission_message(self.path, PermissionError(13, "read-only"))) from exc
+            raise JournalError(f"cannot write the journal {self.path}: {exc}") from exc
+        except OSError as exc:
+            raise JournalError(permission_message(self.path, exc)) from exc
+        self._kind = CURRENT
+
+    def _create(self) -> sqlite3.Connection:
+        """A new journal: marked as unox's in its header before anything else, then switched to WAL."""
+        self.path.touch(exist_ok=True)
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        with _Transaction(db):  # all or nothing: a crash leaves an empty file (a new journal), not half a one
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            self._put_meta(db, "version", SCHEMA_VERSION)
+            self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    def _upgrade_v1(self) -> None:
+        """A v1 journal (no fires, no marks): add them; its newest row may be v1's crash window."""
+        assert self._db is not None
+        last = self._db.execute("SELECT MAX(seq) FROM requests").fetchone()[0]
+        with _Transaction(self._db) as db:
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            for statement in ("CREATE TABLE fires" + V2_ADDITIONS).split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            self._put_meta(db, "version", SCHEMA_VERSION)
+            self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
+            self._put_meta(db, "legacy_tail_seq", last)
+
+    def _write(self) -> sqlite3.Connection:
+        self.lock()
+        assert self._db is not None
+        return self._db
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._write())
+
+    # -- requests ---------------------------------------------------------------------------------
 
     def append(self, request: dict[str, Any]) -> int:
-        """Write one request and commit it; returns its sequence number (for `discard`)."""
-        cursor = self._db.execute(
-            "INSERT INTO requests (request) VALUES (?)", (json.dumps(request, sort_keys=True),)
-        )
+        """Write one request and commit it; returns its sequence number."""
+        cursor = self._write().execute("INSERT INTO requests (request) VALUES (?)", (_dump(request),))
         return int(cursor.lastrowid or 0)
+
+    def raw_rows(self) -> list[tuple[int, str]]:
+        """(sequence number, stored text) pairs, oldest first, as the file holds them."""
+        if self._db is None:
+            return []
+        return [
+            (int(seq), text)
+            for seq, text in self._db.execute("SELECT seq, request FROM requests ORDER BY seq")
+        ]
+
+    def rows(self) -> list[tuple[int, dict[str, Any]]]:
+        """(sequence number, request) pairs, oldest first."""
+        return [(seq, json.loads(text)) for seq, text in self.raw_rows()]
 
     def entries(self) -> list[dict[str, Any]]:
         """Every journalled request, oldest first."""
         return [request for _, request in self.rows()]
 
-    def rows(self) -> list[tuple[int, dict[str, Any]]]:
-        """(sequence number, request) pairs, oldest first; the number is what `discard` takes."""
-        rows = self._db.execute("SELECT seq, request FROM requests ORDER BY seq").fetchall()
-        return [(row[0], json.loads(row[1])) for row in rows]
-
     def __len__(self) -> int:
+        if self._db is None:
+            return 0
         return int(self._db.execute("SELECT COUNT(*) FROM requests").fetchone()[0])
 
     def truncate_last(self) -> dict[str, Any] | None:
         """Drop the newest request (undo); returns it, or None when the journal is empty."""
-        row = self._db.execute("SELECT seq, request FROM requests ORDER BY seq DESC LIMIT 1").fetchone()
-        if row is None:
+        rows = self.raw_rows()
+        if not rows:
             return None
-        self.discard(row[0])
-        return json.loads(row[1])
+        seq, text = rows[-1]
+        self.discard(seq)
+        return json.loads(text)
 
     def discard(self, seq: int) -> None:
-        """Remove one row: a request that was journalled but then refused was never accepted."""
-        self._db.execute("DELETE FROM requests WHERE seq = ?", (seq,))
+        """Remove one row (undo of the newest request)."""
+        self._write().execute("DELETE FROM requests WHERE seq = ?", (seq,))
+
+    def drop(self, seqs: list[int], reason: str) -> None:
+        """Move rows out of the game into the `dropped` table, in one transaction: nothing is deleted."""
+        with self._transaction() as db:
+            for seq in seqs:
+                row = db.execute("SELECT request FROM requests WHERE seq = ?", (seq,)).fetchone()
+                if row is None:
+                    continue
+                db.execute(
+                    "INSERT OR REPLACE INTO dropped (seq, request, reason) VALUES (?, ?, ?)",
+                    (seq, row[0], reason),
+                )
+                db.execute("DELETE FROM requests WHERE seq = ?", (seq,))
+
+    def dropped(self) -> list[dict[str, Any]]:
+        if self._db is None or not self._has_table("dropped"):
+            return []
+        rows = self._db.execute("SELECT seq, request, reason FROM dropped ORDER BY seq").fetchall()
+        return [{"seq": seq, "request": text, "reason": reason} for seq, text, reason in rows]
+
+    # -- fires ------------------------------------------------------------------------------------
+
+    def begin_fire(self, player: str | None, requested: int, request: dict[str, Any] | None = None) -> int:
+        """Commit a fire's intent before the motor turns; returns its id (what the firmware is told).
+
+        `request` is what the fire becomes once counted, without `fired` (a draw, an edition's turned card);
+        left out, it is `player`'s press. It is kept beside the intent until the fire is resolved, so a
+        resumed table settles the fire as the request it was for.
+        """
+        with self._transaction() as db:
+            fire_id = self._next_fire_id(db)
+            db.execute(
+                "INSERT INTO fires (fire_id, player, requested) VALUES (?, ?, ?)",
+                (fire_id, player, requested),
+            )
+            if request is not None and request != {"cmd": "press", "player": player}:
+                self._put_meta(db, _fire_request_key(fire_id), request)
+        return fire_id
+
+    def resolve_fire(
+        self, fire_id: int, fired: int, fault: str | None, settled_by: str, request: dict[str, Any] | None
+    ) -> int | None:
+        """The fire's outcome and, when the press counted, its request row: one transaction."""
+        with self._transaction() as db:
+            seq = None
+            if request is not None:
+                seq = db.execute("INSERT INTO requests (request) VALUES (?)", (_dump(request),)).lastrowid
+            db.execute(
+                "UPDATE fires SET fired = ?, fault = ?, seq = ?, settled_by = ? WHERE fire_id = ?",
+                (fired, fault, seq, settled_by, fire_id),
+            )
+            db.execute("DELETE FROM meta WHERE key = ?", (_fire_request_key(fire_id),))
+        return seq
+
+    def record_standalone(
+        self, player: str | None, fired: int, fault: str | None, request: dict[str, Any] | None
+    ) -> int:
+        """A fire the launcher made alone while the host was away, with the press it became (if any)."""
+        with self._transaction() as db:
+            fire_id = self._next_fire_id(db)
+            seq = None
+            if request is not None:
+                seq = db.execute("INSERT INTO requests (request) VALUES (?)", (_dump(request),)).lastrowid
+            db.execute(
+                "INSERT INTO fires (fire_id, player, requested, fired, fault, seq, settled_by) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'standalone')",
+                (fire_id, player, fired, fired, fault, seq),
+            )
+        return fire_id
+
+    def _next_fire_id(self, db: sqlite3.Connection) -> int:
+        base = self.get_meta("fire_base")
+        last = db.execute("SELECT MAX(fire_id) FROM fires").fetchone()[0]
+        fire_id = base if last is None else last + 1
+        if not 0 < fire_id < FIRE_ID_LIMIT:
+            raise JournalError(
+                f"{self.path} has used up its fire ids; start a new table with a new journal file"
+            )
+        return int(fire_id)
+
+    def fires(self) -> list[dict[str, Any]]:
+        """Every fire, oldest first (`fired` is None while unresolved)."""
+        if self._db is None or not self._has_table("fires"):
+            return []
+        cursor = self._db.execute(
+            "SELECT fire_id, player, requested, fired, fault, seq, settled_by FROM fires ORDER BY fire_id"
+        )
+        keys = ("fire_id", "player", "requested", "fired", "fault", "seq", "settled_by")
+        return [dict(zip(keys, row, strict=True)) for row in cursor]
+
+    def beam_rows(self) -> set[int]:
+        """The request rows that record a launcher's own count (beam, device memory, standalone)."""
+        return {
+            fire["seq"]
+            for fire in self.fires()
+            if fire["seq"] is not None and fire["settled_by"] in ("beam", "device", "standalone")
+        }
+
+    def pending_fire(self) -> dict[str, Any] | None:
+        """The fire whose intent was written but whose outcome was not: the table stopped in between.
+
+        Its `request` is what it becomes once counted, without `fired` (by default the player's press).
+        """
+        pending = [fire for fire in self.fires() if fire["fired"] is None]
+        if not pending:
+            return None
+        fire = pending[-1]
+        stored = self.get_meta(_fire_request_key(fire["fire_id"]))
+        fire["request"] = {"cmd": "press", "player": fire["player"]} if stored is None else stored
+        return fire
+
+    def _has_table(self, name: str) -> bool:
+        assert self._db is not None
+        row = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+        return row.fetchone() is not None
+
+    # -- settings and meta ------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> Any:
+        """A meta value; a damaged one (not JSON) is a JournalError naming the key."""
+        if self._db is None:
+            return None
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except (TypeError, ValueError) as exc:
+            raise JournalError(
+                f"{self.path} is damaged: its meta value {key!r} is not JSON ({str(exc)[:80]}); unox changed "
+                "nothing: restore it from a backup, or start a new table with a new journal file"
+            ) from exc
 
     def set_meta(self, key: str, value: Any) -> None:
-        self._db.execute(
+        self._put_meta(self._write(), key, value)
+
+    @staticmethod
+    def _put_meta(db: sqlite3.Connection, key: str, value: Any) -> None:
+        db.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) "
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (key, json.dumps(value, sort_keys=True)),
+            (key, _dump(value)),
         )
 
     @property
-    def settings(self) -> dict[str, Any] | None:
-        """The table's settings (players, scoring, target, profile, seed, ...), or None if never written."""
+    def settings(self) -> Any:
+        """The table's settings as stored (players, scoring, target, ...), or None if never written."""
         return self.get_meta("settings")
 
     @settings.setter
     def settings(self, value: dict[str, Any]) -> None:
         self.set_meta("settings", value)
 
+    # -- copies and closing -----------------------------------------------------------------------
+
+    def backup(self, destination: Path) -> None:
+        """A consistent copy of the whole journal (SQLite's online backup), e.g. before a repair."""
+        assert self._db is not None
+        target = sqlite3.connect(str(destination))
+        try:
+            self._db.backup(target)
+        finally:
+            target.close()
+
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._writable = False
+        self._lock.release()
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Transaction:
+    """`with` block: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+
+
+def _fire_request_key(fire_id: int) -> str:
+    return f"fire_request/{fire_id}"
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=True)

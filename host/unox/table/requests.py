@@ -1,8 +1,9 @@
-"""Table protocol v1 requests: parse one line, check its shape, name the seats it mentions.
+"""Table protocol v1 requests: parse one line, check its shape, name the seats it mentions, bound its numbers.
 
-Only the shape is checked here (JSON, fields, types, seated players); values and whether the move is
-legal are the rules engine's call (its codes are more precise: `bad_fired`, `bad_penalty`, ...).
-A request that passes comes back normalised: `cmd` plus its known fields, with optional fields that
+The shape (JSON, fields, types, seated players) and the numbers' absolute bounds are checked here, before
+anything reaches the rules: no count can exceed the deck, no score what a whole deck is worth, so an absurd
+value can never grow a hand past what Python can print again. Whether the move is legal is the rules'
+call. A request that passes comes back normalised: `cmd` plus its known fields, with optional fields that
 were null left out, so the journal stores one spelling of each request.
 """
 
@@ -53,9 +54,23 @@ REQUESTS: dict[str, dict[str, Field]] = {
     },
     "reload": {},
     "score": {"points": Field(POINTS, hint='points left in each hand, e.g. "points":{"Ann":0,"Bob":23}')},
+    "settle": {"fired": Field(COUNT, hint='the cards that came out of the unsettled fire, e.g. "fired":2')},
     "state": {},
     "undo": {},
 }
+
+DECK_SIZE = 112  # UNO Extreme, the largest deck: every count a request carries fits in one deck
+POINTS_PER_CARD = 50  # the most any card of any edition is worth (a wild)
+# field -> (its largest value minus the deck's size, the code that refuses it): a count of cards never
+# exceeds the edition's deck (`fired`), Discard All's other cards are one fewer (`count`); an edition's
+# other count fields are bounded by the deck too (`bad_count`).
+COUNT_LIMITS: dict[str, tuple[int, str]] = {
+    "fired": (0, "bad_fired"),
+    "count": (-1, "bad_count"),
+}
+MAX_POINTS = DECK_SIZE * POINTS_PER_CARD  # a hand of the whole deck, every card a wild: no hand holds more
+MAX_LIST = DECK_SIZE  # an edition's list (cards, players) never names more than a deck
+MAX_LIST_TEXT = 40  # one item of such a list: a card code or a seat's name
 
 
 # The draw editions' requests (classic and those built on it): known only at a table of such an edition,
@@ -85,7 +100,10 @@ PROTOCOL_CODES: dict[str, str] = {
     "unknown_player": "a name that is not seated at this table",
     "nothing_to_undo": "undo with no accepted request left",
     "no_launcher": "a launcher press on a table run with --launcher script",
-    "launcher_fault": "the launcher fired nothing because of a fault; the press did not count",
+    "launcher_fault": "the launcher fired nothing because of a fault; the press (or draw) did not count",
+    "unsettled": "the table stopped during a fire nobody can count for it: settle that press or draw first",
+    "nothing_to_settle": "settle when no fire waits to be settled",
+    "journal_error": "the journal could not be written; the request was not taken",
     "internal_error": "unox failed on the request (a bug); nothing was applied",
 }
 
@@ -103,10 +121,12 @@ def parse_line(line: str) -> dict[str, Any]:
     """One line of input -> a request object, or ProtocolError `bad_json` / `bad_request`."""
     try:
         request = json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:
+        why = str(exc) if isinstance(exc, json.JSONDecodeError) else "a number far too long, or deep nesting"
         raise ProtocolError(
             "bad_json",
-            f"that line is not JSON ({exc}); send one JSON object per line, e.g. {{\"cmd\":\"state\"}}",
+            f"that line is not JSON unox can read ({why[:120]}); send one JSON object per line, "
+            'e.g. {"cmd":"state"}',
         ) from exc
     if not isinstance(request, dict):
         raise ProtocolError(
@@ -122,17 +142,17 @@ def check_request(
     fired_optional: bool = False,
     draws: bool = False,
     extra: Mapping[str, Mapping[str, Any]] | None = None,
+    deck: int = DECK_SIZE,
 ) -> dict[str, Any]:
-    """The normalised request, or ProtocolError `bad_request` / `unknown_cmd` / `unknown_player`.
+    """The normalised request, or ProtocolError `bad_request` / `unknown_cmd` / `unknown_player` /
+    `bad_fired` / `bad_count` / `bad_points` (a number no deck can give).
 
     `fired_optional`: a launcher is attached, so a press may leave `fired` (and `player`) out and
     let the host fire for real; a draw may leave `fired` out. `draws`: the edition is a draw edition
     (`DRAW_REQUESTS` are known). `extra`: the edition's own requests (`Ruleset.requests`:
-    cmd -> field -> (kind, required, hint)).
+    cmd -> field -> (kind, required, hint)). `deck`: the edition's deck size, the bound of every count.
     """
-    requests = REQUESTS
-    if draws or extra:
-        requests = {**REQUESTS, **(DRAW_REQUESTS if draws else {}), **_fields_of(extra or {})}
+    requests = table_requests(draws=draws, extra=extra)
     if not isinstance(request, dict):
         raise ProtocolError("bad_request", 'a request is a JSON object, e.g. {"cmd":"state"}')
     cmd = request.get("cmd")
@@ -141,12 +161,14 @@ def check_request(
             "bad_request", f'every request needs "cmd", one of: {", ".join(requests)}; e.g. {{"cmd":"state"}}'
         )
     if cmd not in requests:
-        raise ProtocolError("unknown_cmd", f'"cmd":"{cmd}" is unknown; use one of: {", ".join(requests)}')
+        known = ", ".join(requests)
+        raise ProtocolError("unknown_cmd", f'"cmd":{_shown(cmd)} is unknown; use one of: {known}')
     fields = requests[cmd]
     unknown = sorted(set(request) - set(fields) - {"cmd"})
     if unknown:
         known = ", ".join(fields) or "no other field"
-        raise ProtocolError("bad_request", f"{cmd} has no field {', '.join(unknown)}; it takes: {known}")
+        names = ", ".join(_shown(name) for name in unknown[:5])
+        raise ProtocolError("bad_request", f"{cmd} has no field {names}; it takes: {known}")
     clean: dict[str, Any] = {"cmd": cmd}
     for name, spec in fields.items():
         value = request.get(name)
@@ -156,11 +178,11 @@ def check_request(
             if required:
                 raise ProtocolError("bad_request", f"{cmd} needs {name}: {spec.hint}")
             continue
-        clean[name] = _checked(cmd, name, spec, value, players)
+        clean[name] = _checked(cmd, name, spec, value, players, deck)
     return clean
 
 
-def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str]) -> Any:
+def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str], deck: int) -> Any:
     if spec.kind in (PLAYER, TEXT):
         if not isinstance(value, str) or not value:
             raise ProtocolError("bad_request", f"{cmd}: {name} must be a non-empty string: {spec.hint}")
@@ -170,24 +192,56 @@ def _checked(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str
     if spec.kind == COUNT:
         if not _is_int(value):
             raise ProtocolError("bad_request", f"{cmd}: {name} must be a whole number: {spec.hint}")
+        less, code = COUNT_LIMITS.get(name, (0, "bad_count"))
+        high = deck + less
+        if not 0 <= value <= high:
+            raise ProtocolError(
+                code, f"{cmd}: {name} is a number of cards from 0 to {high} (one deck), not {_number(value)}"
+            )
         return value
     if spec.kind == FLAG:
         if not isinstance(value, bool):
             raise ProtocolError("bad_request", f"{cmd}: {name} must be true or false: {spec.hint}")
         return value
     if spec.kind in (PLAYERS, TEXTS):
-        return _checked_list(cmd, name, spec, value, players)
-    return _checked_points(value, players, spec.hint)
+        return _checked_list(cmd, name, spec, value, players, deck)
+    if spec.kind == POINTS:
+        return _checked_points(value, players, spec.hint, deck)
+    raise ProtocolError(
+        "bad_request", f"{cmd}: {name} has a kind this unox does not know ({_shown(spec.kind)})"
+    )
 
 
-def _checked_list(cmd: str, name: str, spec: Field, value: Any, players: Sequence[str]) -> list[str]:
-    """A list of players or of texts (card codes), e.g. an edition's gift or share-out."""
+def _checked_list(
+    cmd: str, name: str, spec: Field, value: Any, players: Sequence[str], deck: int
+) -> list[str]:
+    """A list of players or of texts (card codes), e.g. an edition's gift or share-out: never longer than a
+    deck, each item a short non-empty string."""
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise ProtocolError("bad_request", f"{cmd}: {name} must be a list of non-empty strings: {spec.hint}")
+    if len(value) > deck:
+        raise ProtocolError(
+            "bad_request", f"{cmd}: {name} lists {len(value)} items; no list names more than a deck ({deck})"
+        )
+    long = next((item for item in value if len(item) > MAX_LIST_TEXT), None)
+    if long is not None:
+        raise ProtocolError(
+            "bad_request",
+            f"{cmd}: {name} holds {_shown(long)}, longer than {MAX_LIST_TEXT} characters: {spec.hint}",
+        )
     if spec.kind == PLAYERS:
         for player in value:
             check_player(player, players)
     return list(value)
+
+
+def table_requests(
+    *, draws: bool = False, extra: Mapping[str, Mapping[str, Any]] | None = None, **_: Any
+) -> dict[str, dict[str, Field]]:
+    """Every request a table of this edition knows: v1's, a draw edition's, and the edition's own."""
+    if not draws and not extra:
+        return REQUESTS
+    return {**REQUESTS, **(DRAW_REQUESTS if draws else {}), **_fields_of(extra or {})}
 
 
 def _fields_of(extra: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Field]]:
@@ -195,25 +249,51 @@ def _fields_of(extra: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Fi
     return {cmd: {name: Field(*spec) for name, spec in fields.items()} for cmd, fields in extra.items()}
 
 
-def _checked_points(value: Any, players: Sequence[str], hint: str) -> dict[str, int]:
+def _checked_points(value: Any, players: Sequence[str], hint: str, deck: int) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ProtocolError("bad_request", f"score: points must be an object: {hint}")
+    most = deck * POINTS_PER_CARD
     for player, points in value.items():
         check_player(player, players)
         if not _is_int(points):
             raise ProtocolError(
-                "bad_request", f"score: {player}'s points must be a whole number, not {points!r}"
+                "bad_request", f"score: {player}'s points must be a whole number, not {_shown(points)}"
+            )
+        if not 0 <= points <= most:
+            raise ProtocolError(
+                "bad_points",
+                f"score: {player}'s points must be from 0 to {most} ({deck} cards of 50 points), "
+                f"not {_number(points)}",
             )
     return dict(value)
 
 
 def _is_int(value: Any) -> bool:
-    """Whole numbers only; their range (negative fired, impossible counts) is the rules' call."""
+    """Whole numbers only (not true/false, not 3.0)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: int) -> str:
+    """A number for a message: a huge one is shown by its size, never printed (it may not be printable)."""
+    if -(10**12) < value < 10**12:
+        return str(value)
+    return f"a number of about {value.bit_length() * 30103 // 100000 + 1} digits"
+
+
+def _shown(value: Any) -> str:
+    """Any JSON value for a message, short and ASCII (a lone surrogate is escaped, never echoed raw)."""
+    if _is_int(value):
+        return _number(value)
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        text = repr(type(value).__name__)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def check_player(name: str, players: Sequence[str]) -> None:
     if name not in players:
         raise ProtocolError(
-            "unknown_player", f"{name!r} is not seated at this table; the players are {', '.join(players)}"
+            "unknown_player",
+            f"{_shown(name)} is not seated at this table; the players are {', '.join(players)}",
         )

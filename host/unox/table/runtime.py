@@ -1,9 +1,10 @@
 """The table runtime: one game, its journal and (maybe) a launcher, driven by table-protocol v1 requests.
 
-Every request that changes the game is journalled (committed) first, then applied. A request the rules
-refuse is removed from the journal again, so the journal only ever holds accepted requests; a crash between
-the two steps leaves a row that the replay finds refused and drops. Launcher presses are resolved before
-they are journalled (the count the beam really counted), so replaying never fires again.
+A request is checked, applied, journalled (committed), and only then answered: what a reply acknowledged is
+in the journal, and the journal holds nothing the rules refused. A launcher press is different, because
+the motor cannot be taken back: its intent is journalled before the launcher fires (see `presses`).
+Every line gets one reply, whatever it holds: an unexpected failure is an `internal_error` reply and the
+game is rebuilt from the accepted requests, so the table never dies of a request.
 """
 
 from __future__ import annotations
@@ -12,79 +13,30 @@ import copy
 import functools
 import logging
 import random
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from unox.table.journal import Journal, JournalError
-from unox.table.narrate import describe, fault_action, nobody_owes, undone, whats_next
+from unox.table.narrate import describe, nobody_owes, undone, whats_next
+from unox.table.presses import Presses
+from unox.table.replay import apply_request, check_in_state, edition_terms, rule_errors, scan
 from unox.table.requests import ProtocolError, check_request
-from unox.table.settings import TableSettings
+from unox.table.settings import SettingsError, TableSettings
 
 log = logging.getLogger(__name__)
 
 Reply = dict[str, Any]
 Listener = Callable[[str], None]
 
+__all__ = ["Journal", "JournalError", "Reply", "Table", "apply_request"]
 
-def _rule_errors() -> tuple[type[Exception], ...]:
-    """The engine's refusal types: RuleError, and CardError for a card code that does not parse."""
-    from unox.rules.errors import RuleError
-
-    try:
-        from unox.rules.cards import CardError
-    except ImportError:  # pragma: no cover - the cards module ships with the engine
-        return (RuleError,)
-    return (RuleError, CardError)
-
-
-def apply_request(game: Any, request: dict[str, Any]) -> None:
-    """Apply one normalised, resolved request to the game; the engine raises RuleError to refuse."""
-    cmd = request["cmd"]
-    if cmd == "deal":
-        if request.get("launcher"):
-            game.deal(request["dealer"], by_launcher=True)  # DL4
-        else:
-            game.deal(request["dealer"])
-    elif cmd == "flip":
-        game.flip(request["card"], request.get("color"))
-    elif cmd == "play":
-        options = {key: request[key] for key in ("color", "target", "count") if key in request}
-        game.play(request["player"], request["card"], **options)
-    elif cmd == "press":
-        game.press(request["player"], request["fired"])
-    elif cmd == "draw":
-        game.draw(request["player"], request["fired"])
-    elif cmd == "pass":
-        game.pass_turn(request["player"])
-    elif cmd == "challenge":
-        game.challenge(request["player"], request.get("guilty"))
-    elif cmd == "uno":
-        game.uno(request["player"])
-    elif cmd == "catch":
-        game.catch(request["player"], request["by"])
-    elif cmd == "penalty":
-        game.penalty(request["player"], request["kind"])
-    elif cmd == "reload":
-        game.reload()
-    elif cmd == "score":
-        game.score(dict(request["points"]))
-    elif cmd in _edition_requests(game):
-        game.edition_call(cmd, {k: v for k, v in request.items() if k != "cmd"})
-    else:
-        raise ValueError(f"request {cmd!r} does not change the game")
-
-
-def _edition_requests(game: Any) -> Any:
-    """The edition's own requests (`Ruleset.requests`); none for an engine without rulesets."""
-    rules = getattr(game, "rules", None)
-    return getattr(rules, "requests", None) or {}
-
-
-def _draws(game: Any) -> bool:
-    """A draw edition: the launcher deals exactly what is due (DL1) instead of a random press."""
-    return bool(getattr(getattr(game, "rules", None), "draws", False))
+INTERNAL_ERROR = (
+    "unox failed on this request and did not apply it (a bug: please report it with the journal file); "
+    "the table is as it was, so carry on or undo"
+)
 
 
 def _locked(method: Callable[..., Reply]) -> Callable[..., Reply]:
@@ -98,7 +50,7 @@ def _locked(method: Callable[..., Reply]) -> Callable[..., Reply]:
     return wrapper
 
 
-class Table:
+class Table(Presses):
     """One table's game, journal and launcher; `handle()` answers one protocol request.
 
     `game` must be fresh (nothing applied yet) when `settings` is given, since undo rebuilds from
@@ -122,14 +74,18 @@ class Table:
         self.listeners: list[Listener] = []
         self._lock = threading.RLock()
         self.entries: list[dict[str, Any]] = []
+        self.unsettled: dict[str, Any] | None = None  # a fire the table stopped in and nobody could count
+        self._ask_device: int | None = None  # that fire's id, when the device may still tell (link lost)
         self._snapshot = None if settings is not None else copy.deepcopy(game)
         self.players: tuple[str, ...] = settings.players if settings else _seats(game)
         if launcher is not None and profile is None:
             from unox.profiles import get_profile
 
             self.profile = get_profile(settings.profile if settings else "measured")
-        if journal is not None and settings is not None and journal.settings is None:
-            journal.settings = settings.to_dict()
+        if journal is not None:
+            journal.lock()
+            if settings is not None and journal.settings is None:
+                journal.settings = settings.to_dict()
 
     # -- building -------------------------------------------------------------------------------
 
@@ -143,12 +99,13 @@ class Table:
         journal: Journal | None = None,
     ) -> Table:
         """A new table for `settings`; a journal given must be empty (resume a used one instead)."""
-        if journal is not None and len(journal):
-            raise JournalError(
-                f"{journal.path} already holds {len(journal)} requests of another table; resume it with "
-                "--resume, or give a new journal file"
-            )
         if journal is not None:
+            journal.lock()
+            if len(journal) or journal.fires():
+                raise JournalError(
+                    f"{journal.path} already holds {len(journal)} requests of another table; resume it with "
+                    "--resume, or give a new journal file"
+                )
             journal.settings = settings.to_dict()
         if launcher is not None and profile is None:
             profile = _profile_for(settings, 0)
@@ -156,34 +113,58 @@ class Table:
         return cls(game, launcher=launcher, profile=profile, journal=journal, settings=settings)
 
     @classmethod
-    def resume(
-        cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None
-    ) -> Table:
-        """The table a journal describes, in exactly the state its accepted requests left it."""
-        journal = path if isinstance(path, Journal) else Journal(path)
-        data = journal.settings
-        if data is None:
-            raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
-        settings = TableSettings.from_dict(data)
+    def resume(cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None) -> Table:
+        """The table a journal describes, in exactly the state its accepted requests left it.
+
+        A fire the table stopped in is settled from the launcher's memory when it can tell; otherwise the
+        table waits for `{"cmd":"settle","fired":N}` before anything else (state key `unsettled`).
+        """
+        if not isinstance(path, Journal):
+            journal = Journal(path)
+            try:
+                return cls.resume(journal, launcher=launcher, profile=profile)
+            except BaseException:
+                journal.close()  # ours to close: a refused resume leaves no lock behind
+                raise
+        journal = path
+        journal.lock()
+        settings = _stored_settings(journal)
         if launcher is not None and profile is None:
-            profile = _profile_for(settings, len(journal))
-        game = settings.build_game()
-        table = cls(game, launcher=launcher, profile=profile, journal=journal, settings=settings)
+            try:
+                profile = _profile_for(settings, len(journal))
+            except ValueError as exc:  # ProfileError: the stored profile name is not one this unox has
+                raise JournalError(f"{journal.path}: {exc}") from exc
+        table = cls(
+            settings.build_game(), launcher=launcher, profile=profile, journal=journal, settings=settings
+        )
         table._replay_journal()
+        table.settle_pending()
         return table
 
     def _replay_journal(self) -> None:
-        assert self.journal is not None
-        refusals = _rule_errors()
-        for seq, request in self.journal.rows():
-            try:
-                apply_request(self.game, request)
-            except refusals as exc:
-                # Journalled, then refused, then the process died before the row was removed.
-                log.warning("dropping journal row %s refused on replay: %s", seq, exc)
-                self.journal.discard(seq)
-                continue
-            self.entries.append(request)
+        journal = self.journal
+        assert journal is not None
+        rows = journal.raw_rows()
+        found = scan(self.game, rows, self.players, journal.beam_rows())
+        tail = journal.get_meta("legacy_tail_seq")
+        if (
+            len(found.bad) == 1
+            and found.bad[0].seq == rows[-1][0]
+            and tail is not None
+            and found.bad[0].seq <= tail
+        ):
+            # unox v1 journalled first: its newest row may be a refused request it died before taking out.
+            bad = found.bad[0]
+            journal.drop([bad.seq], f"v1 crash window: {bad.reason}")
+            log.warning(
+                "journal %s: the newest v1 row was never accepted; kept in its dropped rows", journal.path
+            )
+            self.emit(
+                f"The newest row of this v1 journal was never accepted ({bad.reason}); it is kept aside."
+            )
+        elif found.bad:
+            raise JournalError(_damage_message(journal.path, found.bad))
+        self.entries = found.entries
 
     def _fresh_game(self) -> Any:
         if self.settings is not None:
@@ -200,51 +181,83 @@ class Table:
     # -- requests -------------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        return self.game.state()
+        state = self.game.state()
+        if self.unsettled is not None:
+            state["unsettled"] = dict(self.unsettled)
+        return state
 
     def prompt(self) -> str:
         """What the table waits for now, and from whom: for a UI's status line."""
+        if self.unsettled is not None:
+            return self._settle_question()
         return whats_next(self.state())
 
     @_locked
     def handle(self, request: Any) -> Reply:
         """One table-protocol v1 request in, one reply out; a refused request changes nothing."""
         try:
-            clean = check_request(request, self.players, fired_optional=self.launcher is not None,
-                                  draws=_draws(self.game), extra=_edition_requests(self.game))
+            return self._handle(request)
+        except Exception:
+            log.exception("the table failed on %r", request)
+            self._rebuild()
+            return self.refuse("internal_error", INTERNAL_ERROR)
+
+    def _handle(self, request: Any) -> Reply:
+        try:
+            clean = check_request(
+                request, self.players, fired_optional=self.launcher is not None, **edition_terms(self.game)
+            )
         except ProtocolError as exc:
             return self.refuse(exc.code, exc.message)
         cmd = clean["cmd"]
         if cmd == "state":
+            self.sync_launcher()
             return self.ok()
+        if cmd == "settle":
+            return self.settle(clean["fired"])
+        if self.unsettled is not None:
+            self.sync_launcher()  # a fire lost in flight is settled by the device once it answers
+        if self.unsettled is not None:
+            return self.refuse("unsettled", self._settle_question())
         if cmd == "undo":
             return self.undo()
         if cmd == "press" and "fired" not in clean:
             return self.button(clean.get("player"))
-        if cmd == "draw" and "fired" not in clean:
+        if "fired" not in clean and cmd == "draw":
             return self.draw_from_launcher(clean["player"])
-        if "fired" not in clean and "fired" in _edition_requests(self.game).get(cmd, {}):
+        if "fired" not in clean and "fired" in edition_terms(self.game)["extra"].get(cmd, {}):
             return self._edition_fire(clean)
+        if cmd == "press" and "player" not in clean:
+            presser = self.game.presser()  # a launcher table: attributed like a button press
+            if presser is None:
+                return self.refuse("not_owed", nobody_owes(self.state()))
+            clean["player"] = presser
         return self._commit(clean)
 
     def _commit(self, request: dict[str, Any]) -> Reply:
+        """Apply, journal, answer: a refusal or a failed journal write leaves the table as it was."""
         before = self.state()
-        seq = self.journal.append(request) if self.journal is not None else None
         try:
+            check_in_state(self.game, request)
             apply_request(self.game, request)
-        except _rule_errors() as exc:
-            self._unjournal(seq)
-            code = getattr(exc, "code", "bad_card")
-            return self.refuse(code, getattr(exc, "message", str(exc)))
-        except Exception:
-            log.exception("the rules engine failed on %r", request)
-            self._unjournal(seq)
+        except ProtocolError as exc:
+            return self.refuse(exc.code, exc.message)
+        except rule_errors() as exc:
+            return self.refuse(getattr(exc, "code", "bad_card"), getattr(exc, "message", str(exc)))
+        try:
+            if self.journal is not None:
+                self.journal.append(request)
+        except (sqlite3.Error, OSError, JournalError) as exc:
             self._rebuild()
             return self.refuse(
-                "internal_error",
-                "unox failed on this request and did not apply it (a bug: please report it with the "
-                "journal file); the table is as it was, so carry on or undo",
+                "journal_error",
+                f"the journal could not be written ({str(exc)[:120]}), so the request was not taken: "
+                "free disk "
+                "space or fix the file's permissions, then send it again",
             )
+        return self._accepted(request, before)
+
+    def _accepted(self, request: dict[str, Any], before: dict[str, Any]) -> Reply:
         self.entries.append(request)
         if request["cmd"] == "reload" and self.profile is not None:
             self.profile.reset()  # a reloaded launcher starts a fresh run of presses
@@ -252,10 +265,6 @@ class Table:
         for line in describe(request, before, after):
             self.emit(line)
         return {"ok": True, "state": after}
-
-    def _unjournal(self, seq: int | None) -> None:
-        if self.journal is not None and seq is not None:
-            self.journal.discard(seq)
 
     def ok(self, **extra: Any) -> Reply:
         return {"ok": True, "state": self.state(), **extra}
@@ -267,6 +276,8 @@ class Table:
     @_locked
     def undo(self) -> Reply:
         """Drop the newest accepted request and replay the rest: the table as it was before it."""
+        if self.unsettled is not None:
+            return self.refuse("unsettled", self._settle_question())
         if not self.entries:
             return self.refuse("nothing_to_undo", "There is nothing to undo: no request was accepted yet.")
         if self.journal is not None:
@@ -276,106 +287,6 @@ class Table:
         self._rebuild()
         self.emit(undone(request, before, self.state()))
         return self.ok(undone=request)
-
-    # -- the launcher ---------------------------------------------------------------------------
-
-    @_locked
-    def button(self, player: str | None = None) -> Reply:
-        """A press taken by the launcher: work out whose it is, fire, and give the rules the beam's count.
-
-        `player` names who pressed when a front end knows it; otherwise the rules attribute the press.
-        """
-        if self.launcher is None:
-            return self.refuse(
-                "no_launcher",
-                'This table has no launcher: send the press with the cards that came out, "fired":N.',
-            )
-        presser = self.game.presser()
-        if _draws(self.game) and presser is not None:
-            return self.draw_from_launcher(player or presser)  # a draw edition's button deals what is due
-        refusal = self._check_presser(presser, player)
-        if refusal is not None:
-            self.launcher.beep("not_owed")
-            return refusal
-        who = player or presser
-        return self._fire_and_commit("press", who, self._count_for(who))
-
-    @_locked
-    def draw_from_launcher(self, player: str) -> Reply:
-        """DL1/DL2: a draw edition's launcher fires exactly what `player` is due, counted by the beam; a
-        shortfall stays owed. Nothing is fired when nothing is due: the rules say why."""
-        if self.launcher is None:  # pragma: no cover - check_request requires fired without a launcher
-            return self.refuse("no_launcher", 'This table has no launcher: send the draw with "fired":N.')
-        due = self.game.draw_due(player)
-        if getattr(self.game.cards, "dealt", False):
-            due = min(due, self.game.launcher_cards)  # dealt mode knows what is inside: fire no more (DL2)
-        if due == 0:
-            return self._commit({"cmd": "draw", "player": player, "fired": 0})
-        return self._fire_and_commit("draw", player, due)
-
-    def _edition_fire(self, request: dict[str, Any]) -> Reply:
-        """DL3: an edition's request that turns cards up from the launcher (`fired` left out): the launcher
-        fires what the edition says is due (`Ruleset.fire_due`), and the beam's count becomes `fired`."""
-        due = int(self.game.rules.fire_due(self.game, request["cmd"], request))
-        fields = {k: v for k, v in request.items() if k not in ("cmd", "player")}
-        if due <= 0:
-            return self._commit({**request, "fired": 0})  # the rules say why nothing is due
-        return self._fire_and_commit(request["cmd"], request.get("player"), due, fields)
-
-    def _fire_and_commit(self, cmd: str, who: str | None, count: int, fields: dict | None = None) -> Reply:
-        """Fire `count` cards and give the rules the beam's count as `cmd` (press, draw or an edition's
-        request, with its other `fields`) by `who`.
-
-        The one path from a launcher firing to the journal, for presses, draws and turned cards alike."""
-        result = self._fire(count)
-        info: dict[str, Any] = {"requested": count, "fired": result.fired, "fault": result.fault}
-        if result.fault:
-            info["action"] = fault_action(result.fault)
-            self.emit(f"launcher fault ({result.fault}): {info['action']}")
-            if result.fired == 0:
-                return self.refuse(
-                    "launcher_fault", f"{info['action']} The {cmd} did not count.", launcher=info
-                )
-        request = {"cmd": cmd, "player": who, **(fields or {}), "fired": result.fired}
-        reply = self._commit({k: v for k, v in request.items() if v is not None})
-        reply["launcher"] = info
-        return reply
-
-    def _fire(self, count: int) -> Any:
-        """Fire through the launcher; a lost device is a `link` fault with nothing fired, not a crash."""
-        from unox.launcher.base import FireResult, LauncherError
-
-        try:
-            return self.launcher.fire(count)
-        except LauncherError as exc:
-            self.emit(f"launcher lost: {exc}")
-            return FireResult(count, 0, "link")
-
-    def _check_presser(self, presser: str | None, player: str | None) -> Reply | None:
-        """None when `player` (or, unnamed, `presser`) may press now; otherwise the refusal."""
-        if presser is None:
-            return self.refuse("not_owed", nobody_owes(self.state()))
-        if player is None or player == presser:
-            return None
-        # Someone else than the rules' first choice: let a copy of the game judge, so nothing changes.
-        probe = self._fresh_game()
-        for request in self.entries:
-            apply_request(probe, request)
-        try:
-            probe.press(player, 0)
-        except _rule_errors() as exc:
-            return self.refuse(getattr(exc, "code", "not_owed"), getattr(exc, "message", str(exc)))
-        return None
-
-    def _count_for(self, player: str) -> int:
-        """The eject profile's count; Hit-Fire (A8) forces a firing while the launcher holds cards."""
-        available = max(0, int(self.game.launcher_cards))
-        owed = [entry for entry in self.state().get("owed", []) if entry.get("player") == player]
-        until_fire = bool(owed) and bool(owed[0].get("until_fire"))
-        count = int(self.profile.next_count(available, must_fire=until_fire))
-        if until_fire and available > 0:
-            count = max(count, 1)
-        return min(count, available)
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -395,6 +306,29 @@ class Table:
             self.journal.close()
         if self.launcher is not None:
             self.launcher.close()
+
+
+def _damage_message(path: Path, bad: list[Any]) -> str:
+    more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+    return (
+        f"{path} is damaged: {bad[0].describe()}{more}; unox changed nothing. List the bad rows with "
+        f"`unox journal check {path}`; `unox journal repair {path}` sets them aside and keeps a backup"
+    )
+
+
+def _stored_settings(journal: Journal) -> TableSettings:
+    data = journal.settings
+    if data is None:
+        raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
+    try:
+        if not isinstance(data, dict):
+            raise SettingsError(f"they are {type(data).__name__}, not an object")
+        return TableSettings.from_dict(data)
+    except (SettingsError, TypeError, ValueError) as exc:
+        raise JournalError(
+            f"{journal.path} is damaged: its table settings are unusable ({str(exc)[:160]}); unox changed "
+            "nothing: restore the file from a backup, or start a new table with a new journal file"
+        ) from exc
 
 
 def _seats(game: Any) -> tuple[str, ...]:

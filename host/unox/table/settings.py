@@ -13,6 +13,7 @@ SCORINGS = ("g1", "g2", "g3")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 MAX_NAME = 40
 MAX_TARGET = 100_000
+MAX_SEED = 2**63
 
 
 class SettingsError(ValueError):
@@ -36,19 +37,25 @@ class TableSettings:
         object.__setattr__(self, "players", tuple(self.players))
         check_players(self.players)
         if self.scoring not in SCORINGS:
-            raise SettingsError(f"scoring {self.scoring!r} is unknown; use one of {', '.join(SCORINGS)}")
+            known = ", ".join(SCORINGS)
+            raise SettingsError(f"scoring {_short(self.scoring)} is unknown; use one of {known}")
         if not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET:
             raise SettingsError(
-                f"target {self.target!r} is out of range; give a whole number from 1 to {MAX_TARGET}"
+                f"target {_short(self.target)} is out of range; give a whole number from 1 to {MAX_TARGET}"
+            )
+        if self.seed is not None and not (_is_int(self.seed) and -MAX_SEED <= self.seed < MAX_SEED):
+            raise SettingsError(
+                f"seed {_short(self.seed)} is not a whole number below 2**63; give one such as --seed 7"
             )
         from unox.rules.editions import rule_names
 
-        if self.rules not in rule_names():
-            raise SettingsError(f"rules {self.rules!r} are unknown; use one of {', '.join(rule_names())}")
+        if not isinstance(self.rules, str) or self.rules not in rule_names():
+            known = ", ".join(rule_names())
+            raise SettingsError(f"rules {_short(self.rules)} are unknown; use one of {known}")
         if self.variant is not None:
+            if not isinstance(self.variant, str):
+                raise SettingsError(f"variant {_short(self.variant)} must be text, e.g. --variant partners")
             _check_variant(self.rules, self.variant, len(self.players))
-        if self.seed is not None and not _is_int(self.seed):
-            raise SettingsError(f"seed {self.seed!r} is not a whole number; give one such as --seed 7")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -58,11 +65,19 @@ class TableSettings:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
+    def from_dict(cls, data: Any) -> TableSettings:
+        """Settings as stored in a journal; anything malformed is a SettingsError, never a TypeError."""
         known = {"players", "scoring", "target", "profile", "seed", "launcher", "rules", "variant"}
+        if not isinstance(data, dict):
+            raise SettingsError(f"table settings must be an object, not {type(data).__name__}")
         unknown = sorted(set(data) - known)
         if unknown:
-            raise SettingsError(f"unknown table settings {unknown}; this unox knows {sorted(known)}")
+            raise SettingsError(f"unknown table settings {unknown[:5]}; this unox knows {sorted(known)}")
+        if not isinstance(data.get("players"), list):
+            raise SettingsError("the table settings need players, a list of names")
+        for name in ("profile", "launcher"):
+            if name in data and not isinstance(data[name], str):
+                raise SettingsError(f"the table setting {name} must be text, not {type(data[name]).__name__}")
         return cls(**data)
 
     def build_game(self) -> Any:
@@ -90,6 +105,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _short(value: Any) -> str:
+    """A value for a message: a huge int is never printed (past 4,300 digits Python cannot)."""
+    if _is_int(value) and not -(10**12) < value < 10**12:
+        return f"(a number of {value.bit_length() * 30103 // 100000 + 1} digits)"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def check_players(players: tuple[str, ...]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise SettingsError(
@@ -99,7 +122,7 @@ def check_players(players: tuple[str, ...]) -> None:
     for name in players:
         if not isinstance(name, str) or not name.strip() or name != name.strip() or len(name) > MAX_NAME:
             raise SettingsError(
-                f"player name {name!r} is not usable; give names of 1 to {MAX_NAME} characters "
+                f"player name {_short(name)} is not usable; give names of 1 to {MAX_NAME} characters "
                 "without leading or trailing spaces"
             )
     seen = set()

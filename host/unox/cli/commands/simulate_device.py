@@ -2,11 +2,14 @@
 
 The first line on stdout is the pty's path, so scripts can read it; open it with any serial tool or with
 `--launcher serial:PATH`. Runs until Ctrl-C. The options are the `sim://` URL parameters.
+Its button: SIGUSR1 presses it; `--control PATH` also serves a control socket (press, count, lid, take,
+unplug, plug: `unoxsim.control`), which `--control PATH --send COMMAND` talks to from another shell.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from typing import Any
@@ -35,9 +38,20 @@ def register(subparsers: Any) -> None:
         help="serve the simulated launcher on a pseudo-terminal",
         description="Run the launcher firmware on the simulated board and serve its USB serial link on a "
         "pseudo-terminal. Prints the pty path on the first line of stdout; Ctrl-C stops it.",
-        epilog="example: unox simulate-device --pty --seed 1 --cards 83 --jam 0.02",
+        epilog="examples:\n"
+        "  unox simulate-device --pty --seed 1 --cards 83 --jam 0.02 --control /tmp/unox-sim.sock\n"
+        "  unox simulate-device --control /tmp/unox-sim.sock --send press     # press its button\n"
+        "  unox simulate-device --control /tmp/unox-sim.sock --send count     # cards out and left (JSON)\n"
+        "  kill -USR1 PID                                                      # press its button too\n"
+        "control commands: press [hold_ms], count, lid open|shut, take, unplug, plug",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal (required)")
+    parser.add_argument("--control", metavar="PATH",
+                        help="with --pty: also serve a control socket at PATH (the device's button, lid and "
+                        "hopper count); with --send: the socket of a running simulator")
+    parser.add_argument("--send", metavar="COMMAND",
+                        help="send COMMAND to the simulator at --control PATH, print its answer and exit")
     parser.add_argument("--speed", type=float, default=1.0, help="virtual ms per real ms (default 1)")
     for name, kind, text in _options():
         parser.add_argument(f"--{name}", type=kind, help=text)
@@ -66,9 +80,29 @@ def stop_on_signals() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
+def send(args: argparse.Namespace) -> int:
+    """Client mode: one command to a running simulator's control socket."""
+    from unoxsim.control import send as send_command
+
+    if not args.control:
+        raise CommandError("say which simulator: add --control PATH (the path it was started with)")
+    try:
+        answer = send_command(args.control, args.send)
+    except OSError as exc:
+        raise CommandError(f"no simulator answers on {args.control} ({exc}); start one with "
+                           f"`unox simulate-device --pty --control {args.control}`") from None
+    if answer.startswith("error:"):
+        raise CommandError(answer[len("error:"):].strip())
+    print(answer)
+    return 0
+
+
 def handler(args: argparse.Namespace) -> int:
+    if args.send is not None:
+        return send(args)
     if not args.pty:
         raise CommandError("say where to serve the simulated launcher: add --pty (a pseudo-terminal)")
+    from unoxsim.control import ControlSocket
     from unoxsim.device import VirtualDevice
     from unoxsim.pty_server import PtyServer
 
@@ -76,9 +110,18 @@ def handler(args: argparse.Namespace) -> int:
         server = PtyServer(VirtualDevice(**device_kwargs(args)), speed=args.speed)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    try:
+        if args.control:
+            server.control = ControlSocket(server.device, args.control)
+    except (ValueError, OSError) as exc:
+        server.close()
+        raise CommandError(str(exc)) from None
     stop_on_signals()
+    signal.signal(signal.SIGUSR1, lambda signum, frame: server.requests.append("press"))
     print(server.path, flush=True)
     print(f"unox: simulated launcher on {server.path}; Ctrl-C stops it", file=sys.stderr, flush=True)
+    control = f" or `--control {args.control} --send press`" if args.control else ""
+    print(f"unox: press its button with `kill -USR1 {os.getpid()}`{control}", file=sys.stderr, flush=True)
     try:
         server.serve()
     except KeyboardInterrupt:

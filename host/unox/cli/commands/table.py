@@ -55,12 +55,18 @@ def _create(args: argparse.Namespace) -> Table:
     settings = settings_from_args(args, default_launcher="script")
     journal = _open_journal(args.journal) if args.journal is not None else None
     try:
+        if journal is not None:
+            journal.lock()  # a table already running on this file is refused first, whatever it holds
         if journal is not None and len(journal):
             raise CommandError(
                 f"{journal.path} already holds a table; continue it with --resume {journal.path}, "
                 "or give a new --journal file"
             )
         return Table.create(settings, launcher=_open_launcher(settings.launcher, args), journal=journal)
+    except JournalError as exc:
+        if journal is not None:
+            journal.close()
+        raise CommandError(str(exc)) from exc
     except CommandError:
         if journal is not None:
             journal.close()
@@ -69,11 +75,13 @@ def _create(args: argparse.Namespace) -> Table:
 
 def _resume(args: argparse.Namespace) -> Table:
     journal = _open_journal(check_resume_args(args))
-    stored = (journal.settings or {}).get("launcher", "script")
-    launcher = _open_launcher(args.launcher or stored, args)
     try:
+        journal.lock()  # before the launcher opens: a table already running on this journal is refused
+        stored = journal.settings if isinstance(journal.settings, dict) else {}
+        launcher = _open_launcher(args.launcher or str(stored.get("launcher", "script")), args)
         return Table.resume(journal, launcher=launcher)
     except (JournalError, SettingsError) as exc:
+        journal.close()
         raise CommandError(str(exc)) from exc
 
 

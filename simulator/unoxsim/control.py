@@ -1,0 +1,149 @@
+"""The simulated launcher's front panel from outside: line commands over a Unix socket.
+
+A real launcher is pressed by hand; `unox simulate-device --pty` has no hand, so it opens a control socket
+(`--control PATH`) that takes one command per line and answers one line:
+
+    press [hold_ms]     a finger on the button (default 120 ms)       -> ok
+    count               the simulated hopper's ground truth, as JSON  -> {"ejected": 12, "hopper": 71, ...}
+    lid open|shut       the lid switch                                 -> ok
+    take                a player pulls what sticks out of the slot     -> ok 1 (cards taken)
+    unplug | plug       the USB cable (the board runs on)              -> ok
+
+Anything else gets `error: ...` naming the commands. `send(path, "press")` is the client.
+`count`'s fields: `ejected` (cards that left the launcher), `in_slot` (cards stopped with their front past the
+beam, for the presser), `hopper` (cards left in it), `in_path` (cards between hopper and exit), `loaded`
+(cards put in since start), `boots`, `now_ms` (virtual time).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+
+from unoxsim.device import VirtualDevice
+
+COMMANDS = "press [hold_ms], count, lid open|shut, take, unplug, plug"
+_MAX_LINE = 256
+
+
+def hopper_count(device: VirtualDevice) -> dict[str, int]:
+    """The ground truth a crash test compares with a journal: where every loaded card is."""
+    model = device.model
+    beam = model.geometry.beam_mm
+    in_slot = sum(c.count for c in model.path if c.pos >= beam and not c.jammed)
+    return {"ejected": model.ejected, "in_slot": in_slot, "hopper": model.hopper, "in_path": model.in_path(),
+            "loaded": model.loaded, "boots": device.boots, "now_ms": device.now_ms()}
+
+
+def command(device: VirtualDevice, line: str) -> str:
+    """Runs one control command on the device; returns the one-line answer."""
+    words = line.split()
+    if not words:
+        return f"error: empty command; use {COMMANDS}"
+    name, args = words[0].lower(), words[1:]
+    try:
+        if name == "press" and len(args) <= 1:
+            device.press_button(int(args[0]) if args else 120)
+        elif name == "count" and not args:
+            return json.dumps(hopper_count(device), sort_keys=True)
+        elif name == "lid" and args == ["open"]:
+            device.open_lid()
+        elif name == "lid" and args == ["shut"]:
+            device.close_lid()
+        elif name == "take" and not args:
+            return f"ok {device.take_stuck()}"
+        elif name == "unplug" and not args:
+            device.unplug()
+        elif name == "plug" and not args:
+            device.plug()
+        else:
+            return f"error: unknown command {line.strip()!r}; use {COMMANDS}"
+    except ValueError as exc:
+        return f"error: {exc}"
+    return "ok"
+
+
+class ControlSocket:
+    """A listening Unix socket; `fds()` go into the server's select, `serve(readable)` answers."""
+
+    def __init__(self, device: VirtualDevice, path: str) -> None:
+        self.device = device
+        self.path = path
+        if os.path.exists(path):
+            raise ValueError(f"control socket {path} already exists: remove it or choose another --control")
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(path)
+        self.listener.listen(4)
+        self.listener.setblocking(False)
+        self.clients: dict[socket.socket, bytearray] = {}
+
+    def fds(self) -> list[socket.socket]:
+        return [self.listener, *self.clients]
+
+    def serve(self, readable: list) -> None:
+        for sock in readable:
+            if sock is self.listener:
+                self._accept()
+            elif sock in self.clients:
+                self._read(sock)
+
+    def _accept(self) -> None:
+        try:
+            client, _ = self.listener.accept()
+        except (BlockingIOError, InterruptedError):
+            return
+        client.setblocking(False)
+        self.clients[client] = bytearray()
+
+    def _read(self, client: socket.socket) -> None:
+        try:
+            data = client.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._drop(client)
+            return
+        buffer = self.clients[client]
+        buffer += data
+        while b"\n" in buffer:
+            line, _, rest = bytes(buffer).partition(b"\n")
+            buffer[:] = rest
+            answer = command(self.device, line.decode("ascii", "replace"))
+            try:
+                client.sendall(answer.encode() + b"\n")
+            except OSError:
+                self._drop(client)
+                return
+        if len(buffer) > _MAX_LINE:
+            self._drop(client)
+
+    def _drop(self, client: socket.socket) -> None:
+        self.clients.pop(client, None)
+        client.close()
+
+    def close(self) -> None:
+        for client in list(self.clients):
+            self._drop(client)
+        self.listener.close()
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+
+def send(path: str, line: str, timeout: float = 5.0) -> str:
+    """One command to a running simulator's control socket; its one-line answer."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(path)
+        sock.sendall(line.strip().encode() + b"\n")
+        answer = b""
+        while not answer.endswith(b"\n"):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer.decode().strip()
