@@ -148,7 +148,7 @@ def test_CC_A1_a_physical_table_names_each_card_and_fires_one_at_a_time():
     refuse(table, "bad_card", cmd="turn", player="Bob", card="Q9", fired=1)
     refuse(table, "bad_fired", cmd="turn", player="Bob", card="R5", fired=2)
     refuse(table, "bad_fired", cmd="turn", player="Bob", card="R5", fired=-1)
-    refuse(table, "bad_fired", cmd="turn", player="Bob", fired=0)  # the launcher still holds cards
+    refuse(table, "bad_turned_card", cmd="turn", player="Bob", fired=0)  # the launcher still holds cards
     refuse(table, "bad_turned_card", cmd="turn", player="Bob", card="R5", fired=0)
     refuse(table, "bad_request", cmd="turn", player="Bob", card="R5")  # no launcher: say what it fired
 
@@ -158,6 +158,7 @@ def test_CC_A1_dealt_mode_the_engine_turns_the_launchers_next_cards():
     give(table, "Bob", ["WC", "G1", "G2"])
     casting(table)
     refuse(table, "bad_turned_card", cmd="turn", player="Bob", card="B1", fired=1)  # the engine knows
+    refuse(table, "bad_fired", cmd="turn", player="Bob", fired=0)  # the launcher holds cards: turn one
     launcher = table.state()["launcher"]["cards"]
     assert accept(table, cmd="turn", player="Bob", fired=1)["pending"]["turned"] == ["B1"]
     accept(table, cmd="turn", player="Bob", fired=1)
@@ -175,7 +176,7 @@ def test_CC_A1_C_R1_an_empty_launcher_is_reloaded_between_turned_cards():
     table.game.cards.launcher = 1  # the table's count: one card left inside
     casting(table, "Dee")
     accept(table, cmd="turn", player="Dee", card="R5", fired=1)
-    refuse(table, "bad_fired", cmd="turn", player="Dee", fired=0)  # empty: reload, then turn on
+    refuse(table, "bad_turned_card", cmd="turn", player="Dee", fired=0)  # empty: reload, then turn on
     state = accept(table, cmd="reload")
     assert state["launcher"]["cards"] == 3 and state["top"] == "WC" and state["pending"]["cmd"] == "turn"
     state = accept(table, cmd="turn", player="Dee", card="R9", fired=1)
@@ -205,6 +206,7 @@ def test_CC_A1_DL3_with_the_simulated_launcher_each_turned_card_is_fired_and_cou
     casting(table)
     ejected = launcher.device.model.ejected
     assert send(table, cmd="draw", player="Cy")["ok"] is False  # a draw fires nothing while Bob turns
+    refuse(table, "bad_turned_card", cmd="turn", player="Bob")  # no card named: nothing fired
     assert launcher.device.model.ejected == ejected
     for i, card in enumerate(["R5", "G3", "B+2", "Y3"]):
         reply = send(table, cmd="turn", player="Bob", card=card)  # fired left out: the launcher fires 1

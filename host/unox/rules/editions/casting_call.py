@@ -138,12 +138,7 @@ class CastingCallRules(ClassicRules):
         if fired > 1:
             raise RuleError("bad_fired", "cards are turned up one at a time (DL3): fire 1, send turn for it")
         if fired == 0:
-            if code is not None:
-                raise RuleError("bad_turned_card", "nothing was fired, so no card came out: leave card out")
-            if cards.launcher or cards.pile > 1:
-                raise RuleError("bad_fired", "a turn fires one card and nothing came out: reload or clear "
-                                "the launcher, then send turn again")
-            self._stop_turning(game, pending)  # no card left anywhere: share what was turned
+            self._nothing_fired(game, pending, code)
             return
         card = self._next_card(game, code)
         turned = [self.cards[c] for c in pending["turned"]]
@@ -154,6 +149,19 @@ class CastingCallRules(ClassicRules):
                         "why": WHY_SHARE if matched else WHY_TURN, "turned": codes}
         if cards.dealt and cards.launcher == 0 and cards.pile > 1:
             cards.reload()  # C-R1, as for a draw: the pile goes back into the launcher at once
+
+    def _nothing_fired(self, game: Game, pending: dict[str, Any], code: str | None) -> None:
+        """`fired` 0: refused while a card is left to turn; with every card in a hand, the turning stops."""
+        cards = game.cards
+        if code is not None:
+            raise RuleError("bad_turned_card", "nothing was fired, so no card came out: leave card out")
+        if (cards.launcher or cards.pile > 1) and not cards.dealt:
+            raise RuleError("bad_turned_card", 'name the card turned up, e.g. "card":"R5"; if nothing '
+                            "came out, reload or clear the launcher, then send turn again")
+        if cards.launcher or cards.pile > 1:
+            raise RuleError("bad_fired", "a turn fires one card and cards are left: reload the launcher "
+                            "(send reload), then send turn again")
+        self._stop_turning(game, pending)
 
     def _next_card(self, game: Game, code: str | None) -> Card:
         """The card that came out: named by a physical table, the launcher's next one in dealt mode."""
