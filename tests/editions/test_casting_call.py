@@ -522,3 +522,23 @@ def test_CC_A1_a_table_resumes_mid_turning_from_its_journal_and_undo_takes_back_
     state = accept(resumed, cmd="turn", player="Bob", card="Y5", fired=1)
     assert state["pending"]["cmd"] == "share"
     resumed.close()
+
+
+def test_CC_A1_C_R1_the_demo_launcher_gets_the_cards_the_engine_reloads_after_a_turned_card(sim):
+    """A turned card empties the dealt launcher and the engine reloads the pile at once: the simulated
+    hopper is loaded with exactly those cards, the one fired taken into account."""
+    from unox.ui.session import Session
+
+    table = dealt_table("casting-call")
+    game = table.game
+    give(table, "Bob", ["G1", "G2", "G3"])
+    give(table, "Cy", ["WC", "G4", "G5"])
+    accept(table, cmd="play", player="Bob", card="G1")
+    game.cards.hands["Ann"] += game.cards.stack[:-1]
+    del game.cards.stack[:-1]  # one card left inside
+    launcher = sim("seed=5&cards=1&jam=0&double=0&stuck=0")
+    session = Session(Table(game, launcher=launcher), launcher=launcher, sim=True)
+    session.request({"cmd": "play", "player": "Cy", "card": "WC", "color": "red"})
+    state = session.request({"cmd": "turn", "player": "Cy"})["state"]
+    assert state["launcher"]["cards"] == 2 and state["discard"] == 1  # G7 and G1 went back in
+    assert launcher.device.model.hopper == 2 and launcher.device.model.ejected == 1
