@@ -542,3 +542,13 @@ def test_CC_A1_C_R1_the_demo_launcher_gets_the_cards_the_engine_reloads_after_a_
     state = session.request({"cmd": "turn", "player": "Cy"})["state"]
     assert state["launcher"]["cards"] == 2 and state["discard"] == 1  # G7 and G1 went back in
     assert launcher.device.model.hopper == 2 and launcher.device.model.ejected == 1
+
+
+def test_CC_A1_the_heuristic_bot_spends_a_casting_call_early_only_on_a_leader_about_to_go_out():
+    table = dealt_table("casting-call")
+    game = table.game
+    give(table, "Bob", ["WC", "G9", "R3", "R4"])
+    bot = make_bot("heuristic", random.Random(3))
+    assert bot.choose(game, "Bob").card == "G9"  # everyone holds 7: keep the wild
+    game.cards.hands["Dee"] = game.cards.hands["Dee"][:2]  # Dee, two seats on, is about to go out
+    assert bot.choose(game, "Bob").card == "WC"
