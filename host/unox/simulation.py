@@ -44,6 +44,7 @@ class GameRecord:
     catches: int = 0
     challenges: int = 0  # C-A7, draw editions
     choices: int = 0  # an edition's special-card choices answered (Barbie's gifts, Mario Kart's items)
+    specials: int = 0  # an edition's special cards whose choice was settled (Casting Call's shares)
     actions: int = 0  # every call into the engine that changes the game
 
 
@@ -142,16 +143,21 @@ class Match:
             return
         self.draw(player, game.draw_due(player))
 
-    def draw(self, player: str, due: int) -> None:
-        """DL1/DL2: the launcher deals `due`; an empty launcher is reloaded from the pile first (C-R1)."""
-        game, record = self.game, self.record
+    def reload_for(self, due: int) -> None:
+        """C-R1: the pile goes back into the launcher when it holds fewer cards than are due."""
+        game = self.game
         if due > game.launcher_cards:
             try:
                 game.reload()
-                record.reloads += 1
+                self.record.reloads += 1
             except RuleError as exc:
                 if exc.code != "nothing_to_reload":
                     raise
+
+    def draw(self, player: str, due: int) -> None:
+        """DL1/DL2: the launcher deals `due`; an empty launcher is reloaded from the pile first (C-R1)."""
+        game, record = self.game, self.record
+        self.reload_for(due)
         fired = min(due, game.launcher_cards)
         game.draw(player, fired)
         record.presses += 1
@@ -175,14 +181,14 @@ class Match:
             self.answer_pending()
 
     def answer_pending(self) -> None:
-        """An edition's special card waits for its player's choice (Barbie's gift, Mario Kart's item): the
-        bot's requests, as the ruleset words them (`Ruleset.bot_requests`); cards a request turns up are
-        fired as for a draw (DL3), after a reload if the launcher is empty; a player left catchable by the
-        choice may be caught (U2)."""
-        game = self.game
+        """An edition's special card waits for its player's choice (Barbie's gift, Mario Kart's item, Casting
+        Call's turns and share): the bot's requests, as the ruleset words them (`Ruleset.bot_requests`);
+        cards a request turns up are fired as for a draw (DL3), the pile reloaded first when the launcher
+        is short (C-R1); a player left catchable by the choice may be caught (U2)."""
+        game, record = self.game, self.record
         player = game.pending["player"]  # type: ignore[index]
         bot = self.bots[player]
-        self.record.choices += 1
+        record.choices += 1
         for request in game.rules.bot_requests(game, bot, player):
             cmd = request["cmd"]
             fields = {k: v for k, v in request.items() if k != "cmd"}
@@ -190,12 +196,19 @@ class Match:
                 game.uno(player)
                 continue
             if "fired" in game.rules.requests[cmd] and "fired" not in fields:
-                if game.launcher_cards == 0 and game.cards.pile > 1:
-                    game.reload()
-                    self.record.reloads += 1
-                fields["fired"] = min(game.rules.fire_due(game, cmd, fields), game.launcher_cards)
-                self.record.cards_fired += fields["fired"]
-            game.edition_call(cmd, fields)
+                if game.launcher_cards == 0:
+                    self.reload_for(1)  # an empty launcher turns nothing: the pile goes back in first
+                due = game.rules.fire_due(game, cmd, fields)
+                self.reload_for(due)
+                fields["fired"] = min(due, game.launcher_cards)
+                record.cards_fired += fields["fired"]
+            try:
+                game.edition_call(cmd, fields)
+            except RuleError as exc:
+                raise SimulationError(f"{type(bot).__name__} answered {cmd} {fields}, refused: "
+                                      f"{exc.code}") from exc
+        if game.pending is None:
+            record.specials += 1
         if game.stage == "turn" and player in game.state()["uno"]:
             self.offer_catch(player)
 
@@ -313,6 +326,7 @@ def summarize(records: Sequence[GameRecord], **run: Any) -> dict[str, Any]:
         "catches": sum(r.catches for r in records),
         "challenges": sum(r.challenges for r in records),
         "choices": sum(r.choices for r in records),
+        "specials": sum(r.specials for r in records),
         "actions": sum(r.actions for r in records),
         "longest_game_actions": max((r.actions for r in records), default=0),
         "wins_by_seat": {str(s): wins_by_seat[s] for s in seats},

@@ -2,7 +2,8 @@
 bytes, answers each with exactly one JSON line; a refusal leaves the state as it was; and the journal it
 leaves resumes to the state the last reply reported. An Extreme table and a classic one (`--rules classic`,
 whose draw, pass, challenge and launcher deal are requests of their own) are fuzzed alike, and so are Barbie's
-and Mario Kart's (their first card and item card fired by the launcher, DL3; their gift, item and choose).
+Mario Kart's and Casting Call's (their first card and turned cards fired by the launcher, DL3; their gift,
+item, choose, turn and share).
 
 `UNOX_FUZZ_EXAMPLES` raises the number of hypothesis examples for a longer soak (docs/reliability.md).
 """
@@ -124,7 +125,7 @@ class TableProcess:
 
 
 TABLES = [("script", "extreme"), ("sim", "extreme"), ("script", "classic"), ("sim", "classic"),
-          ("sim", "barbie"), ("sim", "mario-kart")]  # their own requests: gift; item and choose
+          ("sim", "barbie"), ("sim", "mario-kart"), ("sim", "casting-call")]  # own requests
 
 
 @pytest.fixture(scope="module", params=TABLES, ids=["-".join(pair) for pair in TABLES])
@@ -150,7 +151,7 @@ JSON_VALUES = st.recursive(
     | st.floats(allow_nan=False)
     | st.text(st.characters(blacklist_categories=()), max_size=8)
     | st.sampled_from(PLAYERS + ["G7", "G3", "WA", "RH", "GD", "W+4", "G+2", "advice", "red"])
-    | st.sampled_from(["WB", "WI", "T4", "P1", "pink", "mushroom", "bomb", "green_shell"]),
+    | st.sampled_from(["WB", "WI", "WC", "T4", "P1", "pink", "mushroom", "bomb", "green_shell"]),
     lambda inner: (
         st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(PLAYERS + ["x"]), inner, max_size=3)
     ),
@@ -158,7 +159,7 @@ JSON_VALUES = st.recursive(
 )
 FIELDS = [
     *("dealer", "card", "color", "player", "target", "count", "fired", "by", "kind", "points", "extra"),
-    *("launcher", "guilty", "to", "cards", "item"),
+    *("launcher", "guilty", "to", "cards", "item", "deal"),
 ]
 CMDS = [
     "deal",
@@ -179,6 +180,8 @@ CMDS = [
     "gift",
     "item",
     "choose",
+    "turn",
+    "share",
 ]
 SMALL = st.integers(min_value=0, max_value=4)
 
@@ -212,6 +215,9 @@ plausible = st.sampled_from(
         b'{"cmd":"item","player":"Bob","card":"B3","item":"bomb"}',
         b'{"cmd":"choose","player":"Bob","color":"green"}',
         b'{"cmd":"choose","player":"Bob","target":"Cy"}',
+        b'{"cmd":"play","player":"Bob","card":"WC","color":"red"}',
+        b'{"cmd":"turn","player":"Bob","card":"R5"}',
+        b'{"cmd":"share","player":"Bob","deal":true}',
     ]
 )
 raw = st.binary(min_size=1, max_size=120).map(lambda b: b.replace(b"\n", b" "))

@@ -44,8 +44,12 @@ class Bot:
         return fewest_cards(game.state(), player)
 
     def answer(self, game: Game, player: str, pending: Mapping[str, Any]) -> dict[str, Any]:
-        """The fields of the request an edition's special card waits for (`game.pending`): one per name in
-        its `needs` (a `target` player, a `color`); the launcher fires any `fired` cards itself."""
+        """The fields of the request an edition's special card waits for (`game.pending`): Casting Call's
+        share (CC-A2), else one per name in its `needs` (a `target` player, a `color`); a turn (CC-A1) needs
+        none. `fired` is left out: whoever sends it fires what the edition says is due (`fire_due`)."""
+        if pending["cmd"] == "share":  # Casting Call (CC-A2)
+            to = self.choose_share(game, player)
+            return {"to": to} if to else {"deal": True}
         fields: dict[str, Any] = {}
         for name in pending.get("needs", ()):
             if name == "target":
@@ -67,6 +71,20 @@ class Bot:
         so a guilty one is likely; a wrong challenge costs 2 more."""
         culprit = game.challenged_player
         return culprit is not None and game.cards.hand_size(culprit) >= CHALLENGE_HAND
+
+    def choose_share(self, game: Game, player: str) -> str | None:
+        """Casting Call (CC-A2): the opponent who gets every turned card (the leader), or None to deal
+        them out when the leader is a partner."""
+        state = game.state()
+        partners = {p for pair in state.get("teams") or () if player in pair for p in pair}
+        players = state["players"]
+        seat = players.index(player)
+        around = [players[(seat + i) % len(players)] for i in range(1, len(players))]
+        opponents = [p for p in around if p not in partners]
+        if not opponents:
+            return None
+        hands = state["hands"]
+        return min(opponents, key=lambda p: hands[p])  # the nearest seat on a tie
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -21,6 +21,7 @@ DANGER_CARDS = 2  # a leader with this many cards or fewer is worth spending a w
 PRESS_CARDS = 2  # about what one press brings (RULES: about 2 cards per press)
 ATTACK_KINDS = frozenset({"hit2", "draw2", "skip", "reverse"})
 NEXT_HIT_WILDS = frozenset({"wild_hit_fire", "wild_draw4"})  # wilds that hit the next player
+ANY_HIT_WILDS = frozenset({"wild_all_hit", "casting_call"})  # wilds that hit the leader wherever they sit
 
 
 class HeuristicBot(Bot):
@@ -66,7 +67,7 @@ class HeuristicBot(Bot):
         if kind == "beachcomber":  # Barbie (BA-A1): it gives away the best card of each colour besides
             return points + gift_value(hand)
         if card.color is None:  # a wild is spent early only to stop a leader about to go out
-            hits_leader = kind == "wild_all_hit" or (kind in NEXT_HIT_WILDS and nxt == leader)
+            hits_leader = kind in ANY_HIT_WILDS or (kind in NEXT_HIT_WILDS and nxt == leader)
             in_danger = hits_leader and hands[leader] <= DANGER_CARDS
             return points + ATTACK_BONUS if in_danger else points - WILD_PENALTY
         if kind in ATTACK_KINDS and nxt == leader:

@@ -56,6 +56,12 @@ class RandomBot(Bot):
     def choose_target(self, game: Game, player: str) -> str:
         return self.rng.choice([p for p in game.state()["players"] if p != player])
 
+    def choose_share(self, game: Game, player: str) -> str | None:
+        """CC-A2: any other player, or dealing out (None), with equal chances."""
+        others = [p for p in game.state()["players"] if p != player]
+        pick = int(self.rng.random() * (len(others) + 1))
+        return others[pick] if pick < len(others) else None
+
     def calls_uno(self, game: Game, player: str) -> bool:
         return self.rng.random() < self.uno_chance
 

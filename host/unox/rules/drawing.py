@@ -64,8 +64,8 @@ class DrawCalls:
 
     def draw_due(self, player: str) -> int:
         """How many cards `player`'s next draw is: the first owed draw, else 1 for their turn (C-T2)."""
-        if not self.rules.draws:
-            return 0
+        if not self.rules.draws or self.pending is not None:
+            return 0  # an edition's choice first: a launcher button fires nothing meanwhile
         owed = self.order.owed
         if self.stage not in ("turn", "flip") or self.pending is not None:
             return 0  # a pending choice comes first: nothing is fired

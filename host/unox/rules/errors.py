@@ -50,6 +50,9 @@ ERROR_CODES: dict[str, str] = {
     "no_item_due": "Mario Kart: an item or choose request when no Item Wild of that player waits for it",
     "bad_item": "Mario Kart: an item card reported wrongly (unknown item, card without item, too early, "
     "or in dealt mode)",
+    "choice_not_due": "an edition's request (Casting Call's turn or share) with no such choice waiting",
+    "bad_turned_card": "a card turned up (DL3) not named at a physical table, or named in dealt mode",
+    "bad_share": "a Casting Call share naming neither or both of to and deal, or its own player (CC-A2)",
 }
 
 

@@ -346,7 +346,10 @@ class Game(Dealing, TableCalls, DrawCalls):
     # --- read side ---------------------------------------------------------------------------------------
 
     def presser(self) -> str | None:
-        """Who a launcher button press belongs to now: the first owed press, else the turn player."""
+        """Who must act now (and whom a launcher button press belongs to): the player of an edition's
+        pending choice, else the first owed press, else the turn player."""
+        if self.pending is not None:
+            return self.pending["player"]
         if self.stage == "turn":
             return self.order.presser()
         if self.stage == "flip" and self.order.owed:

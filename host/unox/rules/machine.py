@@ -108,16 +108,7 @@ def edition_steps(rules: Any) -> list[tuple[str, str, str]]:
             ("challenge", "drawing", "challenge (guilty, its player draws, else the victim draws more)"),
             ("challenge", "drawing", "draw (accepts the card, D2)"),
         ]
-    own = rules.choice_steps()
-    if own:
-        steps += own
-    elif rules.game_kinds:
-        kinds = sorted(rules.game_kinds)
-        cmds = ", ".join(sorted(rules.requests)) or "the edition's request"
-        steps += [
-            ("play", "pending", f"a special card waits for its player's choice ({', '.join(kinds)})"),
-            ("pending", "play", f"{cmds}"),
-        ]
+    steps += rules.choice_steps()
     return steps
 
 

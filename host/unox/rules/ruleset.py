@@ -160,13 +160,23 @@ class Ruleset:
         return 0
 
     def choice_steps(self) -> list[tuple[str, str, str]]:
-        """The steps its special cards add inside `turn`, as (from, to, what moves it), for the state
-        diagram (docs/state-machine.md); empty: one generic `pending` step per `game_kinds`."""
-        return []
+        """The steps its special cards (`game_kinds`) add inside `turn`, as (from, to, what moves it), for the
+        state diagram (docs/state-machine.md): by default one generic `pending` step and back."""
+        if not self.game_kinds:
+            return []
+        kinds = ", ".join(sorted(self.game_kinds))
+        cmds = ", ".join(sorted(self.requests)) or "the edition's request"
+        return [("play", "pending", f"a special card waits for its player's choice ({kinds})"),
+                ("pending", "play", cmds)]
 
     def state_extra(self, game: Game) -> dict[str, Any]:
         """Edition fields added to the table state (e.g. items turned, gifts pending)."""
         return {}
+
+    def narrate(self, request: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        """The table's line for one of the edition's own accepted `requests`, from the states before and
+        after it (e.g. which card was turned up); None: a plain line naming the request."""
+        return None
 
     def call(self, game: Game, cmd: str, fields: dict[str, Any]) -> None:
         """Apply one of the edition's own `requests`; raise RuleError (changing nothing) to refuse."""

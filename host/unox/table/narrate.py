@@ -102,11 +102,6 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
         return f"{player} challenges the Wild Draw Four (C-A7): {verdict}."
     if cmd == "uno":
         return f"{player} calls UNO."
-    if cmd == "gift":
-        cards = request.get("cards") or []
-        if not cards:
-            return f"{player} gives nothing with the Beachcomber (BA-A1)."
-        return f"{player} gives {', '.join(cards)} to {request.get('to')} (BA-A1)."
     if cmd == "catch":
         return f"{request.get('by')} catches {player} without UNO (U2)."
     if cmd == "penalty":
@@ -117,24 +112,19 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
     if cmd == "score":
         pts = ", ".join(f"{p} {n}" for p, n in request.get("points", {}).items())
         return f"Points left in the hands: {pts}."
-    if cmd in ("item", "choose"):
-        return _item_line(request, before, after)
-    return f"{cmd}: {request}"
+    return _edition_line(request, before, after) or f"{cmd}: {request}"
 
 
-def _item_line(request: dict[str, Any], before: State, after: State) -> str:
-    """Mario Kart's Item Wild: the item card turned up (MK-I1) and the choice its item needed."""
-    player, turned = request.get("player"), after.get("item") or {}
-    if request.get("cmd") == "choose":
-        if request.get("target"):
-            return f"{player}'s green shell hits {request['target']} (MK-I4)."
-        return f"{player} names {after.get('color')}."
-    if turned and turned != before.get("item"):
-        item = str(turned.get("item", "")).replace("_", " ")
-        return f"{player}'s Item Wild turns up {turned.get('card')}: {item} (MK-I1)."
-    if after.get("pending") and after["pending"].get("cmd") == "item":
-        return f"{player}'s item card is out: say which card and item it is."
-    return f"{player}'s Item Wild finds no card to turn up: no item acts."
+def _edition_line(request: dict[str, Any], before: State, after: State) -> str | None:
+    """An edition's own request, told by its ruleset (`Ruleset.narrate`)."""
+    from unox.rules.editions import get_rules
+    from unox.rules.errors import RuleError
+
+    try:
+        rules = get_rules(after.get("rules", ""))
+    except RuleError:
+        return None
+    return rules.narrate(request, before, after)
 
 
 def _color_note(request: dict[str, Any], after: State) -> str:

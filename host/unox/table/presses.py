@@ -99,6 +99,8 @@ class Presses(Settling):
         if self.launcher is None:  # pragma: no cover - check_request requires fired without a launcher
             return self.refuse("no_launcher", 'This table has no launcher: send the draw with "fired":N.')
         due = self.game.draw_due(player)
+        if getattr(self.game.cards, "dealt", False):
+            due = min(due, self.game.launcher_cards)  # dealt mode knows what is inside: fire no more (DL2)
         if due == 0:
             return self._commit({"cmd": "draw", "player": player, "fired": 0})  # refused: the rules say why
         return self._fire_and_commit("draw", player, min(due, MAX_FIRE))

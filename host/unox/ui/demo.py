@@ -181,9 +181,10 @@ class DemoDriver:
         return self.bots[victim].challenges(self.game, victim)
 
     def _answer_pending(self, player: str) -> None:
-        """An edition's special card waits for its player's choice (Barbie's gift, Mario Kart's item): the
-        bot's requests, as the ruleset words them (`Ruleset.bot_requests`). A card the choice turns up is
-        fired by the launcher: the request leaves `fired` out (DL3)."""
+        """An edition's special card waits for its player's choice (Barbie's gift, Mario Kart's item,
+        Casting Call's turns and share): the bot's requests, as the ruleset words them
+        (`Ruleset.bot_requests`). A card the choice turns up is fired by the launcher: the request leaves
+        `fired` out (DL3)."""
         for request in self.game.rules.bot_requests(self.game, self.bots[player], player):
             self.session.request(request)
 

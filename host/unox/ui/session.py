@@ -124,7 +124,7 @@ class Session:
         if request["cmd"] == "reload" and self.ctx.fault == "empty":
             self.ctx.fault = None
         self.emit(*describe(request, before, self.state))
-        self._refresh(before)
+        self._refresh(before, int((reply.get("launcher") or {}).get("fired") or 0))  # a draw, a turned card
         return reply
 
     # --- S1 ------------------------------------------------------------------------------------------

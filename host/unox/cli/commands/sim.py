@@ -120,7 +120,8 @@ def format_summary(s: dict[str, Any]) -> str:
             f" {s['cards_fired_per_hand_mean']:.1f} cards fired",
             f"cards fired: {s['cards_fired']}  reloads: {s['reloads']}  UNO catches: {s['catches']}"
             + (f"  challenges: {s['challenges']}" if s["rules"] != "extreme" else "")
-            + (f"  special choices: {s['choices']}" if s.get("choices") else ""),
+            + (f"  special choices: {s['choices']}" if s.get("choices") else "")
+            + (f"  special cards: {s['specials']}" if s.get("specials") else ""),
             f"wins by seat: {seats}",
             f"wins by bot: {bots}",
         ]

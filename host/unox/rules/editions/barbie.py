@@ -67,6 +67,15 @@ class BarbieRules(ClassicRules):
             return
         game.pending = {"cmd": "gift", "player": player, "why": GIFT_WHY}
 
+    def narrate(self, request: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        """The table's line for a gift (BA-A1)."""
+        if request.get("cmd") != "gift":
+            return None
+        player, cards = request.get("player"), request.get("cards") or []
+        if not cards:
+            return f"{player} gives nothing with the Beachcomber (BA-A1)."
+        return f"{player} gives {', '.join(cards)} to {request.get('to')} (BA-A1)."
+
     def call(self, game: Game, cmd: str, fields: dict[str, Any]) -> None:
         """gift: check everything, then move the cards and settle BA-A2."""
         giver = fields["player"]

@@ -139,6 +139,23 @@ class MarioKartRules(ClassicRules):
         """`item`: the last item card turned this hand, `{"player":P,"card":C,"item":I}`, else null."""
         return {"item": game.extra.get("item")}
 
+    def narrate(self, request: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        """The table's line for the Item Wild: the item card turned up (MK-I1) and the choice its item
+        needed."""
+        if request.get("cmd") not in ("item", "choose"):
+            return None
+        player, turned = request.get("player"), after.get("item") or {}
+        if request.get("cmd") == "choose":
+            if request.get("target"):
+                return f"{player}'s green shell hits {request['target']} (MK-I4)."
+            return f"{player} names {after.get('color')}."
+        if turned and turned != before.get("item"):
+            item = str(turned.get("item", "")).replace("_", " ")
+            return f"{player}'s Item Wild turns up {turned.get('card')}: {item} (MK-I1)."
+        if after.get("pending") and after["pending"].get("cmd") == "item":
+            return f"{player}'s item card is out: say which card and item it is."
+        return f"{player}'s Item Wild finds no card to turn up: no item acts."
+
     def call(self, game: Game, cmd: str, fields: dict[str, Any]) -> None:
         if cmd == "item":
             self._item(game, fields)
