@@ -105,13 +105,6 @@ class Presses(Settling):
             return self._commit({"cmd": "draw", "player": player, "fired": 0})  # refused: the rules say why
         return self._fire_and_commit("draw", player, min(due, MAX_FIRE))
 
-    def _first_card_due(self) -> bool:
-        """DL3: a draw edition's launcher fires the first card: the flip phase, nothing owed, none fired."""
-        if not getattr(self.game.rules, "draws", False):
-            return False
-        state = self.state()
-        return state["phase"] == "flip" and not state["owed"] and not state.get("first_fired")
-
     def _launcher_flip(self, request: dict[str, Any]) -> Reply:
         """DL3 at a launcher table: a flip without a card fires the first card (1, counted by the beam,
         through the journal's intent like any fire); the table then reports which it is. A card reported

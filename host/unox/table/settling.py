@@ -110,13 +110,20 @@ class Settling:
             ) from exc
         return fire_record(pending["fire_id"], clean, pending["requested"])
 
+    def _first_card_due(self) -> bool:
+        """DL3: a draw edition's launcher fires the first card: the flip phase, nothing owed, none fired
+        (one fired waits for the table to say which it is)."""
+        if not getattr(self.game.rules, "draws", False):
+            return False
+        state = self.game.state()
+        return state["phase"] == "flip" and not state["owed"] and not state.get("first_fired")
+
     def _button_request(self) -> dict[str, Any] | None:
         """What the launcher's button fires for besides a press or draw, with the cards `due`: the first card
         (DL3), or the turned card a pending edition request waits for (Mario Kart's item); else None."""
         if not getattr(self.game.rules, "draws", False):
             return None
-        state = self.game.state()
-        if state["phase"] == "flip" and not state["owed"] and not state.get("first_fired"):
+        if self._first_card_due():
             return {"cmd": "flip", "due": 1}
         pending = getattr(self.game, "pending", None)
         if pending and "fired" in edition_terms(self.game)["extra"].get(pending["cmd"], {}):
@@ -132,9 +139,8 @@ class Settling:
             return bool(self.game.presser() == player)
         if cmd == "draw":
             return bool(self.game.draw_due(player) > 0)
-        if cmd == "flip":  # DL3: the first card, while none waits to be reported
-            state = self.game.state()
-            return state["phase"] == "flip" and not state["owed"] and not state.get("first_fired")
+        if cmd == "flip":
+            return self._first_card_due()
         return bool(self.game.rules.fire_due(self.game, cmd, request_of(record)) > 0)
 
     def _remembered(self, fire_id: int) -> Any:
