@@ -26,10 +26,9 @@ from textual.worker import Worker, WorkerFailed, WorkerState
 
 from unox.ui.commands import COMMANDS_HELP, InputError, card_meaning, suggest
 from unox.ui.paint import CARD_CODE, explained, painted, players_grid, table_panel
-from unox.ui.session import Session
+from unox.ui.session import LEAVE_WORDS, Session, kept_where
 
 STATUS_INTERVAL = 0.25  # seconds between status requests: a lost link shows within the 1 s heartbeat
-LEAVE_WORDS = ("yes", "y")
 
 # At 80x24 the panels keep their height and the log gives way first.
 CSS = """
@@ -246,9 +245,7 @@ class TableApp(App):
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Leave at once when the game is over, nothing was played, or it is the bots' demo; else ask."""
-        state = self.session.state
-        unplayed = not self.session.entries() and not self.session.ctx.dealer
-        if self.leaving or self.autoplay is not None or state.get("phase") == "game_over" or unplayed:
+        if self.leaving or self.autoplay is not None or not self.session.in_progress():
             self.exit()
             return
         self.leaving = True
@@ -332,14 +329,6 @@ class TableApp(App):
     def _fatal_error(self) -> None:
         """No traceback on the terminal: `run_app` raises the error and the CLI reports it in one line."""
         self._close_messages_no_wait()
-
-
-def kept_where(session: Session) -> str:
-    """Where the game stays if the person leaves now."""
-    journal = getattr(session.table, "journal", None)
-    if journal is None:
-        return "This table has no journal: leaving ends the game for good."
-    return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
 
 
 HELP = COMMANDS_HELP + (

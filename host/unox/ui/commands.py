@@ -26,7 +26,7 @@ COLOR_WORDS = ("red", "yellow", "green", "blue")
 PENALTY_KINDS = {"advice": "advice", "p1": "advice", "wrong_card": "wrong_card", "wrong": "wrong_card",
                  "p2": "wrong_card"}
 VERBS = ("play", "press", "uno", "catch", "penalty", "reload", "undo", "draw", "deal", "flip", "score",
-         "help", "quit")
+         "settle", "help", "quit")
 BARE_VERBS = ("press", "reload", "undo", "help", "quit")  # verbs that take nothing after them
 MAX_CARD_POINTS = max(card.points for card in CARDS.values())  # a wild: 50 points
 Hands = Mapping[str, int]  # cards held per player
@@ -38,7 +38,7 @@ COMMANDS_HELP = (
     "Type a card for the player whose turn it is (R5; W red; RT Cy trades with Cy; GD 2 discards two more "
     "green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
     "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
-    "score Ann=0 Bob=23 ... - quit."
+    "score Ann=0 Bob=23 ... - settle 2 (cards out of a fire the table stopped in) - quit."
 )
 
 
@@ -269,6 +269,16 @@ def _hand_points(player: str, points: int, hands: Hands) -> int:
     return points
 
 
+def _settle(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+    """The count of a fire the table stopped in (a crash, a link lost while firing): `settle 2`."""
+    if len(words) > 1:
+        raise InputError(_extra(words[1:], "`settle 2` takes one count"))
+    if not words or not words[0].isdigit():
+        raise InputError("say how many cards came out of the fire the table stopped in: `settle 2` "
+                         "(`settle 0` if none came out)")
+    return Command("settle", {"cmd": "settle", "fired": int(words[0])})
+
+
 _HANDLERS = {
     "play": lambda words, players, turn, hands: _play(["play", *words], players, turn, hands),
     "uno": _one_player("uno", "Bob"),
@@ -278,6 +288,7 @@ _HANDLERS = {
     "deal": _deal,
     "flip": _flip,
     "score": _score,
+    "settle": _settle,
 }
 
 
@@ -299,6 +310,8 @@ def _candidates(before: list[str], players: Sequence[str]) -> list[str]:
     if not words:
         return [*VERBS, *players, *card_codes()]
     verb = words[0]
+    if verb == "settle":
+        return []
     if verb in ("uno", "deal", "draw", "catch", "penalty") and len(words) == 1:
         return list(players)
     if verb == "catch":

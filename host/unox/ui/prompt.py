@@ -45,6 +45,9 @@ def press_hint(ctx: Context) -> str:
 
 def prompt_for(state: dict, ctx: Context) -> Prompt:
     """The single most urgent thing the table waits for."""
+    pending = state.get("unsettled")
+    if pending:
+        return settle_prompt(pending)
     if ctx.fault:
         key = "; then type reload once it is loaded" if ctx.fault == "empty" else ""
         again = f" ({ctx.presser} is the one to press again)" if ctx.presser else ""
@@ -63,6 +66,15 @@ def prompt_for(state: dict, ctx: Context) -> Prompt:
         prompt.text += (". Launcher nearly empty: take the top card off the discard pile, shuffle the rest "
                         "into the launcher, then type reload")
     return prompt
+
+
+def settle_prompt(pending: dict) -> Prompt:
+    """A fire the table stopped in (a crash, a link lost while firing): only a person's count settles it."""
+    who, cmd = pending.get("player"), pending.get("cmd", "press")
+    whose = f"{who}'s {cmd}" if who else f"the {cmd}"
+    return Prompt(who, f"the table stopped while the launcher fired {pending.get('requested')} card(s) for "
+                  f"{whose}. Count the cards that came out and type settle N (e.g. settle 2; settle 0 if "
+                  "none came out). Nothing else is taken until then, and nothing is fired again")
 
 
 def _deal_prompt(state: dict, ctx: Context) -> Prompt:

@@ -24,6 +24,7 @@ LOW_WATER = 13  # the most cards one firing gives: below this, a press may find 
 UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal")
 SIM_PRESS_TIMEOUT = 2.0  # virtual seconds for a simulated press to reach the host
 HOPPER_CAPACITY = 112
+LEAVE_WORDS = ("yes", "y")  # the answers that confirm leaving a game in progress
 
 
 def next_seat(players: Sequence[str], player: str, active: Sequence[str] | None = None) -> str:
@@ -41,6 +42,14 @@ def next_presser(state: dict) -> str | None:
     """Who the next press belongs to: the first who owes presses, else the player whose turn it is."""
     owed = state.get("owed") or []
     return owed[0]["player"] if owed else state.get("turn")
+
+
+def kept_where(session: Session) -> str:
+    """Where the game stays if the person leaves now."""
+    journal = getattr(session.table, "journal", None)
+    if journal is None:
+        return "This table has no journal: leaving ends the game for good."
+    return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
 
 
 def sim_device(launcher: Any) -> Any:
@@ -73,6 +82,11 @@ class Session:
             self.table.close()
 
     # --- reading -------------------------------------------------------------------------------------
+    def in_progress(self) -> bool:
+        """A game is under way (something was played or a dealer chosen) and not over: leaving asks first."""
+        played = bool(self.entries()) or self.ctx.dealer is not None
+        return played and self.state.get("phase") != "game_over"
+
     def prompt(self) -> Prompt:
         return prompt_for(self.state, self.ctx)
 
@@ -93,14 +107,17 @@ class Session:
         return self.execute(command)
 
     def execute(self, command: Command) -> dict | None:
+        if command.verb == "settle":
+            return self.settle(command.request["fired"])
+        if command.verb in ("help", "quit"):
+            return None
+        self.check_settled()
         if command.verb == "press":
             return self.press()
         if command.verb == "undo":
             return self.undo()
         if command.verb == "draw":
             self.draw(command.request["player"], command.request["card"])
-            return None
-        if command.verb in ("help", "quit"):
             return None
         request = dict(command.request)
         if request["cmd"] == "deal" and "dealer" not in request:
@@ -110,9 +127,12 @@ class Session:
         return self.request(request)
 
     def request(self, request: dict) -> dict:
-        """One table-protocol request; a refusal raises InputError with the rules' own message."""
+        """One table-protocol request; a refusal raises InputError with the rules' own message.
+
+        It holds the launcher lock: at a draw edition the table fires for a `draw`."""
         before = self.state
-        reply = self.table.handle(request)
+        with self.launcher_lock:
+            reply = self.table.handle(request)
         self.state = reply["state"]
         if not reply.get("ok"):
             raise InputError(reply["error"]["message"])
@@ -126,6 +146,38 @@ class Session:
         self.emit(*describe(request, before, self.state))
         self._refresh(before)
         return reply
+
+    # --- a fire the table stopped in --------------------------------------------------------------
+    def check_settled(self) -> None:
+        """Nothing but the count is taken while a fire waits to be settled: refuse with the question."""
+        if self.state.get("unsettled"):
+            raise InputError(f"first the count: {self.prompt().text}")
+
+    def settle(self, fired: int) -> dict | None:
+        """The cards a person counted out of the fire the table stopped in: it becomes that press (or draw),
+        exactly once; nothing is fired again. 0 means it never fired: the press does not count."""
+        pending = self.state.get("unsettled")
+        if not pending:
+            raise InputError("no fire waits to be counted: settle is only for a fire the table stopped in")
+        before = self.state
+        with self.launcher_lock:
+            reply = self.table.handle({"cmd": "settle", "fired": fired})
+        self.state = reply["state"]
+        who = pending.get("player") or "the player"
+        if reply.get("ok"):
+            self.emit(f"Counted: {fired} card(s) came out for {who}'s {pending['cmd']}; nothing was fired again.")
+            settled = reply.get("settled") or {}
+            request = {k: v for k, v in settled.items() if k not in ("requested", "fire_id", "fields")}
+            self.emit(*describe({**request, **settled.get("fields", {})}, before, self.state))
+            self._refresh(before, fired)
+            return reply
+        if self.state.get("unsettled"):  # the count was refused: the question stays
+            raise InputError(reply["error"]["message"])
+        again = {"press": "presses", "draw": "draws"}.get(pending["cmd"], f"does the {pending['cmd']}")
+        self.emit(f"Counted: nothing came out for {who}'s {pending['cmd']}, so it did not count; "
+                  f"{who} {again} again.")
+        self._refresh(before)
+        return None
 
     # --- S1 ------------------------------------------------------------------------------------------
     def draw(self, player: str, card: str) -> None:
@@ -154,6 +206,7 @@ class Session:
     # --- the launcher --------------------------------------------------------------------------------
     def press(self) -> dict | None:
         """A simulated press on the sim launcher's button; real launchers are pressed by hand."""
+        self.check_settled()
         if not self.ctx.sim or not hasattr(self.launcher, "press_button"):
             raise InputError("press the button on the launcher itself; only the sim launcher is pressed here")
         with self.launcher_lock:

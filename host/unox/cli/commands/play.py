@@ -32,7 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_table_options(parser, launcher_help="sim (default), serial:PORT or gpio")
+    add_table_options(
+        parser,
+        launcher_help="sim (default), serial:PORT or gpio",
+        journal_help="SQLite journal of every accepted event (default: a new file under "
+        "$XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables; see --list and --no-journal)",
+    )
     parser.add_argument(
         "--continue",
         dest="continue_path",
