@@ -1,4 +1,4 @@
-"""`unox play --plain`: `quit` during a game asks first, as the table UI does; `yes` leaves (issue 10 item 4)."""
+"""`unox play --plain`: `quit` during a game asks first, as the table UI does; `yes` leaves."""
 
 import subprocess
 import sys

@@ -165,7 +165,8 @@ class Session:
         self.state = reply["state"]
         who = pending.get("player") or "the player"
         if reply.get("ok"):
-            self.emit(f"Counted: {fired} card(s) came out for {who}'s {pending['cmd']}; nothing was fired again.")
+            what = f"{who}'s {pending['cmd']}"
+            self.emit(f"Counted: {fired} card(s) came out for {what}; nothing was fired again.")
             settled = reply.get("settled") or {}
             request = {k: v for k, v in settled.items() if k not in ("requested", "fire_id", "fields")}
             self.emit(*describe({**request, **settled.get("fields", {})}, before, self.state))
