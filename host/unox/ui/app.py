@@ -286,11 +286,12 @@ class TableApp(App):
                         name="press")
 
     def check_launcher(self) -> None:
-        """Ask for the launcher's status on a worker thread: a lid opened or a cable pulled shows at once."""
+        """Ask for the launcher's status on a worker thread: a lid opened or a cable pulled shows at once, and
+        the fires the table took from it meanwhile (alone while the link was down, or lost in flight)."""
         if self._status_pending or self.session.launcher is None:
             return
         self._status_pending = True
-        self.run_worker(self.session.fetch_status, thread=True, group="status", name="status")
+        self.run_worker(self.session.fetch_news, thread=True, group="status", name="status")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A launcher request finished on its worker: apply its answer here, on the UI thread."""
@@ -300,7 +301,7 @@ class TableApp(App):
             return
         if worker.group == "status":
             self._status_pending = False
-            changed = event.state == WorkerState.SUCCESS and self.session.apply_status(worker.result)
+            changed = event.state == WorkerState.SUCCESS and self.session.apply_news(worker.result)
         else:
             self._press_pending = False
             changed = event.state == WorkerState.SUCCESS and self.session.take_press(worker.result)

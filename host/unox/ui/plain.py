@@ -68,7 +68,8 @@ def polled_lines(stream: IO[str], session: Session, interval: float = 0.05) -> I
     while True:
         ready, _, _ = select.select([stream], [], [], interval)
         if not ready:
-            if session.poll(0.0):
+            told = len(session.log)
+            if session.poll(0.0) or len(session.log) > told:  # a press, or news the table took: `next:`
                 yield ""
             continue
         line = stream.readline()

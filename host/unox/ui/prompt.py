@@ -72,8 +72,10 @@ def settle_prompt(pending: dict) -> Prompt:
     """A fire the table stopped in (a crash, a link lost while firing): only a person's count settles it."""
     who, cmd = pending.get("player"), pending.get("cmd", "press")
     whose = f"{who}'s {cmd}" if who else f"the {cmd}"
-    return Prompt(who, f"the table stopped while the launcher fired {pending.get('requested')} card(s) for "
-                  f"{whose}. Count the cards that came out and type settle N (e.g. settle 2; settle 0 if "
+    asked = pending.get("requested")
+    return Prompt(who, f"the launcher fired {asked} card(s) for {whose} and never said how many came out ("
+                  "the table stopped, or the link was lost); the table asks it again once it answers. If it "
+                  "cannot tell, count the cards that came out and type settle N (e.g. settle 2; settle 0 if "
                   "none came out). Nothing else is taken until then, and nothing is fired again")
 
 

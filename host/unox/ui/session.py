@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from unox.launcher.base import LauncherError, LauncherStatus
 from unox.launcher.faults import fault_action
@@ -25,6 +25,13 @@ UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal"
 SIM_PRESS_TIMEOUT = 2.0  # virtual seconds for a simulated press to reach the host
 HOPPER_CAPACITY = 112
 LEAVE_WORDS = ("yes", "y")  # the answers that confirm leaving a game in progress
+
+
+class LauncherNews(NamedTuple):
+    """What one poll of the launcher brought: its status, and the lines the table told while syncing."""
+
+    status: LauncherStatus | None
+    told: list[str]
 
 
 def next_seat(players: Sequence[str], player: str, active: Sequence[str] | None = None) -> str:
@@ -335,6 +342,50 @@ class Session:
             except LauncherError:
                 return LauncherStatus(False, None, 0, None, False, ["link"])
 
+    def fetch_news(self) -> LauncherNews:
+        """Any thread: the launcher's status, and what the table took from it meanwhile (fires the firmware
+        made alone while the link was down, a fire lost in flight that the device now settles)."""
+        if self.launcher is None:
+            return LauncherNews(None, [])
+        with self.launcher_lock:
+            return LauncherNews(self.fetch_status(), self.sync_table())
+
+    def sync_table(self) -> list[str]:
+        """Any thread, holding the launcher lock: `Table.sync_launcher()`, and the lines the table told while
+        doing it (on this thread only: a request on another thread tells its own)."""
+        me = threading.get_ident()
+        told: list[str] = []
+
+        def hear(line: str) -> None:
+            if threading.get_ident() == me:
+                told.append(line)
+
+        sync = getattr(self.table, "sync_launcher", None)
+        if sync is None:
+            return told
+        with self.launcher_lock:
+            self.table.listeners.append(hear)
+            try:
+                sync()
+            except Exception as exc:  # a failing driver must not end the poll: the status tells the link
+                told.append(f"Could not read the launcher's own fires: {exc}")
+            finally:
+                self.table.listeners.remove(hear)
+        return told
+
+    def apply_news(self, news: LauncherNews) -> bool:
+        """On the front end's thread: the table's news into the log and the state, then the status."""
+        changed = False
+        if news.told or self.table.state() != self.state:
+            before = self.state
+            self.state = self.table.state()
+            self.emit(*news.told)
+            launcher_before = (before.get("launcher") or {}).get("cards", 0)
+            fired = max(0, launcher_before - (self.state.get("launcher") or {}).get("cards", 0))
+            self._refresh(before, fired)  # cards that left the launcher alone are not put back in the sim
+            changed = True
+        return self.apply_status(news.status) or changed
+
     def apply_status(self, status: LauncherStatus | None) -> bool:
         """Take a status in: a fault it shows (lid, battery, a lost link) is announced, or its clearing.
 
@@ -356,7 +407,7 @@ class Session:
         return changed
 
     def _check_status(self) -> None:
-        self.apply_status(self.fetch_status())
+        self.apply_news(self.fetch_news())
 
     def _fault_cleared(self) -> None:
         """The fault is gone: say so, and who presses again after a jam."""
@@ -366,6 +417,8 @@ class Session:
 
     def refused_press(self, error: dict) -> str:
         """A press the rules refused, in the play screen's words (the JSON wording is `unox table`'s)."""
+        if error.get("code") == "unsettled":
+            return f"Press refused: {self.prompt().text}"
         if error.get("code") == "not_owed" and "nobody owes" in error.get("message", "").lower():
             return f"Press refused (not-now beep): nobody owes a press now, so nothing was fired. NEXT: " \
                    f"{self.prompt().line()}"
