@@ -10,7 +10,7 @@ import select
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TextIO
 
-from unox.ui.commands import COMMANDS_HELP, InputError
+from unox.ui.commands import InputError, commands_help
 from unox.ui.session import LEAVE_WORDS, Session, kept_where
 from unox.ui.views import render_state
 
@@ -51,7 +51,7 @@ def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
         elif line.lower() == "state":
             write(render_state(session.state, session.ctx, session.status))
         elif line.lower() == "help":
-            write(COMMANDS_HELP + " state prints the table.")
+            write(commands_help(session.rules) + " state prints the table.")
         else:
             try:
                 session.submit(line)

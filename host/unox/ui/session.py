@@ -17,11 +17,11 @@ from unox.launcher.faults import fault_action
 from unox.rules.cards import parse_card
 from unox.rules.setup import draw_value, pick_dealer
 from unox.table.narrate import describe, undone
-from unox.ui.commands import Command, InputError, parse_line
+from unox.ui.commands import Command, InputError, edition, parse_line
 from unox.ui.prompt import Context, Prompt, prompt_for
 
 LOW_WATER = 13  # the most cards one firing gives: below this, a press may find the launcher dry
-UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal")
+UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal", "pass", "challenge")
 SIM_PRESS_TIMEOUT = 2.0  # virtual seconds for a simulated press to reach the host
 HOPPER_CAPACITY = 112
 LEAVE_WORDS = ("yes", "y")  # the answers that confirm leaving a game in progress
@@ -73,6 +73,8 @@ class Session:
         self.low_water = low_water
         self.state: dict = table.handle({"cmd": "state"})["state"]
         self.players: list[str] = list(getattr(table, "players", None) or self.state["players"])
+        # The edition's ruleset (its cards, colours and requests), or None for Extreme.
+        self.rules = edition(getattr(getattr(table, "game", None), "rules", None))
         self.ctx = Context(sim=sim)
         self.log: list[str] = []
         self.listeners: list[Callable[[str], None]] = []
@@ -110,7 +112,7 @@ class Session:
     # --- typed lines ---------------------------------------------------------------------------------
     def submit(self, line: str) -> dict | None:
         """Run one typed line; InputError (nothing changed) when the line or the move is refused."""
-        command = parse_line(line, self.players, self.state.get("turn"), self.state.get("hands"))
+        command = parse_line(line, self.players, self.state.get("turn"), self.state.get("hands"), self.rules)
         return self.execute(command)
 
     def execute(self, command: Command) -> dict | None:
@@ -138,6 +140,7 @@ class Session:
 
         It holds the launcher lock: at a draw edition the table fires for a `draw`."""
         before = self.state
+        booked = len(self.table.entries)
         with self.launcher_lock:
             reply = self.table.handle(request)
         self.state = reply["state"]
@@ -150,8 +153,10 @@ class Session:
             self.called.add(request["player"])
         if request["cmd"] == "reload" and self.ctx.fault == "empty":
             self.ctx.fault = None
-        self.emit(*describe(request, before, self.state))
-        self._refresh(before)
+        # What was booked, when the table added to it (a draw's `fired`: the cards the launcher dealt).
+        told = self.table.entries[-1] if len(self.table.entries) > booked else request
+        self.emit(*describe(told, before, self.state))
+        self._refresh(before, told.get("fired", 0) if told is not request else 0)
         return reply
 
     # --- a fire the table stopped in --------------------------------------------------------------
@@ -431,7 +436,8 @@ class Session:
         if not entries:
             raise InputError("there is nothing to undo yet")
         last = entries[-1]
-        if last.get("cmd") not in UNDOABLE:
+        own = self.rules is not None and last.get("cmd") in self.rules.requests and "fired" not in last
+        if last.get("cmd") not in UNDOABLE and not own:
             raise InputError(
                 "the last event was a launcher press: its cards are already out and cannot go back; "
                 "for a wrong card use penalty NAME wrong_card"

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from unox.rules.cards import COLOR_NAMES
-from unox.ui.commands import card_meaning
+from unox.ui.commands import card_meaning, color_name, rules_of
 from unox.ui.prompt import Context
 
 ARROWS = {"left": "left (clockwise)", "right": "right (anticlockwise)"}
@@ -22,6 +21,9 @@ def owed_by(state: dict) -> dict[str, str]:
     for entry in state.get("owed") or []:
         if entry.get("until_fire"):
             out[entry["player"]] = "presses until it fires"
+        elif "draws" in entry:  # a draw edition: the launcher deals what is owed
+            n = entry["draws"]
+            out[entry["player"]] = f"draws {n} card{'s' if n != 1 else ''}"
         else:
             n = entry.get("presses", 0)
             out[entry["player"]] = f"owes {n} press{'es' if n != 1 else ''}"
@@ -69,8 +71,9 @@ def top_card(state: dict) -> str:
     if not top:
         return "-"
     color = state.get("color")
-    named = f", colour {COLOR_NAMES.get(color, color)}" if top.startswith("W") and color else ""
-    return f"{top}  {card_meaning(top)}{named}"
+    rules = rules_of(state)
+    named = f", colour {color_name(color, rules)}" if top.startswith("W") and color else ""
+    return f"{top}  {card_meaning(top, rules)}{named}"
 
 
 def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:
