@@ -87,14 +87,21 @@ def edition(rules: Ruleset | None) -> Ruleset | None:
     return None if rules is None or rules.name == "extreme" else rules
 
 
-def rules_of(state: Mapping[str, Any]) -> Ruleset | None:
-    """The edition a table state names (`rules`), or None for Extreme."""
+def rules_of(state: Mapping[str, Any], rules: Ruleset | None = None) -> Ruleset | None:
+    """The edition: `rules` when the caller knows it (the session's), else the one the state names
+    (`rules`); None for Extreme or an edition not installed here."""
+    if rules is not None:
+        return edition(rules)
     name = state.get("rules")
     if not name or name == "extreme":
         return None
     from unox.rules.editions import get_rules
+    from unox.rules.errors import RuleError
 
-    return edition(get_rules(name))
+    try:
+        return edition(get_rules(name))
+    except RuleError:
+        return None
 
 
 def kind_name(kind: str) -> str:

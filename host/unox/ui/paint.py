@@ -94,8 +94,8 @@ def players_grid(state: dict, called: set[str]) -> RichTable:
 def table_panel(state: dict, ctx: Context, status: Any) -> Text:
     """The phase, the turn, the top card spelled out, what is owed, then the launcher's lines."""
     out = Text()
-    rules = rules_of(state)
-    for line in table_lines(state):
+    rules = rules_of(state, ctx.rules)
+    for line in table_lines(state, rules):
         if line.startswith("Turn:") and state.get("turn"):
             label, _, value = line.partition(":")
             out.append(f"{label}:")

@@ -24,6 +24,7 @@ class Context:
     drawing: list[str] = field(default_factory=list)
     reload_due: bool = False
     sim: bool = False
+    rules: Any = None  # the edition's Ruleset (None: Extreme)
 
 
 @dataclass
@@ -61,7 +62,7 @@ def prompt_for(state: dict, ctx: Context) -> Prompt:
         return Prompt(ctx.dealer, "turn up the first card and type it: flip G7 (flip W red for a wild)")
     if phase == "hand_over":
         return Prompt(None, "hand over: count the points left in each hand and type score Ann=0 Bob=23 ...")
-    rules = rules_of(state)
+    rules = rules_of(state, ctx.rules)
     prompt = _turn_prompt(state, ctx) if rules is None or not rules.draws else _draw_turn_prompt(state, rules)
     if ctx.reload_due:
         prompt.text += (". Launcher nearly empty: take the top card off the discard pile, shuffle the rest "

@@ -75,7 +75,7 @@ class Session:
         self.players: list[str] = list(getattr(table, "players", None) or self.state["players"])
         # The edition's ruleset (its cards, colours and requests), or None for Extreme.
         self.rules = edition(getattr(getattr(table, "game", None), "rules", None))
-        self.ctx = Context(sim=sim)
+        self.ctx = Context(sim=sim, rules=self.rules)
         self.log: list[str] = []
         self.listeners: list[Callable[[str], None]] = []
         self.called: set[str] = set()  # players who called UNO and still hold one card
@@ -112,7 +112,11 @@ class Session:
     # --- typed lines ---------------------------------------------------------------------------------
     def submit(self, line: str) -> dict | None:
         """Run one typed line; InputError (nothing changed) when the line or the move is refused."""
-        command = parse_line(line, self.players, self.state.get("turn"), self.state.get("hands"), self.rules)
+        who = self.state.get("turn")
+        pending = self.state.get("pending") or {}
+        if pending.get("player") and line.split()[:1] == [pending.get("cmd")]:
+            who = pending["player"]  # the edition waits for this player's choice: they make it
+        command = parse_line(line, self.players, who, self.state.get("hands"), self.rules)
         return self.execute(command)
 
     def execute(self, command: Command) -> dict | None:
