@@ -175,3 +175,16 @@ def test_the_prompt_for_a_classic_turn_names_the_turns_draw():
     assert prompt.line() == (
         "Bob: play a card on W (Wild, colour green) by typing it, e.g. R0, or draw one: draw Bob"
     )
+
+
+def test_every_edition_command_in_the_docs_parses():
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text()
+    section = doc.split("## Other editions")[1].split("\n## ")[0]
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    typed = [snippet for row in rows for snippet in re.findall(r"`([^`]+)`", row)]
+    assert len(typed) >= 6
+    for line in typed:
+        parse_line(line, PLAYERS, turn="Ann", rules=TOY if line.startswith("gift") else CLASSIC)
