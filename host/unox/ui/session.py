@@ -142,10 +142,14 @@ class Session:
     def request(self, request: dict) -> dict:
         """One table-protocol request; a refusal raises InputError with the rules' own message.
 
-        It holds the launcher lock: at a draw edition the table fires for a `draw`."""
+        Only a request the table fires for (a draw edition's `draw`) waits for the launcher lock: the rest
+        never wait on a status call hanging on a worker thread."""
         before = self.state
         booked = len(self.table.entries)
-        with self.launcher_lock:
+        if self.fires(request):
+            with self.launcher_lock:
+                reply = self.table.handle(request)
+        else:
             reply = self.table.handle(request)
         self.state = reply["state"]
         if not reply.get("ok"):
@@ -163,6 +167,13 @@ class Session:
         self._refresh(before, told.get("fired", 0) if told is not request else 0)
         return reply
 
+    def fires(self, request: dict) -> bool:
+        """Whether the table fires the launcher for `request` (a draw, or an edition's card turned up)."""
+        if self.launcher is None or "fired" in request:
+            return False
+        own = self.rules.requests.get(request["cmd"], {}) if self.rules is not None else {}
+        return request["cmd"] in ("draw", "press") or "fired" in own
+
     # --- a fire the table stopped in --------------------------------------------------------------
     def check_settled(self) -> None:
         """Nothing but the count is taken while a fire waits to be settled: refuse with the question."""
@@ -176,8 +187,7 @@ class Session:
         if not pending:
             raise InputError("no fire waits to be counted: settle is only for a fire the table stopped in")
         before = self.state
-        with self.launcher_lock:
-            reply = self.table.handle({"cmd": "settle", "fired": fired})
+        reply = self.table.handle({"cmd": "settle", "fired": fired})  # fires nothing: no launcher call
         self.state = reply["state"]
         who = pending.get("player") or "the player"
         if reply.get("ok"):
