@@ -16,7 +16,8 @@ EXAMPLE = """examples:
   unox play --continue                         pick up the newest of them
   unox play --resume game.db                   after a crash or a power cut: the same table, same state
   unox play --continue table.db --players Ann,Bob,Cy   the game in table.db if it goes on, else a new one
-  unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)"""
+  unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)
+  unox play --players Ann,Bob,Cy --rules classic        another edition: its cards; draw Bob, pass Bob"""
 NEWEST = Path("<newest>")  # `--continue` without a file
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
