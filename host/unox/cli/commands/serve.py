@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="resume the game FILE holds; if there is none or it is over, start a new table journalled "
         "to FILE",
     )
+    parser.add_argument("--no-journal", action="store_true",
+                        help="keep no journal (by default the table is journalled as `unox play` does)")
     add_web_options(parser)
     parser.set_defaults(func=run)
 
