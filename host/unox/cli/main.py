@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "tally"),
     "profile": ("profile", "statistics of N virtual presses of an eject profile"),
     "rules": ("rules", "the rules engine: state diagram and error codes"),
+    "serve": ("serve", "serve the table to phones: each player sees it and enters their own plays"),
     "sim": ("sim", "simulate whole games between bots"),
     "simulate-device": ("simulate_device", "serve the simulated launcher on a pseudo-terminal"),
     "table": ("table", "run a table over the JSON-lines table protocol v1 (stdin/stdout)"),
