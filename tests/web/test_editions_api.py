@@ -105,6 +105,7 @@ def test_phones_draw_pass_and_challenge_for_themselves_only(serve):
 def test_a_player_may_not_send_operator_requests_at_a_draw_table(serve):
     served = serve("--players", "Ann,Bob", "--launcher", "script", "--rules", "classic", "--no-journal")
     ann = seat(served, "Ann")
-    for request in ({"cmd": "penalty", "player": "Bob", "kind": "advice"}, {"cmd": "undo"}, {"cmd": "settle", "fired": 1}):
+    advice = {"cmd": "penalty", "player": "Bob", "kind": "advice"}
+    for request in (advice, {"cmd": "undo"}, {"cmd": "settle", "fired": 1}):
         status, reply = ann.request(request)
         assert status == 403 and "only the operator" in reply["error"]["message"], request

@@ -17,6 +17,14 @@ from tests.web.test_browser import Table, hand_of, play
 expect.set_options(timeout=15_000)
 
 
+def sent_from(page: Page, request: dict) -> tuple[int, dict]:
+    """One request sent by the page's own token (its cookie), as a hand-made client of the API would."""
+    return page.evaluate("""async (request) => {
+        const res = await fetch('/api/requests', {method: 'POST', body: JSON.stringify(request)});
+        return [res.status, await res.json()];
+    }""", request)
+
+
 def draw(page: Page) -> dict:
     """The phone's Draw button; the host fires what is due. Returns the table's reply."""
     with page.expect_response(re.compile(r"/api/requests$")) as response:
@@ -111,10 +119,7 @@ def test_a_fire_the_table_stopped_in_is_asked_on_every_page_and_the_operators_co
         expect(page.locator(".top .msg")).to_have_count(0)
         expect(page.locator("#seats tr", has_text="Bob").locator("td").nth(1)).to_have_text(str(before + 2))
     expect(op.locator("#settle")).to_have_count(0)
-    status, reply = op.evaluate("""async () => {
-        const res = await fetch('/api/requests', {method: 'POST', body: JSON.stringify({cmd: 'settle', fired: 2})});
-        return [res.status, await res.json()];
-    }""")
+    status, reply = sent_from(op, {"cmd": "settle", "fired": 2})
     assert status == 200 and reply["error"]["code"] == "nothing_to_settle"
     assert reply["state"]["hands"]["Bob"] == before + 2
     server.stop()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# What people call each kind of card; a kind not listed is named from its own words ("item_wild": "Item Wild").
+# What people call each kind of card; a kind not listed is named from its own words ("item_wild": Item Wild).
 KIND_NAMES = {
     "hit2": "Hit 2", "draw2": "Draw Two", "reverse": "Reverse", "skip": "Skip", "discard_all": "Discard All",
     "trade": "Trade Hands", "wild": "Wild", "wild_all_hit": "Wild All Hit", "wild_hit_fire": "Wild Hit-Fire",
@@ -51,7 +51,8 @@ def edition(rules: Any) -> dict[str, Any]:
         "challengeable": sorted(rules.challengeable),
         "penalties": dict(rules.penalties),
         "requests": {
-            cmd: {name: {"kind": f.kind, "required": f.required, "hint": f.hint} for name, f in fields.items()}
+            cmd: {name: {"kind": f.kind, "required": f.required, "hint": f.hint}
+                  for name, f in fields.items()}
             for cmd, fields in rules.requests.items()
         },
     }

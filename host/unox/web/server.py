@@ -31,8 +31,8 @@ PAGES = ("/", "/play", "/table", "/operator")
 # How a press reaches the table: `host` (the phone's request fires the launcher), `count` (no launcher: the
 # phone says how many cards came out), `button` (another front end owns the launcher: press its button).
 PRESSES = ("host", "count", "button")
-FIRED_STAYS_OUT = ("the last event was a launcher press (or draw): its cards are already out and cannot go back; "
-                   "for a wrong card use the wrong-card penalty")
+FIRED_STAYS_OUT = ("the last event was a launcher press (or draw): its cards are already out and cannot go "
+                   "back; for a wrong card use the wrong-card penalty")
 BUTTON_ONLY = "press the launcher's own button: at this table the terminal UI takes the presses"
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 # The page may load and connect to nothing but this server (and inline nothing).
@@ -219,7 +219,8 @@ def parse_json(body: str | bytes) -> Any:
 
 def host_fired(request: Any) -> bool:
     """A press or draw the host would fire (no `fired` count given)."""
-    return isinstance(request, dict) and request.get("cmd") in ("press", "draw") and request.get("fired") is None
+    fires = isinstance(request, dict) and request.get("cmd") in ("press", "draw")
+    return fires and request.get("fired") is None
 
 
 class AsciiJSON(JSONResponse):
