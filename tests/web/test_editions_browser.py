@@ -41,7 +41,16 @@ def test_a_classic_hand_on_phones_draws_exactly_what_is_due(serve, browser, arti
     op = table.open("operator")
     ann, bob, cy = (table.open(name) for name in ("Ann", "Bob", "Cy"))
 
+    # DL4: the launcher deals; each phone draws its 7 in seat order from the dealer's left, each fired exactly.
+    op.locator("#launcher-deals").check()
     op.get_by_role("button", name="Deal", exact=True).click()
+    expect(ann.locator("#turn")).to_have_text("Bob owes 7 draws")
+    for phone in (bob, cy, ann):
+        expect(phone.locator("#turn")).to_have_text("You owe 7 draws")
+        reply = draw(phone)
+        assert reply["launcher"]["requested"] == 7 and reply["launcher"]["fired"] == 7
+    expect(op.locator("#turn")).to_have_text("Waiting for the first card to be turned up")
+    assert [hand_of(op, name) for name in ("Ann", "Bob", "Cy")] == [7, 7, 7]
     play(op, "green", "7")
     expect(bob.locator("#turn")).to_have_text("Your turn: play a card or draw")
     expect(bob.locator("#edition")).to_have_text("UNO")
@@ -81,6 +90,7 @@ def test_a_classic_hand_on_phones_draws_exactly_what_is_due(serve, browser, arti
     bob.get_by_role("button", name="name red", exact=True).click()
     bob.locator("#go").click()
     expect(cy.locator("#challenge")).to_be_visible()
+    cy.screenshot(path=artifacts / "classic-challenge.png")
     expect(ann.locator("#challenge")).to_have_count(0)  # only the victim's phone asks
     expect(op.locator("#color")).to_contain_text("red (R)")
     cy.get_by_role("button", name="Bob did not: not guilty").click()

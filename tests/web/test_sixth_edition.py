@@ -75,9 +75,9 @@ def sixth(monkeypatch):
     editions.get_rules.cache_clear()
 
 
-def test_a_sixth_editions_cards_and_its_own_choice_work_on_the_page_unchanged(sixth, browser):
+def test_a_sixth_editions_cards_and_its_own_choice_work_on_the_page_unchanged(sixth, browser, artifacts):
     pages = Pages(browser, sixth)
-    op, ann, bob = (pages.open(seat) for seat in ("operator", "Ann", "Bob"))
+    op, ann, bob, cy = (pages.open(seat) for seat in ("operator", "Ann", "Bob", "Cy"))
     op.get_by_role("button", name="Deal", exact=True).click()
     play(op, "green", "7")
 
@@ -105,6 +105,16 @@ def test_a_sixth_editions_cards_and_its_own_choice_work_on_the_page_unchanged(si
     bob.locator("#req-to").select_option("Cy")
     bob.locator("#req-cards").fill("T3, G5")
     bob.locator("#req-loud").check()
+    bob.screenshot(path=artifacts / "sixth-choice.png")
     bob.get_by_role("button", name="Send zap").click()
     expect(ann.locator("#pending")).to_have_count(0)
     assert CALLS == [{"player": "Bob", "to": "Cy", "cards": ["T3", "G5"], "loud": True}]
+
+    # No launcher here (`script`): Cy's phone says how many cards she took for her turn's draw, then passes.
+    expect(cy.locator("#turn")).to_have_text("Your turn: play a card or draw")
+    cy.get_by_label("cards that came out").fill("1")
+    cy.get_by_role("button", name="Drew", exact=True).click()
+    expect(cy.locator("#turn")).to_have_text("You drew: play that card or pass")
+    cy.locator("#pass").click()
+    expect(ann.locator("#turn")).to_have_text("Your turn: play a card or draw")
+    expect(ann.locator("#seats tr", has_text="Cy").locator("td").nth(1)).to_have_text("8")

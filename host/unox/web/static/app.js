@@ -52,7 +52,7 @@ function card(code, big) {
   const p = cardParts(code);
   if (!p) return h("span", { class: "note" }, "no card yet");
   return paint(h("span", { class: "card c-" + p.color + (big ? " big" : ""), role: "img", "aria-label": p.name, title: p.name },
-    h("i", { "aria-hidden": "true" }, p.color), h("b", { "aria-hidden": "true" }, p.label),
+    h("i", { "aria-hidden": "true" }, p.color), h("b", { "aria-hidden": "true", class: p.label.length > 2 ? "long" : null }, p.label),
     p.color === "W" ? h("small", { "aria-hidden": "true" }, p.name.replace("Wild ", "") || "Wild") : null), p.color);
 }
 const swatch = (color) => color ? h("span", {}, paint(h("span", { class: "swatch c-" + (BY_NAME[color] || "W"), "aria-hidden": "true" }), BY_NAME[color] || "W"), " " + color + " (" + (BY_NAME[color] || "?") + ")") : "–";
@@ -144,7 +144,8 @@ function owes(o) { if (o.until_fire) return "presses until a card fires"; const 
 function turnText() {
   if (!S) return "";
   if (S.phase === "deal") return "Waiting for the deal" + (S.dealer ? "" : ": the operator deals");
-  if (S.phase === "flip") return "Waiting for the first card to be turned up";
+  const dealing = S.phase === "flip" && (S.owed || []).length; // DL4: the launcher deals, each draws in turn
+  if (S.phase === "flip" && !dealing) return "Waiting for the first card to be turned up";
   if (S.phase === "hand_over") return (S.went_out || "Someone") + " went out: the hand is over, the operator enters the scores";
   if (S.phase === "game_over") return (S.winner || "Someone") + " won the game";
   const owed = (S.owed || [])[0];
@@ -307,8 +308,9 @@ function unoAndCatch(player) {
 // ---- the pages --------------------------------------------------------------------------------
 function playerPage() {
   const out = [statusLine(), msgBox()];
+  const owed = (S.owed || [])[0];
+  if (S.phase === "flip" && owed && owed.player === me && !readOnly) out.push(h("div", { class: "panel" }, h("p", {}, "The launcher deals: take your " + owes(owed) + "."), pressControls(me)));
   if (S.phase === "turn" && !readOnly) {
-    const owed = (S.owed || [])[0], verb = E.draws ? "draw" : "press";
     if (S.pending) out.push(pendingPanel(S.pending.player === me));
     else if (S.turn === me && owed && owed.player === me) out.push(challengePanel(me), h("div", { class: "panel" }, h("p", {}, "You owe " + owes(owed) + ": " + (E.draws ? "take them from" : "press") + " the launcher."), pressControls(me)));
     else if (S.turn === me && S.drawn === me) out.push(picker(me, "play"), h("div", { class: "panel" }, h("p", { class: "note" }, "Keep the card you drew?"), passButton(me)));
@@ -340,9 +342,11 @@ function operatorPage() {
     if (!pick.dealer) pick.dealer = next;
     out.push(h("div", { class: "panel", id: "deal" }, h("h2", {}, "Deal"), h("div", { class: "row" }, h("label", { for: "dealer" }, "Dealer: "),
       h("select", { id: "dealer", onchange: (e) => { pick.dealer = e.target.value; } }, players.map((p) => h("option", { value: p, selected: p === pick.dealer }, p))),
-      btn("Deal", () => send({ cmd: "deal", dealer: pick.dealer }), { class: "main" }))));
+      btn("Deal", () => send(Object.assign({ cmd: "deal", dealer: pick.dealer }, pick.launcherDeals ? { launcher: true } : {})), { class: "main" })),
+      E.draws && presses !== "count" ? h("div", { class: "row" }, h("label", {}, h("input", { type: "checkbox", id: "launcher-deals", checked: !!pick.launcherDeals,
+        onchange: (e) => { pick.launcherDeals = e.target.checked; } }), " The launcher deals the hands: each player draws 7 from it")) : null));
   }
-  if (S.phase === "flip") out.push(picker(null, "flip"));
+  if (S.phase === "flip") out.push((S.owed || []).length ? h("div", { class: "panel" }, h("p", {}, "The launcher deals: " + S.turn + " draws."), pressControls(S.turn)) : picker(null, "flip"));
   if (S.phase === "hand_over") out.push(scoreForm(players));
   if (S.phase === "turn") {
     out.push(h("div", { class: "panel" }, h("div", { class: "row" }, h("label", { for: "acting" }, "Act for: "),
