@@ -41,7 +41,7 @@ def test_a_classic_hand_on_phones_draws_exactly_what_is_due(serve, browser, arti
     op = table.open("operator")
     ann, bob, cy = (table.open(name) for name in ("Ann", "Bob", "Cy"))
 
-    # DL4: the launcher deals; each phone draws its 7 in seat order from the dealer's left, each fired exactly.
+    # DL4: the launcher deals; each phone draws its 7 in turn from the dealer's left, each fired exactly.
     op.locator("#launcher-deals").check()
     op.get_by_role("button", name="Deal", exact=True).click()
     expect(ann.locator("#turn")).to_have_text("Bob owes 7 draws")
