@@ -97,19 +97,3 @@ def test_demo_web_shows_the_bots_game_read_only(running):
     assert operator.request({"cmd": "reload"})[0] == 403
     watcher.close()
 
-
-def test_play_web_at_a_classic_table_leaves_the_draws_to_the_launchers_button(running):
-    """The terminal UI owns the launcher: a phone's draw that would fire it is refused in words; the page
-    gets classic's cards."""
-    play = running("play", "--plain", "--web", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "1",
-                   "--rules", "classic", "--no-journal")
-    operator, bob = WebClient(play.url), WebClient(play.url)
-    operator.join(PIN, "operator")
-    bob.join(PIN, "Bob")
-    assert operator.request({"cmd": "deal", "dealer": "Ann"})[0] == 200
-    assert operator.request({"cmd": "flip", "card": "G7"})[1]["state"]["turn"] == "Bob"
-    welcome = bob.state()
-    assert welcome["presses"] == "button" and welcome["cards"]["rules"] == "classic"
-    status, reply = bob.request({"cmd": "draw", "player": "Bob"})
-    assert status == 403 and "launcher's own button" in reply["error"]["message"]
-    assert reply["state"]["hands"]["Bob"] == 7 and reply["state"]["drawn"] is None

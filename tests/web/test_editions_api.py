@@ -109,3 +109,12 @@ def test_a_player_may_not_send_operator_requests_at_a_draw_table(serve):
     for request in (advice, {"cmd": "undo"}, {"cmd": "settle", "fired": 1}):
         status, reply = ann.request(request)
         assert status == 403 and "only the operator" in reply["error"]["message"], request
+
+
+def test_a_draw_without_a_count_is_one_the_host_would_fire_so_beside_the_terminal_ui_it_is_refused():
+    """`unox play --web` refuses a phone's request that would fire the launcher the terminal UI owns."""
+    from unox.web.server import host_fired
+
+    assert host_fired({"cmd": "draw", "player": "Bob"}) and host_fired({"cmd": "press", "player": "Bob"})
+    assert not host_fired({"cmd": "draw", "player": "Bob", "fired": 1})
+    assert not host_fired({"cmd": "pass", "player": "Bob"})

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         if args.web:
             from unox.cli.commands.serve import serve_demo
 
+            args.pace = pace  # checked above: serve_demo reads it
             return serve_demo(session, driver.step, args)
         if args.plain or not sys.stdout.isatty():
             from unox.ui.plain import run_demo_plain

@@ -108,7 +108,7 @@ def serve_demo(session: Any, step: Any, args: argparse.Namespace) -> int:
 
     try:
         return serve_watching(session.table, web_options(args, read_only=True), step,
-                              pace=max(float(args.pace), WATCH_PACE_S))  # demo checked --pace
+                              pace=max(args.pace, WATCH_PACE_S))
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     except KeyboardInterrupt:
