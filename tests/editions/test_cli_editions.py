@@ -55,7 +55,8 @@ def test_unox_demo_refuses_unknown_rules():
     assert done.returncode == 1 and "classic" in done.stderr and done.stderr.count("\n") == 1
 
 
-def test_unox_play_says_where_to_play_another_edition_for_now():
-    done = unox("play", "--rules", "classic", "--players", "Ann,Bob", "--plain")
-    assert done.returncode == 1 and done.stdout == ""
-    assert "unox table --rules classic" in done.stderr and done.stderr.count("\n") == 1
+def test_unox_play_plays_another_edition_with_its_own_cards(tmp_path):
+    done = unox("play", "--rules", "classic", "--players", "Ann,Bob", "--plain", "--journal",
+                str(tmp_path / "t.db"), stdin="deal Ann\nflip R+2\ndraw Bob\n")
+    assert done.returncode == 0, done.stderr
+    assert "Bob draws 2 cards (Bob holds 9)." in done.stdout  # C-A1 on the first card, dealt by the launcher

@@ -28,7 +28,7 @@ def test_bad_options_exit_1_with_one_line_saying_what_to_do(argv, message, run_c
 
 
 def test_play_plain_reads_lines_and_answers_each_with_the_next_prompt(run_cli, tmp_path):
-    lines = "deal Bob\nflip G7\nG5\nZ9\nquit\n"
+    lines = "deal Bob\nflip G7\nG5\nZ9\nquit\nyes\n"
     code, out, _ = run_cli(["play", "--plain", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "2",
                             "--journal", str(tmp_path / "j.db")], stdin=lines)
     assert code == 0
@@ -37,4 +37,5 @@ def test_play_plain_reads_lines_and_answers_each_with_the_next_prompt(run_cli, t
     assert answers[1] == "next: Bob: turn up the first card and type it: flip G7 (flip W red for a wild)"
     assert "Ann plays G5." in out
     assert any(a.startswith("not taken: ") and "G7" in a for a in answers)  # Z9 is no card: the syntax
-    assert answers[-1].startswith("next: Bob: play a card on G5")
+    assert answers[-2].startswith("next: Bob: play a card on G5")
+    assert answers[-1].startswith("next: leave the table?")  # quit asks first during a game; yes leaves

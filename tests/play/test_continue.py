@@ -59,10 +59,10 @@ def test_a_new_file_starts_a_table_on_the_given_settings_and_journals_it(tmp_pat
 
 def test_a_second_start_with_the_same_file_prints_exactly_the_same_state(tmp_path, run_cli):
     path = tmp_path / "table.db"
-    code, first, _ = play(run_cli, path, LINES + ["state", "quit"], "--players", "Ann,Bob", "--seed", "2")
+    code, first, _ = play(run_cli, path, LINES + ["state"], "--players", "Ann,Bob", "--seed", "2")
     assert code == 0 and "not taken" not in first
     # The seats given now are for a new table only: the game in the file goes on with its own.
-    code, second, err = play(run_cli, path, ["state", "quit"], "--players", "Xa,Yo,Zu", "--seed", "9")
+    code, second, err = play(run_cli, path, ["state"], "--players", "Xa,Yo,Zu", "--seed", "9")
     assert (code, err) == (0, "")
     block = last_state_block(first)
     assert any(line.startswith("Phase:") for line in block)

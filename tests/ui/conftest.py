@@ -8,7 +8,7 @@ import re
 import pytest
 from textual.pilot import Pilot
 
-KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon", "?": "question_mark"}
+KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon", "?": "question_mark", "+": "plus", ",": "comma"}
 
 
 def keys(text: str) -> list[str]:

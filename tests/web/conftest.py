@@ -28,7 +28,8 @@ class Served:
     """A running `unox serve`: its URL, PID and the lines it printed."""
 
     def __init__(self, args: list[str], cwd: Path):
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        # a table started without --journal is kept under the state directory: this test's own
+        env = dict(os.environ, PYTHONUNBUFFERED="1", XDG_STATE_HOME=str(cwd / "state"))
         self.proc = subprocess.Popen([sys.executable, "-m", "unox", "serve", *args], cwd=cwd, env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []

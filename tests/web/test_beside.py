@@ -96,3 +96,4 @@ def test_demo_web_shows_the_bots_game_read_only(running):
     operator.join(PIN, "operator")
     assert operator.request({"cmd": "reload"})[0] == 403
     watcher.close()
+

@@ -20,7 +20,8 @@ def png_size(path: Path) -> tuple[int, int]:
 def test_web_md_shows_each_page_at_phone_size():
     text = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
     shown = re.findall(r"!\[[^\]]*\]\((web/\w+\.png)\)", text)
-    assert sorted(shown) == ["web/join.png", "web/operator.png", "web/player.png", "web/table.png"]
+    assert sorted(shown) == ["web/classic.png", "web/join.png", "web/operator.png", "web/player.png",
+                             "web/table.png"]
     for name in shown:
         path = ROOT / "docs" / name
         assert png_size(path) == (390, 844), name

@@ -53,7 +53,12 @@ def edition_names() -> list[str]:
     return ["extreme", *[name for name in names if name != "extreme"]]
 
 
-def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) -> None:
+JOURNAL_HELP = "SQLite journal of every accepted event"
+
+
+def add_table_options(
+    parser: argparse.ArgumentParser, *, launcher_help: str, journal_help: str = JOURNAL_HELP
+) -> None:
     parser.add_argument("--players", help="seats clockwise, e.g. Ann,Bob,Cy (2 to 10)")
     parser.add_argument("--launcher", metavar="SPEC", help=launcher_help)
     parser.add_argument("--profile", help="eject profile for the launcher (default measured)")
@@ -66,7 +71,7 @@ def add_table_options(parser: argparse.ArgumentParser, *, launcher_help: str) ->
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
     parser.add_argument("--target", metavar="POINTS",
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 500)")
-    parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every accepted event")
+    parser.add_argument("--journal", type=Path, metavar="FILE", help=journal_help)
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the table a journal holds")
     parser.add_argument(
         "--config", metavar="FILE", help="calibrated launcher settings (default: ~/.config/unox/config.toml)"

@@ -24,12 +24,11 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, RichLog, Static
 from textual.worker import Worker, WorkerFailed, WorkerState
 
-from unox.ui.commands import COMMANDS_HELP, InputError, card_meaning, suggest
-from unox.ui.paint import CARD_CODE, explained, painted, players_grid, table_panel
-from unox.ui.session import Session
+from unox.ui.commands import COMMANDS_HELP, InputError, card_meaning, commands_help, suggest
+from unox.ui.paint import card_pattern, explained, painted, players_grid, table_panel
+from unox.ui.session import LEAVE_WORDS, Session, kept_where
 
 STATUS_INTERVAL = 0.25  # seconds between status requests: a lost link shows within the 1 s heartbeat
-LEAVE_WORDS = ("yes", "y")
 
 # At 80x24 the panels keep their height and the log gives way first.
 CSS = """
@@ -48,12 +47,13 @@ CSS = """
 class LineSuggester(Suggester):
     """Completes the last word of a command line against the seated players, the cards and the verbs."""
 
-    def __init__(self, players: list[str]):
+    def __init__(self, players: list[str], rules: Any = None):
         super().__init__(use_cache=False, case_sensitive=True)
         self.players = players
+        self.rules = rules
 
     async def get_suggestion(self, value: str) -> str | None:
-        return suggest(value, self.players)
+        return suggest(value, self.players, self.rules)
 
 
 class TableApp(App):
@@ -115,15 +115,18 @@ class TableApp(App):
         yield Static(id="prompt")
         yield Static(id="message")
         yield Input(placeholder="type a card (R5) or a command (help)", id="command",
-                    select_on_focus=False, suggester=LineSuggester(self.session.players))
+                    select_on_focus=False, suggester=LineSuggester(self.session.players, self.session.rules))
         yield Footer()
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
         log.can_focus = False  # the command line keeps the focus: typing never lands anywhere else
+        rules = self.session.rules
+        if rules is not None:
+            self.title = f"unox: {rules.title} table"
         for line in self.session.log:
-            log.write(painted(explained(line)))
-        self._listener = lambda line: log.write(painted(explained(line)))
+            log.write(painted(explained(line, rules), rules))
+        self._listener = lambda line: log.write(painted(explained(line, rules), rules))
         self.session.listeners.append(self._listener)
         self.query_one("#command", Input).focus()
         self.redraw()
@@ -154,9 +157,9 @@ class TableApp(App):
         panel = self.query_one("#table", Static)
         panel.update(table_panel(session.state, session.ctx, session.status))
         panel.set_class(bool(session.ctx.fault), "fault")
-        self.query_one("#prompt", Static).update(painted(self.prompt_text()))
+        self.query_one("#prompt", Static).update(painted(self.prompt_text(), session.rules))
         message = self.query_one("#message", Static)
-        message.update(painted(self.message or self.hint))
+        message.update(painted(self.message or self.hint, session.rules))
         message.set_class(self.refused and bool(self.message), "refused")
 
     def prompt_text(self) -> str:
@@ -218,7 +221,8 @@ class TableApp(App):
             self.action_help()
             return
         last = (event.value.split() or [""])[-1].upper()
-        self.hint = f"{last} = {card_meaning(last)}" if CARD_CODE.fullmatch(last) else ""
+        rules = self.session.rules
+        self.hint = f"{last} = {card_meaning(last, rules)}" if card_pattern(rules).fullmatch(last) else ""
         self.redraw()
 
     def action_recall(self) -> None:
@@ -241,14 +245,12 @@ class TableApp(App):
         self.redraw()
 
     def action_help(self) -> None:
-        self.session.emit(WATCH_HELP if self.autoplay is not None else HELP)
+        self.session.emit(WATCH_HELP if self.autoplay is not None else help_text(self.session.rules))
         self.redraw()
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Leave at once when the game is over, nothing was played, or it is the bots' demo; else ask."""
-        state = self.session.state
-        unplayed = not self.session.entries() and not self.session.ctx.dealer
-        if self.leaving or self.autoplay is not None or state.get("phase") == "game_over" or unplayed:
+        if self.leaving or self.autoplay is not None or not self.session.in_progress():
             self.exit()
             return
         self.leaving = True
@@ -289,11 +291,12 @@ class TableApp(App):
                         name="press")
 
     def check_launcher(self) -> None:
-        """Ask for the launcher's status on a worker thread: a lid opened or a cable pulled shows at once."""
+        """Ask for the launcher's status on a worker thread: a lid opened or a cable pulled shows at once, and
+        the fires the table took from it meanwhile (alone while the link was down, or lost in flight)."""
         if self._status_pending or self.session.launcher is None:
             return
         self._status_pending = True
-        self.run_worker(self.session.fetch_status, thread=True, group="status", name="status")
+        self.run_worker(self.session.fetch_news, thread=True, group="status", name="status")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A launcher request finished on its worker: apply its answer here, on the UI thread."""
@@ -303,7 +306,7 @@ class TableApp(App):
             return
         if worker.group == "status":
             self._status_pending = False
-            changed = event.state == WorkerState.SUCCESS and self.session.apply_status(worker.result)
+            changed = event.state == WorkerState.SUCCESS and self.session.apply_news(worker.result)
         else:
             self._press_pending = False
             changed = event.state == WorkerState.SUCCESS and self.session.take_press(worker.result)
@@ -334,18 +337,16 @@ class TableApp(App):
         self._close_messages_no_wait()
 
 
-def kept_where(session: Session) -> str:
-    """Where the game stays if the person leaves now."""
-    journal = getattr(session.table, "journal", None)
-    if journal is None:
-        return "This table has no journal: leaving ends the game for good."
-    return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
-
-
-HELP = COMMANDS_HELP + (
+KEYS_HELP = (
     " Keys: Ctrl+P press (sim), Ctrl+R reload, Ctrl+Z undo, Ctrl+F fix the sim launcher, Tab completes, "
     "up arrow: the last line again, Esc clears the line, F1 or ? this help, Ctrl+Q quit."
 )
+HELP = COMMANDS_HELP + KEYS_HELP
+
+
+def help_text(rules: Any = None) -> str:
+    """The commands of this table's edition, then the keys."""
+    return commands_help(rules) + KEYS_HELP
 WATCH_HELP = (
     "The bots play this table on the simulated launcher; the log tells each move. "
     "Keys: F1 or ? this help, Ctrl+Q (or type quit) leaves."

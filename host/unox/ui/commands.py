@@ -5,7 +5,11 @@ One grammar serves the textual UI's command line and the plain `unox play --plai
     R5 | Bob R5 | play Bob W red | Bob RT Cy | Bob GD 2     announce a play (the turn player by default)
     press                                                  a button press (simulated on the sim launcher)
     uno Bob | catch Bob by Cy | penalty Bob advice         calls and penalties (P1 advice, P2 wrong_card)
-    reload | undo | draw Ann G7 | deal Ann | flip G7 [red] | score Ann=0 Bob=23 | help | quit
+    reload | undo | draw Ann G7 | deal Ann | flip G7 [red] | score Ann=0 Bob=23 | settle 2 | help | quit
+
+A draw edition (`--rules classic`, ...) reads its own cards (R+2, RR, RS, W, W+4) and colours, and adds
+`draw Bob [2]`, `pass Bob`, `challenge Bob guilty|innocent` and its own requests, typed generically from
+`Ruleset.requests`: `gift Bob to Cy T5 P7` or `gift player=Bob to=Cy cards=T5,P7`.
 
 A line is taken whole or not at all: a word the grammar has no place for is refused by name, never
 dropped, and every number is checked against its range. Bad input raises `InputError` whose message says
@@ -17,29 +21,54 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unox.rules.cards import CARDS, COLOR_NAMES, CardError, parse_card, parse_color
 from unox.rules.extreme import extreme_deck
+
+if TYPE_CHECKING:
+    from unox.rules.ruleset import Ruleset
 
 COLOR_WORDS = ("red", "yellow", "green", "blue")
 PENALTY_KINDS = {"advice": "advice", "p1": "advice", "wrong_card": "wrong_card", "wrong": "wrong_card",
                  "p2": "wrong_card"}
 VERBS = ("play", "press", "uno", "catch", "penalty", "reload", "undo", "draw", "deal", "flip", "score",
-         "help", "quit")
+         "settle", "help", "quit")
 BARE_VERBS = ("press", "reload", "undo", "help", "quit")  # verbs that take nothing after them
 MAX_CARD_POINTS = max(card.points for card in CARDS.values())  # a wild: 50 points
 Hands = Mapping[str, int]  # cards held per player
 KIND_NAMES = {
     "number": "", "hit2": "Hit 2", "reverse": "Reverse", "skip": "Skip", "discard_all": "Discard All",
     "trade": "Trade Hands", "wild": "Wild", "wild_all_hit": "Wild All Hit", "wild_hit_fire": "Wild Hit-Fire",
+    "draw2": "Draw Two", "wild_draw4": "Wild Draw Four",
 }
+DRAW_VERBS = ("pass", "challenge")  # a draw edition's own verbs besides `draw`
+FIELD_VALUES = {"player": "NAME", "players": "NAME,NAME", "count": "N", "flag": "yes|no", "texts": "X,Y"}
+CHALLENGE_WORDS = {"guilty": True, "innocent": False, "yes": True, "no": False}
 COMMANDS_HELP = (
     "Type a card for the player whose turn it is (R5; W red; RT Cy trades with Cy; GD 2 discards two more "
     "green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
     "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
-    "score Ann=0 Bob=23 ... - quit."
+    "score Ann=0 Bob=23 ... - settle 2 (cards out of a fire the table stopped in) - quit."
 )
+
+
+def commands_help(rules: Ruleset | None = None) -> str:
+    """The help line: Extreme's, or a draw edition's with its own cards and requests."""
+    rules = edition(rules)
+    if rules is None:
+        return COMMANDS_HELP
+    cards = _examples(rules)
+    own = "".join(f" - {request_usage(cmd, rules)}" for cmd in rules.requests)
+    return (
+        f"{rules.title}: type a card for the player whose turn it is ({cards}; a wild with its colour, "
+        f"e.g. W {rules.color_words[0]}), or name the player first (Bob {next(iter(rules.cards))}). "
+        "Commands: draw Bob (the launcher deals what is due; draw Bob 2 counts the cards taken) - pass Bob - "
+        "challenge Bob guilty|innocent - uno Bob - catch Bob by Cy - penalty Bob advice|wrong_card - press - "
+        f"reload - undo - draw Ann {next(iter(rules.cards))} (S1) - deal [Ann] - flip (the launcher fires "
+        "the first card) - flip CARD [colour] - "
+        f"score Ann=0 Bob=23 ...{own} - settle 2 (cards out of a fire the table stopped in) - quit."
+    )
 
 
 class InputError(ValueError):
@@ -54,40 +83,90 @@ class Command:
     request: dict = field(default_factory=dict)
 
 
-def card_codes() -> list[str]:
-    """Every distinct card code of the Extreme deck, in deck order, for completion."""
-    return list(dict.fromkeys(extreme_deck()))
+def edition(rules: Ruleset | None) -> Ruleset | None:
+    """The ruleset the play screen reads its cards from, or None for Extreme (the module-level tables)."""
+    return None if rules is None or rules.name == "extreme" else rules
 
 
-def card_meaning(code: str) -> str:
-    """A card code spelled out: `RD` -> `red Discard All`, `G7` -> `green 7`, `WF` -> `Wild Hit-Fire`."""
-    card = CARDS.get(code)
+def rules_of(state: Mapping[str, Any], rules: Ruleset | None = None) -> Ruleset | None:
+    """The edition: `rules` when the caller knows it (the session's), else the one the state names
+    (`rules`); None for Extreme or an edition not installed here."""
+    if rules is not None:
+        return edition(rules)
+    name = state.get("rules")
+    if not name or name == "extreme":
+        return None
+    from unox.rules.editions import get_rules
+    from unox.rules.errors import RuleError
+
+    try:
+        return edition(get_rules(name))
+    except RuleError:
+        return None
+
+
+def kind_name(kind: str) -> str:
+    return KIND_NAMES.get(kind, kind.replace("_", " ").title())
+
+
+def card_codes(rules: Ruleset | None = None) -> list[str]:
+    """Every distinct card code of the deck (Extreme's, or the edition's), in deck order, for completion."""
+    rules = edition(rules)
+    return list(dict.fromkeys(extreme_deck() if rules is None else (*rules.deck, *rules.cards)))
+
+
+def card_meaning(code: str, rules: Ruleset | None = None) -> str:
+    """A card code spelled out: `RD` -> `red Discard All`, `G7` -> `green 7`, `WF` -> `Wild Hit-Fire`;
+    at another edition its own cards and colours: `TS` -> `turquoise Skip`, `W+4` -> `Wild Draw Four`."""
+    rules = edition(rules)
+    card = CARDS.get(code) if rules is None else rules.cards.get(code)
     if card is None:
         return code
     if card.color is None:
-        return KIND_NAMES[card.kind]
-    return f"{COLOR_NAMES[card.color]} {card.number if card.number is not None else KIND_NAMES[card.kind]}"
+        return kind_name(card.kind)
+    names = COLOR_NAMES if rules is None else rules.color_names
+    return f"{names[card.color]} {card.number if card.number is not None else kind_name(card.kind)}"
+
+
+def color_name(color: str | None, rules: Ruleset | None = None) -> str | None:
+    """A colour in words, whether the state gives its letter or its name."""
+    names = COLOR_NAMES if edition(rules) is None else edition(rules).color_names  # type: ignore[union-attr]
+    return names.get(color or "", color)
+
+
+def verbs(rules: Ruleset | None = None) -> tuple[str, ...]:
+    """The commands typed at this edition's table: Extreme's, a draw edition's, the edition's own."""
+    rules = edition(rules)
+    if rules is None:
+        return VERBS
+    extra = DRAW_VERBS if rules.draws else ()
+    return (*VERBS, *extra, *(cmd for cmd in rules.requests if cmd not in VERBS))
 
 
 def parse_line(
-    line: str, players: Sequence[str], turn: str | None = None, hands: Hands | None = None
+    line: str, players: Sequence[str], turn: str | None = None, hands: Hands | None = None,
+    rules: Ruleset | None = None,
 ) -> Command:
     """Parse one typed line against the seated `players`; `turn` is who plays when no name is given.
 
     `hands` (cards held per player) bounds the numbers typed: the points of a hand, a Discard All's count.
+    `rules` is the table's edition: its cards, colours and requests (None or Extreme: Extreme's).
     """
+    rules = edition(rules)
     words = line.split()
     if not words:
         raise InputError("type a card to play (e.g. R5), or `help` for every command")
     verb = words[0].lower()
-    if _is_player(words[0], players) or verb not in VERBS:
-        return _play(words, players, turn, hands or {})
+    if _is_player(words[0], players) or verb not in verbs(rules):
+        return _play(words, players, turn, hands or {}, rules)
     if verb in BARE_VERBS:
         if len(words) > 1:
             raise InputError(_extra(words[1:], f"`{verb}` takes nothing after it" + _why_bare(verb)))
         return Command(verb, {"cmd": "reload"} if verb == "reload" else {})
+    if rules is not None and verb in rules.requests and verb not in _HANDLERS:
+        return _edition_request(verb, words[1:], players, turn, rules)
     handler = _HANDLERS[verb]
-    return handler(words[1:], players, turn, hands or {})
+    return handler(words[1:], players, turn, hands or {}, rules)
 
 
 def _why_bare(verb: str) -> str:
@@ -111,24 +190,38 @@ def _is_player(word: str, players: Sequence[str]) -> bool:
     return any(p.casefold() == word.casefold() for p in players)
 
 
-def _card(word: str) -> str:
+def _card(word: str, rules: Ruleset | None = None) -> str:
     try:
-        return parse_card(word.upper()).code
+        return parse_card(word.upper()).code if rules is None else rules.parse_card(word).code
     except CardError as exc:
+        written = "G7, RH (Hit 2), BR, YS, GD, RT, W, WA, WF" if rules is None else _examples(rules)
         raise InputError(
             f"{word!r} is not understood: not a card, a player or a command; cards are written like "
-            "G7, RH (Hit 2), BR, YS, GD, RT, W, WA, WF; `help` lists the commands"
+            f"{written}; `help` lists the commands"
         ) from exc
 
 
-def _color(word: str) -> str:
+def _examples(rules: Ruleset) -> str:
+    """A few of the edition's codes spelled out, for a refusal: `R7, R+2 (Draw Two), ..., W+4`."""
+    shown: dict[str, str] = {}
+    for code, card in rules.cards.items():
+        key = card.kind if card.kind != "number" else "number"
+        if key not in shown:
+            shown[key] = code if card.kind in ("number", "wild") else f"{code} ({kind_name(card.kind)})"
+    return ", ".join(shown.values())
+
+
+def _color(word: str, rules: Ruleset | None = None) -> str:
     try:
-        return parse_color(word)
+        return parse_color(word) if rules is None else rules.parse_color(word)
     except CardError as exc:
-        raise InputError(f"{word!r} is not a colour; say red, yellow, green or blue") from exc
+        words = "red, yellow, green or blue" if rules is None else " or ".join(rules.color_words)
+        raise InputError(f"{word!r} is not a colour; say {words}") from exc
 
 
-def _play(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+def _play(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
     if words[0].lower() == "play" and not _is_player(words[0], players):
         words = words[1:]
     if words and _is_player(words[0], players):
@@ -139,10 +232,11 @@ def _play(words: list[str], players: Sequence[str], turn: str | None, hands: Han
         raise InputError("nobody is to play now; say who plays, e.g. `Bob R5`")
     if not words:
         raise InputError(f"say which card {player} plays, e.g. `{player} R5`")
-    code = _card(words[0])
+    code = _card(words[0], rules)
     request: dict = {"cmd": "play", "player": player, "card": code}
     for word in words[1:]:
-        key, value = _play_extra(code, word, players, player, hands)
+        key, value = (_play_extra(code, word, players, player, hands) if rules is None
+                      else _edition_play_extra(code, word, players, player, hands, rules))
         if key in request:
             raise InputError(_extra([word], f"a {code} takes one {_EXTRA_NAMES[key]}, not two"))
         request[key] = value
@@ -176,8 +270,35 @@ def _play_extra(
     raise InputError(_extra([word], f"{code} ({card_meaning(code)}) takes {what}"))
 
 
+def _edition_play_extra(
+    code: str, word: str, players: Sequence[str], player: str, hands: Hands, rules: Ruleset
+) -> tuple[str, Any]:
+    """One word after an edition's card: a wild's colour, its target kinds' player, its count kinds' count."""
+    card = rules.cards[code]
+    if card.kind in rules.count_kinds and word.isdigit():
+        most = max(hands.get(player, 1) - 1, 0) if hands else 25
+        if not 0 <= int(word) <= most:
+            raise InputError(f"{word}: {player} can put down 0 to {most} more cards with {code}")
+        return "count", int(word)
+    if card.kind in rules.target_kinds and _is_player(word, players):
+        return "target", find_player(word, players)
+    if card.color is None and word.lower() in (*rules.color_words, *(c.lower() for c in rules.colors)):
+        return "color", _color(word, rules)
+    wants = []
+    if card.color is None:
+        wants.append(f"a colour ({', '.join(rules.color_words)})")
+    if card.kind in rules.target_kinds:
+        wants.append("a player")
+    if card.kind in rules.count_kinds:
+        wants.append("a count")
+    what = " and ".join(wants) or "nothing after the card"
+    raise InputError(_extra([word], f"{code} ({card_meaning(code, rules)}) takes {what}"))
+
+
 def _one_player(verb: str, example: str):
-    def parse(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+    def parse(
+        words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+    ) -> Command:
         if not words:
             raise InputError(f"say who: `{verb} {example}`")
         if len(words) > 1:
@@ -187,7 +308,9 @@ def _one_player(verb: str, example: str):
     return parse
 
 
-def _catch(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+def _catch(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
     if len(words) >= 3 and words[1].lower() == "by":
         words = [words[0], *words[2:]]
     if len(words) > 2:
@@ -198,7 +321,9 @@ def _catch(words: list[str], players: Sequence[str], turn: str | None, hands: Ha
     return Command("catch", {"cmd": "catch", "player": caught, "by": by})
 
 
-def _penalty(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+def _penalty(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
     if len(words) > 2:
         raise InputError(_extra(words[2:], "`penalty Bob advice` names a player and a kind"))
     if len(words) != 2 or words[1].lower() not in PENALTY_KINDS:
@@ -207,15 +332,147 @@ def _penalty(words: list[str], players: Sequence[str], turn: str | None, hands: 
     return Command("penalty", {"cmd": "penalty", "player": find_player(words[0], players), "kind": kind})
 
 
-def _draw(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+def _draw(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
+    if rules is not None and rules.draws and (len(words) < 2 or words[1].isdigit()):
+        return _launcher_draw(words, players)
     if len(words) > 2:
         raise InputError(_extra(words[2:], "`draw Ann G7` names a player and one card"))
     if len(words) != 2:
         raise InputError("say who drew which card: `draw Ann G7` (S1: the highest number deals)")
-    return Command("draw", {"player": find_player(words[0], players), "card": _card(words[1])})
+    return Command("draw", {"player": find_player(words[0], players), "card": _card(words[1], rules)})
 
 
-def _deal(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+def _launcher_draw(words: list[str], players: Sequence[str]) -> Command:
+    """A draw edition's draw: `draw Bob` (the launcher fires what is due) or `draw Bob 2` (cards counted)."""
+    if not words:
+        raise InputError("say who draws: `draw Bob` (the launcher deals what is due), or `draw Bob 2` with "
+                         "the cards taken at a table without a launcher; `draw Ann G7` picks the dealer (S1)")
+    if len(words) > 2:
+        raise InputError(_extra(words[2:], "`draw Bob 2` names a player and the cards taken"))
+    request: dict = {"cmd": "draw", "player": find_player(words[0], players)}
+    if len(words) == 2:
+        request["fired"] = int(words[1])
+    return Command("turn_draw", request)
+
+
+def _pass(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
+    """C-T2: after the turn's draw the player keeps the card and play passes on (unnamed: the turn player)."""
+    if len(words) > 1:
+        raise InputError(_extra(words[1:], "`pass Bob` takes one name"))
+    if not words and turn is None:
+        raise InputError("say who passes: `pass Bob`")
+    return Command("pass", {"cmd": "pass", "player": find_player(words[0], players) if words else turn})
+
+
+def _challenge(words: list[str], players: Sequence[str], turn: str | None, hands: Hands,
+               rules: Ruleset | None = None) -> Command:
+    """C-A7 at a physical table: the victim challenges and the table says what the hand showed."""
+    how = "`challenge Cy guilty` (the hand held the colour: its player draws) or `challenge Cy innocent`"
+    if len(words) > 2:
+        raise InputError(_extra(words[2:], how))
+    if len(words) != 2 or words[1].lower() not in CHALLENGE_WORDS:
+        raise InputError(f"say who challenges and what the hand showed: {how}")
+    guilty = CHALLENGE_WORDS[words[1].lower()]
+    player = find_player(words[0], players)
+    return Command("challenge", {"cmd": "challenge", "player": player, "guilty": guilty})
+
+
+def request_usage(cmd: str, rules: Ruleset) -> str:
+    """How an edition's own request is typed: `gift PLAYER [to=PLAYER] cards=CARD,CARD ...`."""
+    parts = [cmd]
+    for name, field_ in rules.requests[cmd].items():
+        value = FIELD_VALUES.get(field_.kind, "TEXT")
+        part = f"{name}={value}"
+        parts.append(part if field_.required else f"[{part}]")
+    return " ".join(parts)
+
+
+def _edition_request(verb: str, words: list[str], players: Sequence[str], turn: str | None,
+                     rules: Ruleset) -> Command:
+    """An edition's own request, typed generically: `key=value` words, a field's name before its value
+    (`to Cy`), or plain values that fill the fields in order by what they are (a name, a number, a card)."""
+    fields = rules.requests[verb]
+    usage = request_usage(verb, rules)
+    request: dict[str, Any] = {"cmd": verb}
+    named: str | None = None  # a field named by the word before (`to Cy`)
+    for word in words:
+        key, sep, value = word.partition("=")
+        if sep and key.lower() in fields:
+            _put(request, key.lower(), value, fields[key.lower()].kind, players, rules, usage)
+            named = None
+        elif word.lower() in fields and fields[word.lower()].kind != "flag" and named is None:
+            named = word.lower()
+        elif named is not None:
+            _put(request, named, word, fields[named].kind, players, rules, usage)
+            named = None
+        elif word.lower() in fields:  # a flag named alone is set
+            request[word.lower()] = True
+        else:
+            name = _field_for(word, fields, request, players)
+            if name is None:
+                raise InputError(_extra([word], f"type it as {usage}"))
+            _put(request, name, word, fields[name].kind, players, rules, usage)
+    if named is not None:
+        raise InputError(f"`{named}` needs a value after it: {usage}")
+    if "player" in fields and "player" not in request and turn is not None:
+        request["player"] = turn
+    missing = [name for name, f in fields.items() if f.required and name not in request and name != "fired"]
+    if missing:
+        raise InputError(f"give {', '.join(missing)}: {usage}")
+    return Command(verb, request)
+
+
+def _field_for(word: str, fields: Mapping[str, Any], request: dict, players: Sequence[str]) -> str | None:
+    """The field a plain value fills: the first still open whose kind takes it (lists stay open)."""
+    for name, field_ in fields.items():
+        taken = name in request and field_.kind not in ("players", "texts")
+        if taken:
+            continue
+        kind = field_.kind
+        if kind in ("player", "players") and _is_player(word, players):
+            return name
+        if kind == "count" and word.isdigit():
+            return name
+        if kind in ("text", "texts") and not _is_player(word, players):
+            return name
+    return None
+
+
+def _put(request: dict, name: str, value: str, kind: str, players: Sequence[str], rules: Ruleset,
+         usage: str) -> None:
+    if kind == "player":
+        if name in request:
+            raise InputError(_extra([value], f"{name} is given twice: {usage}"))
+        request[name] = find_player(value, players)
+    elif kind == "players":
+        request.setdefault(name, []).extend(find_player(v, players) for v in value.split(",") if v)
+    elif kind == "count":
+        if not value.isdigit():
+            raise InputError(_extra([value], f"{name} is a whole number: {usage}"))
+        request[name] = int(value)
+    elif kind == "flag":
+        if value.lower() not in ("yes", "no", "true", "false"):
+            raise InputError(_extra([value], f"{name} is yes or no: {usage}"))
+        request[name] = value.lower() in ("yes", "true")
+    elif kind == "texts":
+        request.setdefault(name, []).extend(_text(v, rules) for v in value.split(",") if v)
+    else:
+        request[name] = _text(value, rules)
+
+
+def _text(word: str, rules: Ruleset) -> str:
+    """A card code as the edition writes it (`t5` -> `T5`); any other word as typed."""
+    card = rules.cards.get(word.upper())
+    return card.code if card is not None else word
+
+
+def _deal(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
     if len(words) > 1:
         raise InputError(_extra(words[1:], "`deal` takes at most the dealer's name: `deal Ann`"))
     request: dict = {"cmd": "deal"}
@@ -224,21 +481,27 @@ def _deal(words: list[str], players: Sequence[str], turn: str | None, hands: Han
     return Command("deal", request)
 
 
-def _flip(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+def _flip(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
     if len(words) > 2:
         raise InputError(_extra(words[2:], "`flip W red` names a card and, for a wild, a colour"))
     if not words:
+        if rules is not None and rules.draws:
+            return Command("flip", {"cmd": "flip"})  # DL3: the launcher fires the first card
         raise InputError("say which card was turned up: `flip G7`, or `flip W red` for a wild")
-    request: dict = {"cmd": "flip", "card": _card(words[0])}
+    request: dict = {"cmd": "flip", "card": _card(words[0], rules)}
     if len(words) == 2:
-        if CARDS[request["card"]].color is not None:
+        if (CARDS if rules is None else rules.cards)[request["card"]].color is not None:
             own = f"{request['card']} has its own colour; only a wild takes one"
             raise InputError(_extra(words[1:], own))
-        request["color"] = _color(words[1])
+        request["color"] = _color(words[1], rules)
     return Command("flip", request)
 
 
-def _score(words: list[str], players: Sequence[str], turn: str | None, hands: Hands) -> Command:
+def _score(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
     if words and all(w.lstrip("-").isdigit() for w in words) and len(words) == len(players):
         words = [f"{p}={w}" for p, w in zip(players, words, strict=True)]
     points: dict[str, int] = {}
@@ -269,8 +532,22 @@ def _hand_points(player: str, points: int, hands: Hands) -> int:
     return points
 
 
+def _settle(
+    words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
+) -> Command:
+    """The count of a fire the table stopped in (a crash, a link lost while firing): `settle 2`."""
+    if len(words) > 1:
+        raise InputError(_extra(words[1:], "`settle 2` takes one count"))
+    if not words or not words[0].isdigit():
+        raise InputError("say how many cards came out of the fire the table stopped in: `settle 2` "
+                         "(`settle 0` if none came out)")
+    return Command("settle", {"cmd": "settle", "fired": int(words[0])})
+
+
 _HANDLERS = {
-    "play": lambda words, players, turn, hands: _play(["play", *words], players, turn, hands),
+    "play": lambda words, players, turn, hands, rules=None: _play(
+        ["play", *words], players, turn, hands, rules
+    ),
     "uno": _one_player("uno", "Bob"),
     "catch": _catch,
     "penalty": _penalty,
@@ -278,27 +555,38 @@ _HANDLERS = {
     "deal": _deal,
     "flip": _flip,
     "score": _score,
+    "settle": _settle,
+    "pass": _pass,
+    "challenge": _challenge,
 }
 
 
-def suggest(value: str, players: Sequence[str]) -> str | None:
+def suggest(value: str, players: Sequence[str], rules: Ruleset | None = None) -> str | None:
     """The whole line with its last word completed, or None: the textual Input shows it greyed out."""
     words = value.split(" ")
     prefix = words[-1]
     if not prefix:
         return None
-    for candidate in _candidates(words[:-1], players):
+    for candidate in _candidates(words[:-1], players, edition(rules)):
         if candidate.casefold().startswith(prefix.casefold()) and len(candidate) > len(prefix):
             return " ".join([*words[:-1], candidate])
     return None
 
 
-def _candidates(before: list[str], players: Sequence[str]) -> list[str]:
+def _candidates(before: list[str], players: Sequence[str], rules: Ruleset | None = None) -> list[str]:
     words = [w.lower() for w in before if w]
-    colors = list(COLOR_WORDS)
+    colors = list(COLOR_WORDS) if rules is None else list(rules.color_words)
     if not words:
-        return [*VERBS, *players, *card_codes()]
+        return [*verbs(rules), *players, *card_codes(rules)]
     verb = words[0]
+    if verb == "settle":
+        return []
+    if verb in ("pass", "challenge") and len(words) == 1:
+        return list(players)
+    if verb == "challenge":
+        return ["guilty", "innocent"]
+    if rules is not None and verb in rules.requests:
+        return [*players, *rules.requests[verb], *card_codes(rules)]
     if verb in ("uno", "deal", "draw", "catch", "penalty") and len(words) == 1:
         return list(players)
     if verb == "catch":
@@ -306,11 +594,11 @@ def _candidates(before: list[str], players: Sequence[str]) -> list[str]:
     if verb == "penalty":
         return ["advice", "wrong_card"]
     if verb in ("flip", "draw"):
-        return card_codes() if len(words) == (1 if verb == "flip" else 2) else colors
+        return card_codes(rules) if len(words) == (1 if verb == "flip" else 2) else colors
     if verb == "play":
         words = words[1:]
     if words and words[0] in (p.lower() for p in players):
         words = words[1:]
     if not words:
-        return card_codes()
+        return card_codes(rules)
     return [*colors, *players]

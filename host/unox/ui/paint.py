@@ -7,45 +7,75 @@ highlighted row and the words "to play", so a colour-blind player or a monochrom
 from __future__ import annotations
 
 import re
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from unox.rules.cards import CARDS
-from unox.ui.commands import card_meaning
+from unox.ui.commands import card_meaning, edition, rules_of
 from unox.ui.prompt import Context
 from unox.ui.views import launcher_lines, player_rows, table_lines
 
+if TYPE_CHECKING:
+    from unox.rules.ruleset import Ruleset
+
 CARD_STYLES = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold dodger_blue1"}
+# Any edition's colours by name; a colour not listed is shown bold in its own name if the terminal knows it.
+COLOR_STYLES = {
+    "red": "bold red", "yellow": "bold yellow", "green": "bold green", "blue": "bold dodger_blue1",
+    "turquoise": "bold dark_turquoise", "pink": "bold hot_pink", "orange": "bold dark_orange",
+    "purple": "bold medium_purple",
+}
 WILD_STYLE = "bold black on bright_white"
 TURN_STYLE = "bold reverse"
 # A card code standing alone; a rule ID in brackets, "(R2)" or "R1/R2", is not a card.
 CARD_CODE = re.compile(r"(?<![(/\w])(?:[RYGB](?:[1-9]|[HRSDT])|W[AF]?)(?![\w/)])")
 
 
-def card_style(code: str) -> str:
-    return WILD_STYLE if code.startswith("W") else CARD_STYLES.get(code[:1], WILD_STYLE)
+@cache
+def card_pattern(rules: Ruleset | None = None) -> re.Pattern:
+    """A card code standing alone, of Extreme or of the edition (longest codes first: `W+4` before `W`)."""
+    rules = edition(rules)
+    if rules is None:
+        return CARD_CODE
+    codes = "|".join(re.escape(code) for code in sorted(rules.cards, key=len, reverse=True))
+    return re.compile(rf"(?<![(/\w+])(?:{codes})(?![\w/)+])")
 
 
-def explained(line: str) -> str:
+def card_style(code: str, rules: Ruleset | None = None) -> str:
+    rules = edition(rules)
+    if rules is None:
+        return WILD_STYLE if code.startswith("W") else CARD_STYLES.get(code[:1], WILD_STYLE)
+    card = rules.cards.get(code)
+    if card is None or card.color is None:
+        return WILD_STYLE
+    name = rules.color_names[card.color]
+    return COLOR_STYLES.get(name, f"bold {name}")
+
+
+def explained(line: str, rules: Ruleset | None = None) -> str:
     """Action and wild cards spelled out where they show in a log line: `RD` -> `RD (red Discard All)`."""
+    rules = edition(rules)
+    cards = CARDS if rules is None else rules.cards
 
     def spell(match: re.Match) -> str:
         code = match.group()
-        card = CARDS.get(code)
+        card = cards.get(code)
         if card is None or card.kind == "number" or line[match.end():match.end() + 2] == " (":
             return code
-        return f"{code} ({card_meaning(code)})"
+        return f"{code} ({card_meaning(code, rules)})"
 
-    return CARD_CODE.sub(spell, line)
+    return card_pattern(rules).sub(spell, line)
 
 
-def painted(line: str) -> Text:
-    """One line of text with every card code in it coloured."""
+def painted(line: str, rules: Ruleset | None = None) -> Text:
+    """One line of text with every card code in it coloured (in the edition's colours)."""
+    rules = edition(rules)
     text = Text(line)
-    for match in CARD_CODE.finditer(line):
-        text.stylize(card_style(match.group()), match.start(), match.end())
+    for match in card_pattern(rules).finditer(line):
+        text.stylize(card_style(match.group(), rules), match.start(), match.end())
     return text
 
 
@@ -64,13 +94,14 @@ def players_grid(state: dict, called: set[str]) -> RichTable:
 def table_panel(state: dict, ctx: Context, status: Any) -> Text:
     """The phase, the turn, the top card spelled out, what is owed, then the launcher's lines."""
     out = Text()
-    for line in table_lines(state):
+    rules = rules_of(state, ctx.rules)
+    for line in table_lines(state, rules):
         if line.startswith("Turn:") and state.get("turn"):
             label, _, value = line.partition(":")
             out.append(f"{label}:")
             out.append(value, style=TURN_STYLE)
         else:
-            out.append_text(painted(line))
+            out.append_text(painted(line, rules))
         out.append("\n")
     for line in launcher_lines(state, ctx, status):
         faulty = ctx.fault and line.startswith("Fault:") or line.startswith("Link: DOWN")

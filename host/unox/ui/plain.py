@@ -10,8 +10,8 @@ import select
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TextIO
 
-from unox.ui.commands import COMMANDS_HELP, InputError
-from unox.ui.session import Session
+from unox.ui.commands import InputError, commands_help
+from unox.ui.session import LEAVE_WORDS, Session, kept_where
 from unox.ui.views import render_state
 
 
@@ -24,21 +24,34 @@ def _printer(out: TextIO) -> Callable[[str], None]:
 
 
 def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
-    """Run typed lines until they end, `quit`, or the game is over; each line is answered by `next: ...`."""
+    """Run typed lines until they end, `quit`, or the game is over; each line is answered by `next: ...`.
+
+    `quit` during a game asks first, as the table UI does: `yes` leaves, anything else carries on."""
     write = _printer(out)
     session.listeners.append(write)
     write(render_state(session.state, session.ctx, session.status))
     write("next: " + session.prompt().line())
+    leaving = False
     for raw in lines:
         line = raw.strip()
+        if leaving:
+            leaving = False
+            if line.lower() in (*LEAVE_WORDS, "quit", "q"):
+                break
+            write("Staying at the table.")
         if not line:
             session.poll(0.0)
         elif line.lower() in ("quit", "q"):
+            if session.in_progress():
+                leaving = True
+                write(kept_where(session))
+                write("next: leave the table? Type yes to leave; anything else carries on.")
+                continue
             break
         elif line.lower() == "state":
             write(render_state(session.state, session.ctx, session.status))
         elif line.lower() == "help":
-            write(COMMANDS_HELP + " state prints the table.")
+            write(commands_help(session.rules) + " state prints the table.")
         else:
             try:
                 session.submit(line)
@@ -55,7 +68,8 @@ def polled_lines(stream: IO[str], session: Session, interval: float = 0.05) -> I
     while True:
         ready, _, _ = select.select([stream], [], [], interval)
         if not ready:
-            if session.poll(0.0):
+            told = len(session.log)
+            if session.poll(0.0) or len(session.log) > told:  # a press, or news the table took: `next:`
                 yield ""
             continue
         line = stream.readline()

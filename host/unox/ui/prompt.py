@@ -7,10 +7,10 @@ action and the key or words to type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from unox.launcher.faults import fault_action
-from unox.rules.cards import COLOR_NAMES
-from unox.ui.commands import card_meaning
+from unox.ui.commands import card_meaning, color_name, request_usage, rules_of
 
 
 @dataclass
@@ -24,6 +24,8 @@ class Context:
     drawing: list[str] = field(default_factory=list)
     reload_due: bool = False
     sim: bool = False
+    rules: Any = None  # the edition's Ruleset (None: Extreme)
+    launcher: bool = False  # a launcher is attached (sim or hardware), not `--launcher script`
 
 
 @dataclass
@@ -45,6 +47,9 @@ def press_hint(ctx: Context) -> str:
 
 def prompt_for(state: dict, ctx: Context) -> Prompt:
     """The single most urgent thing the table waits for."""
+    pending = state.get("unsettled")
+    if pending:
+        return settle_prompt(pending)
     if ctx.fault:
         key = "; then type reload once it is loaded" if ctx.fault == "empty" else ""
         again = f" ({ctx.presser} is the one to press again)" if ctx.presser else ""
@@ -55,14 +60,36 @@ def prompt_for(state: dict, ctx: Context) -> Prompt:
     if phase == "deal":
         return _deal_prompt(state, ctx)
     if phase == "flip":
-        return Prompt(ctx.dealer, "turn up the first card and type it: flip G7 (flip W red for a wild)")
+        return _flip_prompt(state, ctx)
     if phase == "hand_over":
         return Prompt(None, "hand over: count the points left in each hand and type score Ann=0 Bob=23 ...")
-    prompt = _turn_prompt(state, ctx)
+    rules = rules_of(state, ctx.rules)
+    prompt = _turn_prompt(state, ctx) if rules is None or not rules.draws else _draw_turn_prompt(state, rules)
     if ctx.reload_due:
         prompt.text += (". Launcher nearly empty: take the top card off the discard pile, shuffle the rest "
                         "into the launcher, then type reload")
     return prompt
+
+
+def _flip_prompt(state: dict, ctx: Context) -> Prompt:
+    """S4; DL3: a draw edition's launcher fires the first card, then the table types which it is."""
+    rules = rules_of(state, ctx.rules)
+    if rules is not None and rules.draws and ctx.launcher and not state.get("owed"):
+        if state.get("first_fired"):
+            return Prompt(ctx.dealer, "type the card the launcher turned up: flip G7 (flip W red for a wild)")
+        return Prompt(ctx.dealer, f"the launcher turns up the first card: type flip, or {press_hint(ctx)}")
+    return Prompt(ctx.dealer, "turn up the first card and type it: flip G7 (flip W red for a wild)")
+
+
+def settle_prompt(pending: dict) -> Prompt:
+    """A fire the table stopped in (a crash, a link lost while firing): only a person's count settles it."""
+    who, cmd = pending.get("player"), pending.get("cmd", "press")
+    whose = f"{who}'s {cmd}" if who else f"the {cmd}"
+    asked = pending.get("requested")
+    return Prompt(who, f"the launcher fired {asked} card(s) for {whose} and never said how many came out ("
+                  "the table stopped, or the link was lost); the table asks it again once it answers. If it "
+                  "cannot tell, count the cards that came out and type settle N (e.g. settle 2; settle 0 if "
+                  "none came out). Nothing else is taken until then, and nothing is fired again")
 
 
 def _deal_prompt(state: dict, ctx: Context) -> Prompt:
@@ -86,9 +113,44 @@ def _turn_prompt(state: dict, ctx: Context) -> Prompt:
         return Prompt(first["player"], f"{press_hint(ctx)}: {n} press{'es' if n != 1 else ''} owed")
     turn = state.get("turn")
     top = state.get("top") or ""
-    color = COLOR_NAMES.get(state.get("color") or "", state.get("color"))
+    color = color_name(state.get("color"))
     shown = f"{card_meaning(top)}, colour {color}" if top.startswith("W") else card_meaning(top)
     text = f"play a card on {top} ({shown}) by typing it, e.g. R5, or {press_hint(ctx)}"
+    catchable = state.get("uno") or []
+    if catchable:
+        text += (f". {', '.join(catchable)} may call UNO (uno NAME) or be caught (catch NAME by WHO) until "
+                 "the next player begins")
+    return Prompt(turn, text)
+
+
+def _draw_turn_prompt(state: dict, rules: Any) -> Prompt:
+    """A draw edition's turn: its own choice, a Wild Draw Four to challenge, draws owed, a card drawn."""
+    pending = state.get("pending")
+    if pending:
+        why = f" ({pending['why']})" if pending.get("why") else ""
+        return Prompt(pending.get("player"), f"your choice{why}: type {request_usage(pending['cmd'], rules)}")
+    challenge = state.get("challenge")
+    if challenge:
+        victim, against = challenge["player"], challenge.get("against")
+        return Prompt(victim, f"{against} played a Wild Draw Four: challenge {victim} guilty (the hand "
+                      f"held the colour in force: {against} draws) or challenge {victim} innocent, or draw "
+                      f"{victim} to take the cards")
+    owed = state.get("owed") or []
+    if owed:
+        first = owed[0]
+        n = first.get("draws", first.get("presses", 1))
+        return Prompt(first["player"], f"draw {n} card{'s' if n != 1 else ''}: type draw {first['player']} "
+                      "(the launcher deals them) or press the launcher button")
+    turn = state.get("turn")
+    if state.get("drawn"):
+        return Prompt(state["drawn"], f"play the card just drawn (type it) or keep it: pass {state['drawn']}")
+    top = state.get("top") or ""
+    color = color_name(state.get("color"), rules)
+    meaning = card_meaning(top, rules)
+    wild = top in rules.cards and rules.cards[top].color is None
+    shown = f"{meaning}, colour {color}" if wild else meaning
+    example = next(iter(rules.cards))
+    text = f"play a card on {top} ({shown}) by typing it, e.g. {example}, or draw one: draw {turn}"
     catchable = state.get("uno") or []
     if catchable:
         text += (f". {', '.join(catchable)} may call UNO (uno NAME) or be caught (catch NAME by WHO) until "

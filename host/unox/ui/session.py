@@ -10,20 +10,28 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from unox.launcher.base import LauncherError, LauncherStatus
 from unox.launcher.faults import fault_action
 from unox.rules.cards import parse_card
 from unox.rules.setup import draw_value, pick_dealer
 from unox.table.narrate import describe, undone
-from unox.ui.commands import Command, InputError, parse_line
+from unox.ui.commands import Command, InputError, edition, parse_line
 from unox.ui.prompt import Context, Prompt, prompt_for
 
 LOW_WATER = 13  # the most cards one firing gives: below this, a press may find the launcher dry
-UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal")
+UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal", "pass", "challenge")
 SIM_PRESS_TIMEOUT = 2.0  # virtual seconds for a simulated press to reach the host
 HOPPER_CAPACITY = 112
+LEAVE_WORDS = ("yes", "y")  # the answers that confirm leaving a game in progress
+
+
+class LauncherNews(NamedTuple):
+    """What one poll of the launcher brought: its status, and the lines the table told while syncing."""
+
+    status: LauncherStatus | None
+    told: list[str]
 
 
 def next_seat(players: Sequence[str], player: str, active: Sequence[str] | None = None) -> str:
@@ -43,6 +51,14 @@ def next_presser(state: dict) -> str | None:
     return owed[0]["player"] if owed else state.get("turn")
 
 
+def kept_where(session: Session) -> str:
+    """Where the game stays if the person leaves now."""
+    journal = getattr(session.table, "journal", None)
+    if journal is None:
+        return "This table has no journal: leaving ends the game for good."
+    return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
+
+
 def sim_device(launcher: Any) -> Any:
     """The virtual device behind a `sim` launcher (its port's device), or None for real hardware."""
     return getattr(getattr(launcher, "port", None), "device", None)
@@ -57,7 +73,9 @@ class Session:
         self.low_water = low_water
         self.state: dict = table.handle({"cmd": "state"})["state"]
         self.players: list[str] = list(getattr(table, "players", None) or self.state["players"])
-        self.ctx = Context(sim=sim)
+        # The edition's ruleset (its cards, colours and requests), or None for Extreme.
+        self.rules = edition(getattr(getattr(table, "game", None), "rules", None))
+        self.ctx = Context(sim=sim, rules=self.rules, launcher=launcher is not None)
         self.log: list[str] = []
         self.listeners: list[Callable[[str], None]] = []
         self.called: set[str] = set()  # players who called UNO and still hold one card
@@ -73,6 +91,11 @@ class Session:
             self.table.close()
 
     # --- reading -------------------------------------------------------------------------------------
+    def in_progress(self) -> bool:
+        """A game is under way (something was played or a dealer chosen) and not over: leaving asks first."""
+        played = bool(self.entries()) or self.ctx.dealer is not None
+        return played and self.state.get("phase") != "game_over"
+
     def prompt(self) -> Prompt:
         return prompt_for(self.state, self.ctx)
 
@@ -89,18 +112,25 @@ class Session:
     # --- typed lines ---------------------------------------------------------------------------------
     def submit(self, line: str) -> dict | None:
         """Run one typed line; InputError (nothing changed) when the line or the move is refused."""
-        command = parse_line(line, self.players, self.state.get("turn"), self.state.get("hands"))
+        who = self.state.get("turn")
+        pending = self.state.get("pending") or {}
+        if pending.get("player") and line.split()[:1] == [pending.get("cmd")]:
+            who = pending["player"]  # the edition waits for this player's choice: they make it
+        command = parse_line(line, self.players, who, self.state.get("hands"), self.rules)
         return self.execute(command)
 
     def execute(self, command: Command) -> dict | None:
+        if command.verb == "settle":
+            return self.settle(command.request["fired"])
+        if command.verb in ("help", "quit"):
+            return None
+        self.check_settled()
         if command.verb == "press":
             return self.press()
         if command.verb == "undo":
             return self.undo()
         if command.verb == "draw":
             self.draw(command.request["player"], command.request["card"])
-            return None
-        if command.verb in ("help", "quit"):
             return None
         request = dict(command.request)
         if request["cmd"] == "deal" and "dealer" not in request:
@@ -110,9 +140,17 @@ class Session:
         return self.request(request)
 
     def request(self, request: dict) -> dict:
-        """One table-protocol request; a refusal raises InputError with the rules' own message."""
+        """One table-protocol request; a refusal raises InputError with the rules' own message.
+
+        Only a request the table fires for (a draw edition's `draw`) waits for the launcher lock: the rest
+        never wait on a status call hanging on a worker thread."""
         before = self.state
-        reply = self.table.handle(request)
+        booked = len(self.table.entries)
+        if self.fires(request):
+            with self.launcher_lock:
+                reply = self.table.handle(request)
+        else:
+            reply = self.table.handle(request)
         self.state = reply["state"]
         if not reply.get("ok"):
             raise InputError(reply["error"]["message"])
@@ -123,9 +161,51 @@ class Session:
             self.called.add(request["player"])
         if request["cmd"] == "reload" and self.ctx.fault == "empty":
             self.ctx.fault = None
-        self.emit(*describe(request, before, self.state))
-        self._refresh(before, int((reply.get("launcher") or {}).get("fired") or 0))  # a draw, a turned card
+        # What was booked, when the table added to it (a draw's `fired`: the cards the launcher dealt).
+        told = self.table.entries[-1] if len(self.table.entries) > booked else request
+        self.emit(*describe(told, before, self.state))
+        self._refresh(before, told.get("fired", 0) if told is not request else 0)
         return reply
+
+    def fires(self, request: dict) -> bool:
+        """Whether the table fires the launcher for `request` (a draw, or an edition's card turned up)."""
+        if self.launcher is None or "fired" in request:
+            return False
+        own = self.rules.requests.get(request["cmd"], {}) if self.rules is not None else {}
+        first_card = request["cmd"] == "flip" and "card" not in request  # DL3: the launcher fires it
+        return request["cmd"] in ("draw", "press") or first_card or "fired" in own
+
+    # --- a fire the table stopped in --------------------------------------------------------------
+    def check_settled(self) -> None:
+        """Nothing but the count is taken while a fire waits to be settled: refuse with the question."""
+        if self.state.get("unsettled"):
+            raise InputError(f"first the count: {self.prompt().text}")
+
+    def settle(self, fired: int) -> dict | None:
+        """The cards a person counted out of the fire the table stopped in: it becomes that press (or draw),
+        exactly once; nothing is fired again. 0 means it never fired: the press does not count."""
+        pending = self.state.get("unsettled")
+        if not pending:
+            raise InputError("no fire waits to be counted: settle is only for a fire the table stopped in")
+        before = self.state
+        reply = self.table.handle({"cmd": "settle", "fired": fired})  # fires nothing: no launcher call
+        self.state = reply["state"]
+        who = pending.get("player") or "the player"
+        if reply.get("ok"):
+            what = f"{who}'s {pending['cmd']}"
+            self.emit(f"Counted: {fired} card(s) came out for {what}; nothing was fired again.")
+            settled = reply.get("settled") or {}
+            request = {k: v for k, v in settled.items() if k not in ("requested", "fire_id", "fields")}
+            self.emit(*describe({**request, **settled.get("fields", {})}, before, self.state))
+            self._refresh(before, fired)
+            return reply
+        if self.state.get("unsettled"):  # the count was refused: the question stays
+            raise InputError(reply["error"]["message"])
+        again = {"press": "presses", "draw": "draws"}.get(pending["cmd"], f"does the {pending['cmd']}")
+        self.emit(f"Counted: nothing came out for {who}'s {pending['cmd']}, so it did not count; "
+                  f"{who} {again} again.")
+        self._refresh(before)
+        return None
 
     # --- S1 ------------------------------------------------------------------------------------------
     def draw(self, player: str, card: str) -> None:
@@ -154,6 +234,7 @@ class Session:
     # --- the launcher --------------------------------------------------------------------------------
     def press(self) -> dict | None:
         """A simulated press on the sim launcher's button; real launchers are pressed by hand."""
+        self.check_settled()
         if not self.ctx.sim or not hasattr(self.launcher, "press_button"):
             raise InputError("press the button on the launcher itself; only the sim launcher is pressed here")
         with self.launcher_lock:
@@ -281,6 +362,50 @@ class Session:
             except LauncherError:
                 return LauncherStatus(False, None, 0, None, False, ["link"])
 
+    def fetch_news(self) -> LauncherNews:
+        """Any thread: the launcher's status, and what the table took from it meanwhile (fires the firmware
+        made alone while the link was down, a fire lost in flight that the device now settles)."""
+        if self.launcher is None:
+            return LauncherNews(None, [])
+        with self.launcher_lock:
+            return LauncherNews(self.fetch_status(), self.sync_table())
+
+    def sync_table(self) -> list[str]:
+        """Any thread, holding the launcher lock: `Table.sync_launcher()`, and the lines the table told while
+        doing it (on this thread only: a request on another thread tells its own)."""
+        me = threading.get_ident()
+        told: list[str] = []
+
+        def hear(line: str) -> None:
+            if threading.get_ident() == me:
+                told.append(line)
+
+        sync = getattr(self.table, "sync_launcher", None)
+        if sync is None:
+            return told
+        with self.launcher_lock:
+            self.table.listeners.append(hear)
+            try:
+                sync()
+            except Exception as exc:  # a failing driver must not end the poll: the status tells the link
+                told.append(f"Could not read the launcher's own fires: {exc}")
+            finally:
+                self.table.listeners.remove(hear)
+        return told
+
+    def apply_news(self, news: LauncherNews) -> bool:
+        """On the front end's thread: the table's news into the log and the state, then the status."""
+        changed = False
+        if news.told or self.table.state() != self.state:
+            before = self.state
+            self.state = self.table.state()
+            self.emit(*news.told)
+            launcher_before = (before.get("launcher") or {}).get("cards", 0)
+            fired = max(0, launcher_before - (self.state.get("launcher") or {}).get("cards", 0))
+            self._refresh(before, fired)  # cards that left the launcher alone are not put back in the sim
+            changed = True
+        return self.apply_status(news.status) or changed
+
     def apply_status(self, status: LauncherStatus | None) -> bool:
         """Take a status in: a fault it shows (lid, battery, a lost link) is announced, or its clearing.
 
@@ -302,7 +427,7 @@ class Session:
         return changed
 
     def _check_status(self) -> None:
-        self.apply_status(self.fetch_status())
+        self.apply_news(self.fetch_news())
 
     def _fault_cleared(self) -> None:
         """The fault is gone: say so, and who presses again after a jam."""
@@ -312,6 +437,8 @@ class Session:
 
     def refused_press(self, error: dict) -> str:
         """A press the rules refused, in the play screen's words (the JSON wording is `unox table`'s)."""
+        if error.get("code") == "unsettled":
+            return f"Press refused: {self.prompt().text}"
         if error.get("code") == "not_owed" and "nobody owes" in error.get("message", "").lower():
             return f"Press refused (not-now beep): nobody owes a press now, so nothing was fired. NEXT: " \
                    f"{self.prompt().line()}"
@@ -324,7 +451,8 @@ class Session:
         if not entries:
             raise InputError("there is nothing to undo yet")
         last = entries[-1]
-        if last.get("cmd") not in UNDOABLE:
+        own = self.rules is not None and last.get("cmd") in self.rules.requests and "fired" not in last
+        if last.get("cmd") not in UNDOABLE and not own:
             raise InputError(
                 "the last event was a launcher press: its cards are already out and cannot go back; "
                 "for a wrong card use penalty NAME wrong_card"

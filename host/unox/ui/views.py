@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from unox.rules.cards import COLOR_NAMES
-from unox.ui.commands import card_meaning
+from unox.ui.commands import card_meaning, color_name, rules_of
 from unox.ui.prompt import Context
 
 ARROWS = {"left": "left (clockwise)", "right": "right (anticlockwise)"}
@@ -22,6 +21,9 @@ def owed_by(state: dict) -> dict[str, str]:
     for entry in state.get("owed") or []:
         if entry.get("until_fire"):
             out[entry["player"]] = "presses until it fires"
+        elif "draws" in entry:  # a draw edition: the launcher deals what is owed
+            n = entry["draws"]
+            out[entry["player"]] = f"draws {n} card{'s' if n != 1 else ''}"
         else:
             n = entry.get("presses", 0)
             out[entry["player"]] = f"owes {n} press{'es' if n != 1 else ''}"
@@ -48,13 +50,13 @@ def player_rows(state: dict, called: set[str] | None = None) -> list[tuple[str, 
     return rows
 
 
-def table_lines(state: dict) -> list[str]:
+def table_lines(state: dict, rules: Any = None) -> list[str]:
     """Phase and direction, turn, the top card spelled out (and a wild's colour), what is owed."""
     direction = ARROWS.get(state.get("direction") or "", state.get("direction") or "-")
     lines = [
         f"Phase:     {state.get('phase')}, {direction}",
         f"Turn:      {state.get('turn') or '-'}",
-        f"Top card:  {top_card(state)}",
+        f"Top card:  {top_card(state, rules)}",
     ]
     owed = owed_by(state)
     lines.append("Owed:      " + ("; ".join(f"{p} {w}" for p, w in owed.items()) if owed else "nothing"))
@@ -63,14 +65,15 @@ def table_lines(state: dict) -> list[str]:
     return lines
 
 
-def top_card(state: dict) -> str:
+def top_card(state: dict, rules: Any = None) -> str:
     """`RD  red Discard All`; a wild adds the colour named for it."""
     top = state.get("top")
     if not top:
         return "-"
     color = state.get("color")
-    named = f", colour {COLOR_NAMES.get(color, color)}" if top.startswith("W") and color else ""
-    return f"{top}  {card_meaning(top)}{named}"
+    rules = rules_of(state, rules)
+    named = f", colour {color_name(color, rules)}" if top.startswith("W") and color else ""
+    return f"{top}  {card_meaning(top, rules)}{named}"
 
 
 def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:
@@ -92,6 +95,6 @@ def render_state(state: dict, ctx: Context, status: Any = None) -> str:
     out = [f"{'':1} {'player':<12} {'cards':>5} {'score':>5}  notes"]
     for marker, name, cards, score, extra in player_rows(state):
         out.append(f"{marker or ' ':1} {name:<12} {cards:>5} {score:>5}  {extra}")
-    out += table_lines(state)
+    out += table_lines(state, ctx.rules)
     out += launcher_lines(state, ctx, status)
     return "\n".join(out)

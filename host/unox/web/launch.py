@@ -113,6 +113,7 @@ class WebServer:
 
     def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False):
         from unox.web.device import ButtonLoop, sim_hopper_sync
+        from unox.web.editions import own_request_cmds
         from unox.web.hub import Hub
         from unox.web.seats import check_player_names
         from unox.web.server import build_app
@@ -127,7 +128,8 @@ class WebServer:
         self.url = public_url(options.host, self.sock.getsockname()[1])
         sync = sim_hopper_sync(launcher) if launcher is not None else None
         self.hub = Hub(table, after_change=sync)
-        self.seats = Seats(tuple(table.players), self.pin, read_only=options.read_only)
+        self.seats = Seats(tuple(table.players), self.pin, read_only=options.read_only,
+                           own_cmds=own_request_cmds(table))
         self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
         hooks = [self.button.start] if self.button is not None else []
         # the table's own launcher decides: another front end may own it (`unox demo --web`)

@@ -19,9 +19,10 @@ MAX_WRONG_PINS = 5
 LOCKOUT_WINDOW_S = 60.0
 LOCKOUT_S = 60.0
 MAX_TOKENS = 500  # the oldest token goes when a new one would pass this: a page that reloads joins again
-PLAYER_CMDS = ("play", "uno", "press", "catch", "state")
+PLAYER_CMDS = ("play", "uno", "press", "catch", "draw", "pass", "challenge", "state")
 # Which field of a request names the player acting; a player's token may only fill it with themselves.
-ACTOR_FIELD = {"play": "player", "uno": "player", "press": "player", "catch": "by"}
+ACTOR_FIELD = {"play": "player", "uno": "player", "press": "player", "catch": "by", "draw": "player",
+               "pass": "player", "challenge": "player"}
 
 
 class JoinRefused(Exception):
@@ -60,6 +61,7 @@ class Seats:
     players: tuple[str, ...]
     pin: str | None
     read_only: bool = False
+    own_cmds: frozenset[str] = frozenset()  # the edition's own requests a player answers for themselves
     clock: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
@@ -110,9 +112,10 @@ class Seats:
             return None
         if seat == TABLE:
             return "the table view only shows the table; join as a player or as the operator to act"
-        if cmd not in PLAYER_CMDS:
-            return f"only the operator may send {cmd}; a player's phone plays, calls UNO, presses and catches"
-        field = ACTOR_FIELD[cmd]
+        if cmd not in PLAYER_CMDS and cmd not in self.own_cmds:
+            return (f"only the operator may send {cmd}; a player's phone plays, calls UNO, presses (draws) "
+                    "and catches, and answers its own choices")
+        field = ACTOR_FIELD.get(cmd, "player")
         actor = request.get(field)
         if actor != seat:
             named = f"{field} {actor!r}" if actor is not None else f"no {field}"

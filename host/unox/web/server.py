@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from unox.web.editions import edition_of
 from unox.web.hub import Client, Hub
 from unox.web.seats import JoinRefused, Seats
 
@@ -30,8 +31,8 @@ PAGES = ("/", "/play", "/table", "/operator")
 # How a press reaches the table: `host` (the phone's request fires the launcher), `count` (no launcher: the
 # phone says how many cards came out), `button` (another front end owns the launcher: press its button).
 PRESSES = ("host", "count", "button")
-FIRED_STAYS_OUT = ("the last event was a launcher press: its cards are already out and cannot go back; "
-                   "for a wrong card use the wrong-card penalty")
+FIRED_STAYS_OUT = ("the last event was a launcher press (or draw): its cards are already out and cannot go "
+                   "back; for a wrong card use the wrong-card penalty")
 BUTTON_ONLY = "press the launcher's own button: at this table the terminal UI takes the presses"
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 # The page may load and connect to nothing but this server (and inline nothing).
@@ -69,6 +70,7 @@ class Api:
     def __init__(self, hub: Hub, seats: Seats, *, presses: str):
         self.hub, self.seats, self.presses = hub, seats, presses
         self.files = {name: static_bytes(name) for name in STATIC}
+        self.edition = edition_of(hub.table)  # the edition's cards for the page; fixed for the table's life
 
     def routes(self) -> list:
         pages = [Route(path, self.page) for path in PAGES]
@@ -109,7 +111,7 @@ class Api:
         if not is_undo or self.hub.table.launcher is None:
             return False
         entries = self.hub.table.entries
-        return bool(entries) and entries[-1].get("cmd") == "press"
+        return bool(entries) and entries[-1].get("cmd") in ("press", "draw")
 
     def seat_or_401(self, conn: HTTPConnection) -> str | JSONResponse:
         seat = self.seats.seat_of(token_of(conn))
@@ -128,7 +130,7 @@ class Api:
         state = await asyncio.to_thread(self.hub.state)
         return {
             "ok": True, "state": state, "seat": seat, "presses": self.presses,
-            "read_only": self.seats.read_only, "launcher": self.hub.device,
+            "read_only": self.seats.read_only, "launcher": self.hub.device, "cards": self.edition,
         }
 
     async def requests(self, request: Request) -> Response:
@@ -216,7 +218,9 @@ def parse_json(body: str | bytes) -> Any:
 
 
 def host_fired(request: Any) -> bool:
-    return isinstance(request, dict) and request.get("cmd") == "press" and request.get("fired") is None
+    """A press or draw the host would fire (no `fired` count given)."""
+    fires = isinstance(request, dict) and request.get("cmd") in ("press", "draw")
+    return fires and request.get("fired") is None
 
 
 class AsciiJSON(JSONResponse):

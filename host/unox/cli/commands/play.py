@@ -16,7 +16,8 @@ EXAMPLE = """examples:
   unox play --continue                         pick up the newest of them
   unox play --resume game.db                   after a crash or a power cut: the same table, same state
   unox play --continue table.db --players Ann,Bob,Cy   the game in table.db if it goes on, else a new one
-  unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)"""
+  unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)
+  unox play --players Ann,Bob,Cy --rules classic        another edition: its cards; draw Bob, pass Bob"""
 NEWEST = Path("<newest>")  # `--continue` without a file
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
@@ -32,7 +33,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_table_options(parser, launcher_help="sim (default), serial:PORT or gpio")
+    add_table_options(
+        parser,
+        launcher_help="sim (default), serial:PORT or gpio",
+        journal_help="SQLite journal of every accepted event (default: a new file under "
+        "$XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables; see --list and --no-journal)",
+    )
     parser.add_argument(
         "--continue",
         dest="continue_path",
@@ -60,11 +66,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
-    if args.rules not in (None, "extreme"):
-        # The typed commands and the screen know Extreme's cards only, so far (issue 10 brings the others).
-        raise CommandError(f"unox play speaks UNO Extreme only so far; play --rules {args.rules} with "
-                           f"`unox table --rules {args.rules}` (JSON lines) or watch `unox demo --rules "
-                           f"{args.rules}`")
     if args.no_journal and (args.journal or args.resume or args.continue_path):
         raise CommandError(
             "--no-journal starts a table without one; leave out --journal, --resume and --continue"

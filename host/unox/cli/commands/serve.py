@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "to FILE",
     )
     parser.add_argument("--no-journal", action="store_true",
-                        help="keep no journal (by default the table is journalled as `unox play` does)")
+                        help="keep no journal (by default the table is journalled where `unox play --list` "
+                        "finds it: $XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables)")
     add_web_options(parser)
     parser.set_defaults(func=run)
 
@@ -60,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
     from unox.web.launch import WebError, serve
 
     options = web_options(args)
+    if args.no_journal and (args.journal or args.resume or args.continue_path):
+        raise CommandError(
+            "--no-journal starts a table without one; leave out --journal, --resume and --continue"
+        )
     session = _open(args)
     try:
         table, launcher = session.table, detach_script(session)

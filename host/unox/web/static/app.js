@@ -1,11 +1,24 @@
 // unox web page: one script for the join page, a player's phone, the table view and the operator.
 // It uses only the API of docs/web.md: POST /api/join, POST /api/requests, GET /api/state, WS /api/ws.
 "use strict";
-const COLORS = { R: "red", Y: "yellow", G: "green", B: "blue" };
-const BY_NAME = { red: "R", yellow: "Y", green: "G", blue: "B" };
-const FACES = { H: ["H2", "Hit 2"], R: ["⟲", "Reverse"], S: ["⊘", "Skip"], D: ["DA", "Discard All"],
-  T: ["⇆", "Trade Hands"] };
-const WILDS = { W: ["W", "Wild"], WA: ["WA", "Wild All Hit"], WF: ["WF", "Wild Hit-Fire"] };
+// The edition's colours and cards come from the server (`cards` in GET /api/state): no per-edition code here.
+// A colour's paint by its name, with the text colour that reads on it; an unknown name is used as a CSS colour.
+const PAINT = { red: ["#d32f2f"], yellow: ["#f5c400", "#111"], green: ["#2e8b3d"], blue: ["#1f63c9"],
+  turquoise: ["#0f9c9c", "#111"], pink: ["#e0529c"], orange: ["#ef7d0d", "#111"], purple: ["#7b3fb8"] };
+let E = { rules: "extreme", draws: false, colors: [], cards: [], requests: {} }, CARDS = {}, COLORS = {}, BY_NAME = {};
+function setEdition(e) {
+  if (!e) return;
+  E = e; CARDS = {}; COLORS = {}; BY_NAME = {};
+  for (const c of e.cards) CARDS[c.code] = c;
+  for (const c of e.colors) { COLORS[c.code] = c.name; BY_NAME[c.name] = c.code; }
+}
+const paintOf = (name) => PAINT[name] || [name];
+function paint(el, letter) { // colour AND letter: the letter is always printed too
+  if (letter === "W") el.style.backgroundImage = "conic-gradient(" + E.colors.map((c, i, a) => paintOf(c.name)[0] + " " + (100 * i / a.length) + "% " + (100 * (i + 1) / a.length) + "%").join(",") + ")";
+  else if (COLORS[letter]) { const [bg, fg] = paintOf(COLORS[letter]); el.style.background = bg; el.style.color = fg || "#fff"; }
+  return el;
+}
+const unit = (n) => (E.draws ? " draw" : " press") + (n === 1 ? "" : E.draws ? "s" : "es");
 const PAGES = { "/play": "player", "/table": "table", "/operator": "operator" };
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -31,19 +44,18 @@ const btn = (label, onclick, attrs) => h("button", Object.assign({ type: "button
 
 function cardParts(code) {
   if (!code) return null;
-  if (WILDS[code]) return { color: "W", label: WILDS[code][0], name: WILDS[code][1] };
-  const color = code[0], face = code.slice(1);
-  const f = FACES[face];
-  return { color, label: f ? f[0] : face, name: (COLORS[color] || color) + " " + (f ? f[1] : face) };
+  const c = CARDS[code];
+  if (!c) return { color: "?", label: code, name: code };
+  return { color: c.color || "W", label: c.label, name: c.name, entry: c };
 }
 function card(code, big) {
   const p = cardParts(code);
   if (!p) return h("span", { class: "note" }, "no card yet");
-  return h("span", { class: "card c-" + p.color + (big ? " big" : ""), role: "img", "aria-label": p.name, title: p.name },
-    h("i", { "aria-hidden": "true" }, p.color === "W" ? "W" : p.color), h("b", { "aria-hidden": "true" }, p.label),
-    p.color === "W" ? h("small", { "aria-hidden": "true" }, p.name.replace("Wild ", "") || "Wild") : null);
+  return paint(h("span", { class: "card c-" + p.color + (big ? " big" : ""), role: "img", "aria-label": p.name, title: p.name },
+    h("i", { "aria-hidden": "true" }, p.color), h("b", { "aria-hidden": "true", class: p.label.length > 2 ? "long" : null }, p.label),
+    p.color === "W" ? h("small", { "aria-hidden": "true" }, p.name.replace("Wild ", "") || "Wild") : null), p.color);
 }
-const swatch = (color) => color ? h("span", {}, h("span", { class: "swatch c-" + (BY_NAME[color] || "W"), "aria-hidden": "true" }), " " + color + " (" + (BY_NAME[color] || "?") + ")") : "–";
+const swatch = (color) => color ? h("span", {}, paint(h("span", { class: "swatch c-" + (BY_NAME[color] || "W"), "aria-hidden": "true" }), BY_NAME[color] || "W"), " " + color + " (" + (BY_NAME[color] || "?") + ")") : "–";
 
 // ---- talking to the server --------------------------------------------------------------------
 async function api(path, body) {
@@ -103,7 +115,7 @@ function receive(m) {
   render();
 }
 function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
-function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; setState(w.state); }
+function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; setEdition(w.cards); setState(w.state); }
 async function loadState() {
   let r;
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
@@ -128,17 +140,20 @@ function setState(state) {
     announce();
   }
 }
-function owes(o) { return o.until_fire ? "presses until a card fires" : o.presses + " press" + (o.presses === 1 ? "" : "es"); }
+function owes(o) { if (o.until_fire) return "presses until a card fires"; const n = o.draws ?? o.presses; return n + unit(n); }
 function turnText() {
   if (!S) return "";
   if (S.phase === "deal") return "Waiting for the deal" + (S.dealer ? "" : ": the operator deals");
-  if (S.phase === "flip") return "Waiting for the first card to be turned up";
+  const dealing = S.phase === "flip" && (S.owed || []).length; // DL4: the launcher deals, each draws in turn
+  if (S.phase === "flip" && !dealing) return "Waiting for the first card to be turned up";
   if (S.phase === "hand_over") return (S.went_out || "Someone") + " went out: the hand is over, the operator enters the scores";
   if (S.phase === "game_over") return (S.winner || "Someone") + " won the game";
   const owed = (S.owed || [])[0];
   const who = S.turn === me ? "You" : S.turn;
   if (owed && owed.player === S.turn) return who + (who === "You" ? " owe " : " owes ") + owes(owed);
-  return S.turn === me ? "Your turn: play a card or press" : "It is " + S.turn + "'s turn";
+  if (S.pending) return (S.pending.player === me ? "You choose" : S.pending.player + " chooses") + ": " + (S.pending.why || S.pending.cmd);
+  if (S.drawn && S.drawn === S.turn) return S.turn === me ? "You drew: play that card or pass" : S.turn + " drew: a play or a pass";
+  return S.turn === me ? "Your turn: play a card or" + unit(1) : "It is " + S.turn + "'s turn";
 }
 function announce() {
   const mine = S && S.phase === "turn" && S.turn === me;
@@ -153,7 +168,7 @@ function statusLine() {
 }
 function topPanel(big) {
   return h("div", { class: "panel top" }, card(S.top, big),
-    h("div", {}, h("div", {}, "Colour: ", h("strong", { id: "color" }, swatch(S.color))),
+    h("div", {}, E.rules !== "extreme" ? h("div", { id: "edition" }, E.title) : null, h("div", {}, "Colour: ", h("strong", { id: "color" }, swatch(S.color))),
       h("div", {}, "Direction: ", h("strong", {}, S.direction === "right" ? "↺ right (counter-clockwise)" : "↻ left (clockwise)")),
       h("div", { class: "note" }, "Launcher holds about " + ((S.launcher || {}).cards ?? "?") + " cards"),
       S.unsettled ? h("div", { class: "msg" }, "A fire is unsettled: the operator settles it before play goes on.") : null));
@@ -186,55 +201,110 @@ const msgBox = () => h("div", { class: "msg", role: "alert", id: "msg" }, messag
 // ---- the card picker (a player's own turn, or the operator for anyone, or the flip) -------------
 function picker(player, cmd) {
   const wrap = h("div", { class: "panel", id: "picker" }, h("h2", {}, cmd === "flip" ? "Card turned up" : "Play a card"));
+  const letters = [...E.colors.map((c) => c.code), ...(E.cards.some((c) => !c.color) ? ["W"] : [])];
   wrap.append(h("div", { class: "row", role: "group", "aria-label": "colour" },
-    ["R", "Y", "G", "B", "W"].map((c) => btn(c === "W" ? "Wild" : COLORS[c], () => { pick = { color: c }; render(); },
-      { class: "pick c-" + c + (pick.color === c ? " sel" : ""), "aria-pressed": String(pick.color === c) }))));
+    letters.map((c) => paint(btn(c === "W" ? "Wild" : COLORS[c], () => { pick = { color: c }; render(); },
+      { class: "pick c-" + c + (pick.color === c ? " sel" : ""), "aria-pressed": String(pick.color === c) }), c))));
   if (!pick.color) return wrap;
-  const faces = pick.color === "W" ? Object.keys(WILDS) : ["1", "2", "3", "4", "5", "6", "7", "8", "9", ...Object.keys(FACES)];
-  wrap.append(h("div", { class: "grid", role: "group", "aria-label": "face" }, faces.map((f) => {
-    const code = pick.color === "W" ? f : pick.color + f;
-    const p = cardParts(code);
-    return btn(p.label, () => { pick = { color: pick.color, code }; render(); },
-      { class: "pick c-" + p.color + (pick.code === code ? " sel" : ""), "aria-label": p.name, title: p.name, "aria-pressed": String(pick.code === code) });
-  })));
-  if (!pick.code) return wrap;
+  const faces = E.cards.filter((c) => (c.color || "W") === pick.color);
+  wrap.append(h("div", { class: "grid", role: "group", "aria-label": "face" }, faces.map((f) =>
+    paint(btn(f.label, () => { pick = { color: pick.color, code: f.code }; render(); },
+      { class: "pick c-" + pick.color + (pick.code === f.code ? " sel" : ""), "aria-label": f.name, title: f.name, "aria-pressed": String(pick.code === f.code) }), pick.color))));
+  const chosen = CARDS[pick.code];
+  if (!chosen) return wrap;
   const request = { cmd, card: pick.code };
   if (cmd === "play") request.player = player;
   let ready = true;
-  if (WILDS[pick.code]) {
+  if (!chosen.color) {
     wrap.append(h("div", { class: "row", role: "group", "aria-label": "colour to name" }, h("span", {}, "Name the colour: "),
-      Object.entries(COLORS).map(([c, name]) => btn(name, () => { pick.named = name; render(); },
-        { class: "pick c-" + c + (pick.named === name ? " sel" : ""), "aria-label": "name " + name, "aria-pressed": String(pick.named === name) }))));
+      Object.entries(COLORS).map(([c, name]) => paint(btn(name, () => { pick.named = name; render(); },
+        { class: "pick c-" + c + (pick.named === name ? " sel" : ""), "aria-label": "name " + name, "aria-pressed": String(pick.named === name) }), c))));
     request.color = pick.named;
     ready = !!pick.named;
   }
-  if (cmd === "play" && pick.code.slice(1) === "T") {
+  if (cmd === "play" && chosen.target) {
     const others = (S.players || []).filter((p) => p !== player && !(S.dropped || []).includes(p));
     wrap.append(h("div", { class: "row", role: "group", "aria-label": "trade with" }, h("span", {}, "Trade hands with: "),
       others.map((p) => btn(p, () => { pick.target = p; render(); }, { class: pick.target === p ? "sel" : null, "aria-label": "trade with " + p, "aria-pressed": String(pick.target === p) }))));
     request.target = pick.target;
     ready = !!pick.target;
   }
-  if (cmd === "play" && pick.code.slice(1) === "D") {
+  if (cmd === "play" && chosen.count) {
     const held = Math.max(0, ((S.hands || {})[player] || 1) - 1);
     if (pick.count == null) pick.count = 0;
-    wrap.append(h("div", { class: "row" }, h("label", { for: "count" }, "Other " + COLORS[pick.code[0]] + " cards put down with it: "),
+    wrap.append(h("div", { class: "row" }, h("label", { for: "count" }, "Other " + COLORS[chosen.color] + " cards put down with it: "),
       h("input", { id: "count", type: "number", min: 0, max: held, inputmode: "numeric", value: pick.count, oninput: (e) => { pick.count = parseInt(e.target.value || "0", 10); } })));
     request.count = pick.count;
   }
-  const name = cardParts(pick.code).name + (request.color ? " as " + request.color : "");
+  const name = chosen.name + (request.color ? " as " + request.color : "");
   wrap.append(h("div", { class: "row" }, btn((cmd === "flip" ? "Turn up " : "Play ") + name, () => {
     if (request.count != null) request.count = pick.count;
     send(request);
   }, { class: "main", id: "go", disabled: !ready })));
   return wrap;
 }
+// DL3: a draw edition's launcher turns up the first card (fired, counted by the beam); then the operator
+// says which it is. Without a launcher (the phones count) the card is simply named.
+function firstCard() {
+  if (!E.draws || presses === "count" || S.first_fired) return picker(null, "flip");
+  const fire = presses === "host"
+    ? btn("Fire the first card", () => send({ cmd: "flip" }), { class: "main", id: "fire-first" })
+    : h("p", { class: "note", id: "fire-first" }, "Press the launcher's own button: it turns up the first card.");
+  return h("div", { class: "panel" }, h("p", {}, "The launcher turns up the first card."), fire);
+}
+
+// A press (Extreme) or a draw (draw editions): the host fires, or the phone says what came out, or the button.
 function pressControls(player) {
-  if (presses === "host") return btn("Press the launcher", () => send({ cmd: "press", player }), { class: "main", id: "press" });
-  if (presses === "button") return h("p", { class: "note", id: "press" }, "Press the launcher's own button.");
+  const cmd = E.draws ? "draw" : "press", id = E.draws ? "draw" : "press";
+  if (presses === "host") return btn(E.draws ? "Draw from the launcher" : "Press the launcher", () => send({ cmd, player }), { class: "main", id });
+  if (presses === "button") return h("p", { class: "note", id }, "Press the launcher's own button.");
   const box = h("input", { id: "fired", type: "number", min: 0, max: 40, inputmode: "numeric", value: pick.fired ?? "", "aria-label": "cards that came out", oninput: (e) => { pick.fired = e.target.value; } });
   return h("span", { class: "row" }, h("label", { for: "fired" }, "Cards that came out: "), box,
-    btn("Pressed", () => send({ cmd: "press", player, fired: parseInt(pick.fired || "0", 10) }), { class: "main", id: "press" }));
+    btn(E.draws ? "Drew" : "Pressed", () => send({ cmd, player, fired: parseInt(pick.fired || "0", 10) }), { class: "main", id }));
+}
+const passButton = (player) => btn("Pass: keep the card", () => send({ cmd: "pass", player }), { class: "main", id: "pass" });
+// C-A7: the victim of a challengeable card challenges; at a physical table they report what the hand showed.
+function challengePanel(player) {
+  const c = S.challenge;
+  if (!c || c.player !== player) return null;
+  return h("div", { class: "panel", id: "challenge" }, h("h2", {}, "Challenge " + c.against + "?"),
+    h("p", { class: "note" }, player + " may challenge before drawing: " + c.against + " shows their hand to " + player + "."),
+    h("div", { class: "row" }, btn(c.against + " held a matching card: guilty", () => send({ cmd: "challenge", player, guilty: true }), { id: "guilty" }),
+      btn(c.against + " did not: not guilty", () => send({ cmd: "challenge", player, guilty: false }), { id: "innocent" })));
+}
+// An edition's own choice (state.pending), as a form built from the request's declared fields.
+function pendingPanel(mayAnswer) {
+  const p = S.pending;
+  if (!p) return null;
+  const fields = E.requests[p.cmd] || {}, req = pick.req || (pick.req = {});
+  const players = (S.players || []).filter((q) => !(S.dropped || []).includes(q));
+  const wrap = h("div", { class: "panel", id: "pending" }, h("h2", {}, "Waiting for " + p.player + ": " + p.cmd),
+    h("p", {}, p.why || ""));
+  if (!mayAnswer) return wrap;
+  for (const [name, f] of Object.entries(fields)) {
+    if (req[name] === undefined) req[name] = p[name] !== undefined ? p[name] : f.kind === "flag" ? false : f.kind.endsWith("s") ? [] : "";
+    const id = "req-" + name, set = (v) => { req[name] = v; };
+    let input;
+    if (f.kind === "player") input = h("select", { id, onchange: (e) => set(e.target.value) }, h("option", { value: "" }, "–"), players.map((q) => h("option", { value: q, selected: q === req[name] }, q)));
+    else if (f.kind === "flag") input = h("input", { id, type: "checkbox", checked: !!req[name], onchange: (e) => set(e.target.checked) });
+    else if (f.kind === "players") input = h("span", { id, class: "row" }, players.map((q) => h("label", {}, h("input", { type: "checkbox", checked: req[name].includes(q),
+      onchange: (e) => set(e.target.checked ? [...req[name], q] : req[name].filter((x) => x !== q)) }), " " + q)));
+    else input = h("input", { id, type: f.kind === "count" ? "number" : "text", min: 0, inputmode: f.kind === "count" ? "numeric" : null,
+      value: Array.isArray(req[name]) ? req[name].join(", ") : req[name], oninput: (e) => set(e.target.value) });
+    wrap.append(h("div", { class: "row" }, h("label", { for: id }, name + (f.required ? "" : " (optional)") + ": "), input, f.hint ? h("span", { class: "note" }, f.hint) : null));
+  }
+  wrap.append(btn("Send " + p.cmd, () => {
+    const out = { cmd: p.cmd };
+    for (const [name, f] of Object.entries(fields)) {
+      let v = req[name];
+      if (f.kind === "count") v = v === "" ? undefined : parseInt(v, 10);
+      if (f.kind === "texts" && !Array.isArray(v)) v = String(v).split(",").map((x) => x.trim()).filter(Boolean);
+      if (v === "" || v === undefined) continue;
+      out[name] = v;
+    }
+    send(out);
+  }, { class: "main", id: "answer" }));
+  return wrap;
 }
 function unoAndCatch(player) {
   const row = h("div", { class: "row", id: "calls" });
@@ -248,10 +318,13 @@ function unoAndCatch(player) {
 // ---- the pages --------------------------------------------------------------------------------
 function playerPage() {
   const out = [statusLine(), msgBox()];
+  const owed = (S.owed || [])[0];
+  if (S.phase === "flip" && owed && owed.player === me && !readOnly) out.push(h("div", { class: "panel" }, h("p", {}, "The launcher deals: take your " + owes(owed) + "."), pressControls(me)));
   if (S.phase === "turn" && !readOnly) {
-    const owed = (S.owed || [])[0];
-    if (S.turn === me && owed && owed.player === me) out.push(h("div", { class: "panel" }, h("p", {}, "You owe " + owes(owed) + ": press the launcher."), pressControls(me)));
-    else if (S.turn === me) out.push(picker(me, "play"), h("div", { class: "panel" }, h("p", { class: "note" }, "No card you can play? Press instead."), pressControls(me)));
+    if (S.pending) out.push(pendingPanel(S.pending.player === me));
+    else if (S.turn === me && owed && owed.player === me) out.push(challengePanel(me), h("div", { class: "panel" }, h("p", {}, "You owe " + owes(owed) + ": " + (E.draws ? "take them from" : "press") + " the launcher."), pressControls(me)));
+    else if (S.turn === me && S.drawn === me) out.push(picker(me, "play"), h("div", { class: "panel" }, h("p", { class: "note" }, "Keep the card you drew?"), passButton(me)));
+    else if (S.turn === me) out.push(picker(me, "play"), h("div", { class: "panel" }, h("p", { class: "note" }, "No card you can play? " + (E.draws ? "Draw one." : "Press instead.")), pressControls(me)));
     out.push(unoAndCatch(me));
   }
   out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(8));
@@ -260,7 +333,7 @@ function playerPage() {
 function tablePage() {
   const owed = (S.owed || []).map((o) => h("li", {}, o.player + ": " + owes(o)));
   return [h("div", { class: "tv" },
-    h("div", {}, statusLine(), topPanel(true), launcherPanel(), h("h2", {}, "Owed presses"), owed.length ? h("ul", {}, owed) : h("p", { class: "note" }, "nobody owes presses")),
+    h("div", {}, statusLine(), topPanel(true), launcherPanel(), pendingPanel(false), h("h2", {}, "Owed" + unit(2)), owed.length ? h("ul", {}, owed) : h("p", { class: "note" }, "nobody owes" + unit(2))),
     h("div", {}, h("h2", {}, "Players"), seatsTable(), h("h2", {}, "Log"), logList(20)))];
 }
 function operatorPage() {
@@ -279,17 +352,19 @@ function operatorPage() {
     if (!pick.dealer) pick.dealer = next;
     out.push(h("div", { class: "panel", id: "deal" }, h("h2", {}, "Deal"), h("div", { class: "row" }, h("label", { for: "dealer" }, "Dealer: "),
       h("select", { id: "dealer", onchange: (e) => { pick.dealer = e.target.value; } }, players.map((p) => h("option", { value: p, selected: p === pick.dealer }, p))),
-      btn("Deal", () => send({ cmd: "deal", dealer: pick.dealer }), { class: "main" }))));
+      btn("Deal", () => send(Object.assign({ cmd: "deal", dealer: pick.dealer }, pick.launcherDeals ? { launcher: true } : {})), { class: "main" })),
+      E.draws && presses !== "count" ? h("div", { class: "row" }, h("label", {}, h("input", { type: "checkbox", id: "launcher-deals", checked: !!pick.launcherDeals,
+        onchange: (e) => { pick.launcherDeals = e.target.checked; } }), " The launcher deals the hands: each player draws 7 from it")) : null));
   }
-  if (S.phase === "flip") out.push(picker(null, "flip"));
+  if (S.phase === "flip") out.push((S.owed || []).length ? h("div", { class: "panel" }, h("p", {}, "The launcher deals: " + S.turn + " draws."), pressControls(S.turn)) : firstCard());
   if (S.phase === "hand_over") out.push(scoreForm(players));
   if (S.phase === "turn") {
     out.push(h("div", { class: "panel" }, h("div", { class: "row" }, h("label", { for: "acting" }, "Act for: "),
       h("select", { id: "acting", onchange: (e) => { acting = e.target.value; pick = {}; render(); } }, players.map((p) => h("option", { value: p, selected: p === acting }, p)))),
-    h("div", { class: "row" }, pressControls(acting)), unoAndCatch(acting)));
-    out.push(picker(acting, "play"));
+    h("div", { class: "row" }, pressControls(acting), S.drawn === acting ? passButton(acting) : null), unoAndCatch(acting)));
+    out.push(pendingPanel(true), challengePanel(acting), picker(acting, "play"));
     out.push(h("div", { class: "panel" }, h("h2", {}, "Penalties"), h("div", { class: "row" },
-      btn("Advice: " + acting + " presses 4", () => send({ cmd: "penalty", player: acting, kind: "advice" })),
+      btn("Advice: " + acting + (E.draws ? " draws" : " presses") + " " + ((E.penalties || {}).advice ?? 4), () => send({ cmd: "penalty", player: acting, kind: "advice" })),
       btn("Wrong card: take back " + acting + "'s play", () => send({ cmd: "penalty", player: acting, kind: "wrong_card" })))));
   }
   out.push(h("div", { class: "panel" }, h("div", { class: "row" }, btn("Reload the launcher", () => send({ cmd: "reload" })), btn("Undo the last event", () => send({ cmd: "undo" }), { id: "undo" }))));
