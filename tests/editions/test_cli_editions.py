@@ -57,6 +57,6 @@ def test_unox_demo_refuses_unknown_rules():
 
 def test_unox_play_plays_another_edition_with_its_own_cards(tmp_path):
     done = unox("play", "--rules", "classic", "--players", "Ann,Bob", "--plain", "--journal",
-                str(tmp_path / "t.db"), stdin="deal Ann\nflip R+2\ndraw Bob\n")
+                str(tmp_path / "t.db"), stdin="deal Ann\nflip\nflip R+2\ndraw Bob\n")  # DL3: fire, name
     assert done.returncode == 0, done.stderr
     assert "Bob draws 2 cards (Bob holds 9)." in done.stdout  # C-A1 on the first card, dealt by the launcher
