@@ -16,12 +16,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from unox.web.client import WebClient
 
 PIN = "2468"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
                  "--disable-extensions"]
 PHONE = {"width": 390, "height": 844}
+
+
+def seat(served, name: str) -> WebClient:
+    """A `WebClient` of `served` (anything with a `.url`) joined as `name` with the tests' PIN."""
+    client = WebClient(served.url)
+    client.join(PIN, name)
+    return client
 
 
 class Served:

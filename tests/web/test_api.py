@@ -9,7 +9,7 @@ import sys
 import pytest
 from unox.web.client import ApiError, WebClient
 
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, seat
 
 DEAL = {"cmd": "deal", "dealer": "Ann"}
 
@@ -18,12 +18,6 @@ DEAL = {"cmd": "deal", "dealer": "Ann"}
 def table(serve):
     """A served table without a launcher (`--launcher script`): Ann, Bob and Cy."""
     return serve("--players", "Ann,Bob,Cy", "--launcher", "script")
-
-
-def seat(table, name: str) -> WebClient:
-    client = WebClient(table.url)
-    client.join(PIN, name)
-    return client
 
 
 def test_a_wrong_pin_is_401_and_five_in_a_minute_lock_the_client_out(table):

@@ -8,9 +8,8 @@ import sys
 import threading
 
 import pytest
-from unox.web.client import WebClient
 
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, seat
 
 
 class Running:
@@ -56,15 +55,13 @@ def running(tmp_path):
 
 def test_play_web_serves_the_table_the_terminal_drives(running):
     play = running("play", "--plain", "--web", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "1")
-    bob = WebClient(play.url)
-    bob.join(PIN, "Bob")
+    bob = seat(play, "Bob")
     phone = bob.socket()
     assert phone.receive_until("hello")["state"]["phase"] == "deal"
     play.type("deal Ann")  # typed at the terminal: the phone sees it
     assert phone.receive_until("log")["text"] == "Ann deals 7 cards to each player."
     assert phone.receive_until("state")["state"]["phase"] == "flip"
-    operator = WebClient(play.url)
-    operator.join(PIN, "operator")
+    operator = seat(play, "operator")
     assert operator.request({"cmd": "flip", "card": "G7"})[1]["state"]["turn"] == "Bob"
     # The terminal UI owns the launcher's button: a phone may not fire it, but plays its cards.
     status, reply = bob.request({"cmd": "press", "player": "Bob"})
@@ -85,15 +82,13 @@ def test_play_web_serves_the_table_the_terminal_drives(running):
 
 def test_demo_web_shows_the_bots_game_read_only(running):
     demo = running("demo", "--web", "--players", "3", "--seed", "4")
-    ann = WebClient(demo.url)
-    ann.join(PIN, "Ada")
+    ann = seat(demo, "Ada")
     watcher = ann.socket()
     first = watcher.receive_until("hello")["state"]
     assert watcher.receive_until("state")["state"] != first  # the bots move on their own
     status, reply = ann.request({"cmd": "uno", "player": "Ada"})
     assert status == 403 and "read-only" in reply["error"]["message"]
-    operator = WebClient(demo.url)
-    operator.join(PIN, "operator")
+    operator = seat(demo, "operator")
     assert operator.request({"cmd": "reload"})[0] == 403
     watcher.close()
 

@@ -12,13 +12,7 @@ from unox.rules.editions import get_rules, rule_names
 from unox.web.client import WebClient
 from unox.web.editions import edition, kind_name
 
-from tests.web.conftest import PIN
-
-
-def seat(served, name: str) -> WebClient:
-    client = WebClient(served.url)
-    client.join(PIN, name)
-    return client
+from tests.web.conftest import seat
 
 
 def accepted(client: WebClient, request: dict) -> dict:
