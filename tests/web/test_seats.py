@@ -18,14 +18,19 @@ def seats(**options) -> Seats:
     return Seats(("Ann", "Bob"), "1234", **options)
 
 
+def wrong_pins(book: Seats, clock: Clock, pin: str, seat: str, *, times: int, every: float) -> None:
+    """`times` wrong PINs from 10.0.0.7, `every` seconds apart: each one is refused with 401."""
+    for _ in range(times):
+        with pytest.raises(JoinRefused) as wrong:
+            book.join("10.0.0.7", pin, seat)
+        assert wrong.value.status == 401
+        clock.t += every
+
+
 def test_five_wrong_pins_within_a_minute_lock_out_for_a_minute_then_the_pin_works_again():
     clock = Clock()
     book = seats(clock=clock)
-    for _ in range(5):
-        with pytest.raises(JoinRefused) as wrong:
-            book.join("10.0.0.7", "9999", "Ann")
-        assert wrong.value.status == 401
-        clock.t += 5
+    wrong_pins(book, clock, "9999", "Ann", times=5, every=5)
     with pytest.raises(JoinRefused) as locked:
         book.join("10.0.0.7", "1234", "Ann")
     assert locked.value.status == 429
@@ -37,11 +42,7 @@ def test_five_wrong_pins_within_a_minute_lock_out_for_a_minute_then_the_pin_work
 def test_wrong_pins_spread_over_more_than_a_minute_do_not_lock_out():
     clock = Clock()
     book = seats(clock=clock)
-    for _ in range(8):
-        with pytest.raises(JoinRefused) as wrong:
-            book.join("10.0.0.7", "0000", "Bob")
-        assert wrong.value.status == 401
-        clock.t += 16  # four in any minute
+    wrong_pins(book, clock, "0000", "Bob", times=8, every=16)  # four in any minute
     assert book.seat_of(book.join("10.0.0.7", "1234", "Bob")) == "Bob"
 
 
