@@ -97,8 +97,5 @@ class ButtonLoop(threading.Thread):
                 return
             if not pressed:
                 return
-            before = self.hub.table.state()
-            reply = self.hub.table.button()
-            if reply.get("ok") and self.hub.after_change is not None:
-                self.hub.after_change(before, reply)
+            reply = self.hub.change(self.hub.table.button)
         self.hub.from_thread(self.hub.publish_state, reply["state"])

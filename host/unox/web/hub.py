@@ -86,9 +86,13 @@ class Hub:
 
     def handle(self, line: str | bytes) -> dict[str, Any]:
         """One request line, in a worker thread; the reply is exactly `unox table`'s to that line."""
+        return self.change(lambda: answer(self.table, line))
+
+    def change(self, act: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """`act()` on the table in its lock; an accepted change then runs the `after_change` hook."""
         with self.lock:
             before = self.table.state()
-            reply = answer(self.table, line)
+            reply = act()
             if self.after_change is not None and reply.get("ok"):
                 self.after_change(before, reply)
             return reply
