@@ -43,12 +43,17 @@ def sim_hopper_sync(launcher: Any) -> Any:
     return sync
 
 
+def link_down(exc: LauncherError) -> dict[str, Any]:
+    """The launcher's status for the pages when it cannot be reached: the error says why."""
+    return {"connected": False, "faults": ["link"], "detail": str(exc)}
+
+
 def status_of(launcher: Any) -> dict[str, Any]:
     """The launcher's status for the pages: connected, faults, battery, lid."""
     try:
         status = launcher.status()
     except LauncherError as exc:
-        return {"connected": False, "faults": ["link"], "detail": str(exc)}
+        return link_down(exc)
     return {
         "connected": status.connected,
         "faults": list(status.faults),
@@ -92,8 +97,7 @@ class ButtonLoop(threading.Thread):
             try:
                 pressed = self.launcher.wait_press(timeout=self.wait)
             except LauncherError as exc:
-                self.hub.from_thread(self.hub.publish_device, {"connected": False, "faults": ["link"],
-                                                               "detail": str(exc)})
+                self.hub.from_thread(self.hub.publish_device, link_down(exc))
                 return
             if not pressed:
                 return
