@@ -150,18 +150,20 @@ class Api:
         if refusal is None and self.presses == "button" and host_fired(request):
             refusal = BUTTON_ONLY
         if refusal is None and self.undoes_a_fire(request):
-            return 409, {"ok": False, "error": {"code": "press_fired", "message": FIRED_STAYS_OUT},
-                         "state": await asyncio.to_thread(self.hub.state)}
+            return 409, await self.refused("press_fired", FIRED_STAYS_OUT)
         if refusal is not None:
-            state = await asyncio.to_thread(self.hub.state)
-            return 403, {"ok": False, "error": {"code": "forbidden", "message": refusal}, "state": state}
+            return 403, await self.refused("forbidden", refusal)
         try:
             return 200, await self.hub.request(line)
         except Exception as exc:  # the journal's disk, a driver bug: say so in words, keep serving
             log.exception("the table failed on %r", line)
             message = f"unox failed on this request ({exc}); look at the server's log, then try again or undo"
-            return 500, {"ok": False, "error": {"code": "internal_error", "message": message},
-                         "state": await asyncio.to_thread(self.hub.state)}
+            return 500, await self.refused("internal_error", message)
+
+    async def refused(self, code: str, message: str) -> dict[str, Any]:
+        """A reply the server gives in the table's place, shaped like the table's own, with its state."""
+        return {"ok": False, "error": {"code": code, "message": message},
+                "state": await asyncio.to_thread(self.hub.state)}
 
     async def websocket(self, ws: WebSocket) -> None:
         seat = self.seats.seat_of(token_of(ws))
