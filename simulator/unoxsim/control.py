@@ -30,10 +30,9 @@ _MAX_LINE = 256
 def hopper_count(device: VirtualDevice) -> dict[str, int]:
     """The ground truth a crash test compares with a journal: where every loaded card is."""
     model = device.model
-    beam = model.geometry.beam_mm
-    in_slot = sum(c.count for c in model.path if c.pos >= beam and not c.jammed)
-    return {"ejected": model.ejected, "in_slot": in_slot, "hopper": model.hopper, "in_path": model.in_path(),
-            "loaded": model.loaded, "boots": device.boots, "now_ms": device.now_ms()}
+    return {"ejected": model.ejected, "in_slot": model.past_beam(), "hopper": model.hopper,
+            "in_path": model.in_path(), "loaded": model.loaded, "boots": device.boots,
+            "now_ms": device.now_ms()}
 
 
 def command(device: VirtualDevice, line: str) -> str:

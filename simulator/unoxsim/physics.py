@@ -123,6 +123,12 @@ class LauncherModel:
     def stuck_in_slot(self) -> int:
         return sum(c.count for c in self.path if c.stuck)
 
+    def past_beam(self) -> int:
+        """Cards stopped with their front past the beam and not jammed: they stick out of the slot for the
+        presser, so FIRED k counts them ("What FIRED k counts", docs/protocol.md)."""
+        beam = self.geometry.beam_mm
+        return sum(c.count for c in self.path if c.pos >= beam and not c.jammed)
+
     def jammed(self) -> bool:
         return any(c.jammed for c in self.path)
 

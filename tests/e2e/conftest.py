@@ -27,7 +27,5 @@ class FireCounter:
 
 
 def cards_in_slot(device) -> int:
-    """Cards stopped with their front past the beam and not jammed: they stick out of the slot for the
-    presser, so FIRED k counts them ("What FIRED k counts", docs/protocol.md)."""
-    beam = device.model.geometry.beam_mm
-    return sum(c.count for c in device.model.path if c.pos >= beam and not c.jammed)
+    """Cards sticking out of the slot for the presser, which FIRED k counts (`LauncherModel.past_beam`)."""
+    return device.model.past_beam()
