@@ -12,15 +12,19 @@ def firmware_config(**values: int) -> dict:
 
 
 class FireCounter:
-    """Counts the fire jobs the firmware's feeder really starts (the ground truth of 'fired once')."""
+    """Counts the fire jobs the firmware's feeder really starts (the ground truth of 'fired once'), and
+    keeps the ids of the fires it started (the ground truth of "it cannot tell")."""
 
     def __init__(self, device):
         self.jobs = 0
-        feeder = device.app.feeder
+        self.ids: set[int] = set()
+        app = device.app
+        feeder = app.feeder
         start = feeder.start
 
         def counted(n, now_ms):
             self.jobs += 1
+            self.ids.add(app._fire_id)
             return start(n, now_ms)
 
         feeder.start = counted

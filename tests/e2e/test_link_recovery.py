@@ -12,20 +12,6 @@ from unoxsim.physics import HOPPER_CAPACITY
 from .conftest import FireCounter, cards_in_slot, firmware_config
 
 
-def record_started_fire_ids(device) -> set[int]:
-    """The ids of the fires the firmware really started (ground truth for "it cannot tell")."""
-    started: set[int] = set()
-    feeder, app = device.app.feeder, device.app
-    start = feeder.start
-
-    def recording(n, now_ms):
-        started.add(app._fire_id)
-        return start(n, now_ms)
-
-    feeder.start = recording
-    return started
-
-
 def settle(launcher, unsettled: list[int], started_ids: set[int], recorded: int,
            asked: int) -> tuple[int, int]:
     """What a table does with fires given up in flight once the device answers: ask for each by id."""
@@ -256,7 +242,7 @@ def test_every_card_out_is_on_record_through_cable_pulls_standalone_presses_and_
     launcher = sim(f"seed=11&cards={HOPPER_CAPACITY}&drop=0.05&corrupt=0.05&dup=0.05",
                    config=firmware_config(link_ms=1000, reverse_ms=30, settle_ms=10))
     device = launcher.device
-    started_ids = record_started_fire_ids(device)
+    started_ids = FireCounter(device).ids
     recorded, unsettled, standalone, asked = 0, [], 0, 0
     start = device.cards_out + cards_in_slot(device)
     for i in range(300):
