@@ -61,13 +61,18 @@ def play(page: Page, color: str, face: str, *, count: int | None = None) -> None
     page.locator("#go").click()
 
 
-def press(page: Page) -> dict:
-    """Press on the phone; the host fires the simulated launcher. Returns the table's reply."""
+def accepted_click(page: Page, selector: str) -> dict:
+    """Click the page's button `selector`; the table's reply to the request it sent, which it accepted."""
     with page.expect_response(re.compile(r"/api/requests$")) as response:
-        page.locator("#press").click()
+        page.locator(selector).click()
     reply = response.value.json()
     assert reply["ok"], reply
     return reply
+
+
+def press(page: Page) -> dict:
+    """Press on the phone; the host fires the simulated launcher. Returns the table's reply."""
+    return accepted_click(page, "#press")
 
 
 def hand_of(page: Page, player: str) -> int:

@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.web.test_browser import Table, hand_of, play
+from tests.web.test_browser import Table, accepted_click, hand_of, play
 
 expect.set_options(timeout=15_000)
 
@@ -27,11 +27,7 @@ def sent_from(page: Page, request: dict) -> tuple[int, dict]:
 
 def draw(page: Page) -> dict:
     """The phone's Draw button; the host fires what is due. Returns the table's reply."""
-    with page.expect_response(re.compile(r"/api/requests$")) as response:
-        page.locator("#draw").click()
-    reply = response.value.json()
-    assert reply["ok"], reply
-    return reply
+    return accepted_click(page, "#draw")
 
 
 def test_a_classic_hand_on_phones_draws_exactly_what_is_due(serve, browser, artifacts):
