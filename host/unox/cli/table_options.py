@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.cli.numbers import SEED_MAX as MAX_SEED  # tests/play checks the simulator takes every seed
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
 
 SCORINGS = ("g1", "g2", "g3")  # unox.table.settings.SCORINGS, which tests/cli checks; not imported: fast help
 NEW_TABLE_ONLY = ("players", "profile", "seed", "scoring", "target", "journal", "rules", "variant")
-MAX_SEED = 2**32 - 1  # the seeds unox picks itself are 32-bit; tests/play checks the simulator takes them all
 MAX_TARGET = 100_000  # unox.table.settings.MAX_TARGET (tests/play checks they agree); not imported: fast help
 
 

@@ -24,7 +24,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, RichLog, Static
 from textual.worker import Worker, WorkerFailed, WorkerState
 
-from unox.ui.commands import COMMANDS_HELP, InputError, card_meaning, commands_help, suggest
+from unox.ui.commands import InputError, card_meaning, commands_help, suggest
 from unox.ui.paint import card_pattern, explained, painted, players_grid, table_panel
 from unox.ui.session import LEAVE_WORDS, Session, kept_where
 
@@ -341,7 +341,6 @@ KEYS_HELP = (
     " Keys: Ctrl+P press (sim), Ctrl+R reload, Ctrl+Z undo, Ctrl+F fix the sim launcher, Tab completes, "
     "up arrow: the last line again, Esc clears the line, F1 or ? this help, Ctrl+Q quit."
 )
-HELP = COMMANDS_HELP + KEYS_HELP
 
 
 def help_text(rules: Any = None) -> str:

@@ -252,7 +252,7 @@ def _play_extra(
     """One word after a card: a wild's colour, a Trade Hands' partner or a Discard All's extra cards."""
     kind = CARDS[code].kind
     if kind == "discard_all" and word.lstrip("-").isdigit():
-        most = max(hands.get(player, 1) - 1, 0) if hands else 25
+        most = _most_more(player, hands)
         count = int(word)
         if not 0 <= count <= most:
             raise InputError(
@@ -270,13 +270,18 @@ def _play_extra(
     raise InputError(_extra([word], f"{code} ({card_meaning(code)}) takes {what}"))
 
 
+def _most_more(player: str, hands: Hands) -> int:
+    """How many more cards a count card (Discard All) may put down: all but itself (25, hands unknown)."""
+    return max(hands.get(player, 1) - 1, 0) if hands else 25
+
+
 def _edition_play_extra(
     code: str, word: str, players: Sequence[str], player: str, hands: Hands, rules: Ruleset
 ) -> tuple[str, Any]:
     """One word after an edition's card: a wild's colour, its target kinds' player, its count kinds' count."""
     card = rules.cards[code]
     if card.kind in rules.count_kinds and word.isdigit():
-        most = max(hands.get(player, 1) - 1, 0) if hands else 25
+        most = _most_more(player, hands)
         if not 0 <= int(word) <= most:
             raise InputError(f"{word}: {player} can put down 0 to {most} more cards with {code}")
         return "count", int(word)

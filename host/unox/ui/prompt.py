@@ -116,11 +116,16 @@ def _turn_prompt(state: dict, ctx: Context) -> Prompt:
     color = color_name(state.get("color"))
     shown = f"{card_meaning(top)}, colour {color}" if top.startswith("W") else card_meaning(top)
     text = f"play a card on {top} ({shown}) by typing it, e.g. R5, or {press_hint(ctx)}"
+    return Prompt(turn, text + _catch_hint(state))
+
+
+def _catch_hint(state: dict) -> str:
+    """Who may still call UNO or be caught, said after the turn's prompt (empty when nobody)."""
     catchable = state.get("uno") or []
-    if catchable:
-        text += (f". {', '.join(catchable)} may call UNO (uno NAME) or be caught (catch NAME by WHO) until "
-                 "the next player begins")
-    return Prompt(turn, text)
+    if not catchable:
+        return ""
+    return (f". {', '.join(catchable)} may call UNO (uno NAME) or be caught (catch NAME by WHO) until "
+            "the next player begins")
 
 
 def _draw_turn_prompt(state: dict, rules: Any) -> Prompt:
@@ -151,8 +156,4 @@ def _draw_turn_prompt(state: dict, rules: Any) -> Prompt:
     shown = f"{meaning}, colour {color}" if wild else meaning
     example = next(iter(rules.cards))
     text = f"play a card on {top} ({shown}) by typing it, e.g. {example}, or draw one: draw {turn}"
-    catchable = state.get("uno") or []
-    if catchable:
-        text += (f". {', '.join(catchable)} may call UNO (uno NAME) or be caught (catch NAME by WHO) until "
-                 "the next player begins")
-    return Prompt(turn, text)
+    return Prompt(turn, text + _catch_hint(state))
