@@ -203,10 +203,9 @@ class Table(Presses):
             return self.refuse("internal_error", INTERNAL_ERROR)
 
     def _handle(self, request: Any) -> Reply:
+        terms = edition_terms(self.game)
         try:
-            clean = check_request(
-                request, self.players, fired_optional=self.launcher is not None, **edition_terms(self.game)
-            )
+            clean = check_request(request, self.players, fired_optional=self.launcher is not None, **terms)
         except ProtocolError as exc:
             return self.refuse(exc.code, exc.message)
         cmd = clean["cmd"]
@@ -221,14 +220,13 @@ class Table(Presses):
             return self.refuse("unsettled", self._settle_question())
         if cmd == "undo":
             return self.undo()
-        draws = edition_terms(self.game)["draws"]
-        if cmd == "flip" and "fired" not in clean and draws and self.launcher is not None:
+        if cmd == "flip" and "fired" not in clean and terms["draws"] and self.launcher is not None:
             return self._launcher_flip(clean)  # DL3: the launcher fires the first card
         if cmd == "press" and "fired" not in clean:
             return self.button(clean.get("player"))
         if "fired" not in clean and cmd == "draw":
             return self.draw_from_launcher(clean["player"])
-        if "fired" not in clean and "fired" in edition_terms(self.game)["extra"].get(cmd, {}):
+        if "fired" not in clean and "fired" in terms["extra"].get(cmd, {}):
             return self._edition_fire(clean)
         if cmd == "press" and "player" not in clean:
             presser = self.game.presser()  # a launcher table: attributed like a button press
