@@ -13,7 +13,6 @@ import copy
 import functools
 import logging
 import random
-import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 
 from unox.table.journal import Journal, JournalError
 from unox.table.narrate import describe, nobody_owes, undone, whats_next
-from unox.table.presses import Presses
+from unox.table.presses import JOURNAL_ERRORS, Presses
 from unox.table.replay import apply_request, check_in_state, edition_terms, rule_errors, scan
 from unox.table.requests import ProtocolError, check_request
 from unox.table.settings import SettingsError, TableSettings
@@ -248,13 +247,12 @@ class Table(Presses):
         try:
             if self.journal is not None:
                 self.journal.append(request)
-        except (sqlite3.Error, OSError, JournalError) as exc:
+        except JOURNAL_ERRORS as exc:
             self._rebuild()
             return self.refuse(
                 "journal_error",
                 f"the journal could not be written ({str(exc)[:120]}), so the request was not taken: "
-                "free disk "
-                "space or fix the file's permissions, then send it again",
+                "free disk space or fix the file's permissions, then send it again",
             )
         return self._accepted(request, before)
 
