@@ -97,13 +97,7 @@ class Journal:
         self.path.touch(exist_ok=True)
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         with _Transaction(db):  # all or nothing: a crash leaves an empty file (a new journal), not half a one
-            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            self._put_meta(db, "version", SCHEMA_VERSION)
-            self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
+            self._mark_current(db, SCHEMA)
         db.execute("PRAGMA journal_mode=WAL")
         return db
 
@@ -112,14 +106,18 @@ class Journal:
         assert self._db is not None
         last = self._db.execute("SELECT MAX(seq) FROM requests").fetchone()[0]
         with _Transaction(self._db) as db:
-            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            for statement in ("CREATE TABLE fires" + V2_ADDITIONS).split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            self._put_meta(db, "version", SCHEMA_VERSION)
-            self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
+            self._mark_current(db, "CREATE TABLE fires" + V2_ADDITIONS)
             self._put_meta(db, "legacy_tail_seq", last)
+
+    def _mark_current(self, db: sqlite3.Connection, tables: str) -> None:
+        """In a transaction: unox's header marks, the `tables` still missing, the version and fire base."""
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        for statement in tables.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        self._put_meta(db, "version", SCHEMA_VERSION)
+        self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
 
     def _write(self) -> sqlite3.Connection:
         self.lock()
