@@ -320,9 +320,7 @@ def _stored_settings(journal: Journal) -> TableSettings:
     if data is None:
         raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
     try:
-        if not isinstance(data, dict):
-            raise SettingsError(f"they are {type(data).__name__}, not an object")
-        return TableSettings.from_dict(data)
+        return TableSettings.from_dict(data)  # a SettingsError for anything but an object of settings
     except (SettingsError, TypeError, ValueError) as exc:
         raise JournalError(
             f"{journal.path} is damaged: its table settings are unusable ({str(exc)[:160]}); unox changed "
