@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import signal
 import sqlite3
@@ -16,7 +15,7 @@ from unox.cli.main import main
 from unox.table.journal import Journal, JournalBusy
 from unox.table.journal_file import APPLICATION_ID, SCHEMA_VERSION
 
-from .tablekit import accept, new_table
+from .tablekit import accept, ask, new_table, table_process
 
 
 def fingerprint(folder):
@@ -133,23 +132,6 @@ def test_a_read_only_journal_is_reported_as_a_permissions_problem_and_still_chec
     assert "permission denied" in err and "not a unox journal" not in err
 
 
-def start_table(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "unox", "table", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        bufsize=1,
-    )
-
-
-def ask(proc, request):
-    proc.stdin.write(json.dumps(request) + "\n")
-    proc.stdin.flush()
-    return json.loads(proc.stdout.readline())
-
-
 def unox(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "unox", *args], input="", capture_output=True, text=True, timeout=60
@@ -158,7 +140,7 @@ def unox(*args: str) -> subprocess.CompletedProcess:
 
 def test_a_second_process_on_a_running_journal_is_refused_naming_the_pid(tmp_path):
     path = tmp_path / "t.db"
-    first = start_table("--players", "Ann,Bob,Cy", "--journal", str(path))
+    first = table_process("--players", "Ann,Bob,Cy", "--journal", str(path))
     try:
         assert ask(first, {"cmd": "deal", "dealer": "Ann"})["ok"]
         for args in (
@@ -185,7 +167,7 @@ def test_a_second_process_on_a_running_journal_is_refused_naming_the_pid(tmp_pat
 
 def test_a_killed_tables_lock_is_free_for_the_resume(tmp_path):
     path = tmp_path / "t.db"
-    first = start_table("--players", "Ann,Bob,Cy", "--journal", str(path))
+    first = table_process("--players", "Ann,Bob,Cy", "--journal", str(path))
     assert ask(first, {"cmd": "deal", "dealer": "Ann"})["ok"]
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=60)
