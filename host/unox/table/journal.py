@@ -26,6 +26,7 @@ from unox.table.journal_file import (
     NEW,
     SCHEMA,
     SCHEMA_VERSION,
+    TABLES,
     V2_ADDITIONS,
     classify,
 )
@@ -252,10 +253,8 @@ class Journal:
         """Every fire, oldest first (`fired` is None while unresolved)."""
         if self._db is None or not self._has_table("fires"):
             return []
-        cursor = self._db.execute(
-            "SELECT fire_id, player, requested, fired, fault, seq, settled_by FROM fires ORDER BY fire_id"
-        )
-        keys = ("fire_id", "player", "requested", "fired", "fault", "seq", "settled_by")
+        keys = TABLES["fires"]
+        cursor = self._db.execute(f"SELECT {', '.join(keys)} FROM fires ORDER BY fire_id")
         return [dict(zip(keys, row, strict=True)) for row in cursor]
 
     def beam_rows(self) -> set[int]:
