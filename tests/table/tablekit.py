@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -106,3 +108,8 @@ def ask(proc: subprocess.Popen, request: dict | str) -> dict:
     if not reply.endswith("\n"):
         pytest.fail(f"no reply line; stderr: {proc.stderr.read() if proc.poll() is not None else ''}")
     return json.loads(reply)
+
+
+def fingerprint(folder: Path) -> dict[str, str]:
+    """Every file in the folder and its bytes' hash: proves nothing was written or left behind."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}

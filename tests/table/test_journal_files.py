@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 import sqlite3
@@ -15,11 +14,7 @@ from unox.cli.main import main
 from unox.table.journal import Journal, JournalBusy
 from unox.table.journal_file import APPLICATION_ID, SCHEMA_VERSION
 
-from .tablekit import accept, ask, new_table, table_process
-
-
-def fingerprint(folder):
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+from .tablekit import accept, ask, fingerprint, new_table, table_process
 
 
 def foreign_database(path, *, wal=False):
