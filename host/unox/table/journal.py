@@ -159,12 +159,13 @@ class Journal:
 
     def truncate_last(self) -> dict[str, Any] | None:
         """Drop the newest request (undo); returns it, or None when the journal is empty."""
-        rows = self.raw_rows()
-        if not rows:
+        if self._db is None:
             return None
-        seq, text = rows[-1]
-        self.discard(seq)
-        return json.loads(text)
+        row = self._db.execute("SELECT seq, request FROM requests ORDER BY seq DESC LIMIT 1").fetchone()
+        if row is None:
+            return None
+        self.discard(row[0])
+        return json.loads(row[1])
 
     def discard(self, seq: int) -> None:
         """Remove one row (undo of the newest request)."""
