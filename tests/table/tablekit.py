@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+import pytest
 from unox.table.journal import Journal
 from unox.table.jsonl import answer
 from unox.table.runtime import Table
@@ -78,3 +84,32 @@ class FixedProfile:
 
     def reset(self) -> None:
         self.resets += 1
+
+
+def table_process(*args: str) -> subprocess.Popen:
+    """A real `unox table` process, talked to over stdin/stdout with `ask`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "unox", "table", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+        env={**os.environ, "PYTHONUNBUFFERED": "0"},
+    )
+
+
+def ask(proc: subprocess.Popen, request: dict | str) -> dict:
+    """Write one line and block until its reply line arrives: the only synchronisation the tests need."""
+    line = request if isinstance(request, str) else json.dumps(request)
+    proc.stdin.write(line + "\n")
+    proc.stdin.flush()
+    reply = proc.stdout.readline()
+    if not reply.endswith("\n"):
+        pytest.fail(f"no reply line; stderr: {proc.stderr.read() if proc.poll() is not None else ''}")
+    return json.loads(reply)
+
+
+def fingerprint(folder: Path) -> dict[str, str]:
+    """Every file in the folder and its bytes' hash: proves nothing was written or left behind."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}

@@ -6,7 +6,6 @@ The tests never sleep: they write one request and block on its reply line before
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import pytest
 from unox.cli.main import main
 from unox.table.journal import Journal
 
-from .tablekit import new_table, send
+from .tablekit import ask, new_table, send, table_process
 
 HAND = [
     {"cmd": "deal", "dealer": "Bob"},
@@ -29,29 +28,6 @@ HAND = [
 ]
 
 
-def unox(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "unox", "table", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        bufsize=1,
-        env={**os.environ, "PYTHONUNBUFFERED": "0"},
-    )
-
-
-def ask(proc: subprocess.Popen, request: dict | str) -> dict:
-    """Write one line and block until its reply line arrives: the only synchronisation the tests need."""
-    line = request if isinstance(request, str) else json.dumps(request)
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-    reply = proc.stdout.readline()
-    if not reply.endswith("\n"):
-        pytest.fail(f"no reply line; stderr: {proc.stderr.read() if proc.poll() is not None else ''}")
-    return json.loads(reply)
-
-
 def in_process(requests, **settings) -> dict:
     table = new_table(**settings)
     for request in requests:
@@ -60,7 +36,7 @@ def in_process(requests, **settings) -> dict:
 
 
 def test_cli_answers_each_line_with_one_json_line_matching_the_library():
-    proc = unox("--protocol", "jsonl", "--players", "Ann,Bob,Cy", "--launcher", "script")
+    proc = table_process("--protocol", "jsonl", "--players", "Ann,Bob,Cy", "--launcher", "script")
     try:
         replies = [ask(proc, request) for request in HAND[:4]]
         bad = ask(proc, "{not json")
@@ -80,7 +56,9 @@ def test_cli_answers_each_line_with_one_json_line_matching_the_library():
 @pytest.mark.parametrize("answered", [3, len(HAND)])
 def test_resume_after_sigkill_in_mid_hand_equals_the_uninterrupted_run(tmp_path, answered):
     path = tmp_path / "table.db"
-    proc = unox("--players", "Ann,Bob,Cy", "--scoring", "g2", "--target", "250", "--journal", str(path))
+    proc = table_process(
+        "--players", "Ann,Bob,Cy", "--scoring", "g2", "--target", "250", "--journal", str(path)
+    )
     try:
         for request in HAND[:answered]:
             assert ask(proc, request)["ok"], request

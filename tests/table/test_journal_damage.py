@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 
@@ -12,7 +11,7 @@ from unox.cli.main import main
 from unox.table.journal import Journal, JournalError
 from unox.table.runtime import Table
 
-from .tablekit import accept, new_table
+from .tablekit import accept, fingerprint, new_table
 
 ROWS = [
     {"cmd": "deal", "dealer": "Ann"},
@@ -39,11 +38,6 @@ def tamper(path, *statements, params=()):
         db.execute(statement, params)
     db.commit()
     db.close()
-
-
-def fingerprint(folder):
-    """Every file in the folder and its bytes' hash: proves nothing was written or left behind."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
 
 def test_an_edited_middle_row_is_one_clear_error_naming_it_and_nothing_is_deleted(tmp_path, one_line_error):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import signal
 import sqlite3
@@ -16,11 +14,7 @@ from unox.cli.main import main
 from unox.table.journal import Journal, JournalBusy
 from unox.table.journal_file import APPLICATION_ID, SCHEMA_VERSION
 
-from .tablekit import accept, new_table
-
-
-def fingerprint(folder):
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+from .tablekit import accept, ask, fingerprint, new_table, table_process
 
 
 def foreign_database(path, *, wal=False):
@@ -133,23 +127,6 @@ def test_a_read_only_journal_is_reported_as_a_permissions_problem_and_still_chec
     assert "permission denied" in err and "not a unox journal" not in err
 
 
-def start_table(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "unox", "table", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        bufsize=1,
-    )
-
-
-def ask(proc, request):
-    proc.stdin.write(json.dumps(request) + "\n")
-    proc.stdin.flush()
-    return json.loads(proc.stdout.readline())
-
-
 def unox(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "unox", *args], input="", capture_output=True, text=True, timeout=60
@@ -158,7 +135,7 @@ def unox(*args: str) -> subprocess.CompletedProcess:
 
 def test_a_second_process_on_a_running_journal_is_refused_naming_the_pid(tmp_path):
     path = tmp_path / "t.db"
-    first = start_table("--players", "Ann,Bob,Cy", "--journal", str(path))
+    first = table_process("--players", "Ann,Bob,Cy", "--journal", str(path))
     try:
         assert ask(first, {"cmd": "deal", "dealer": "Ann"})["ok"]
         for args in (
@@ -185,7 +162,7 @@ def test_a_second_process_on_a_running_journal_is_refused_naming_the_pid(tmp_pat
 
 def test_a_killed_tables_lock_is_free_for_the_resume(tmp_path):
     path = tmp_path / "t.db"
-    first = start_table("--players", "Ann,Bob,Cy", "--journal", str(path))
+    first = table_process("--players", "Ann,Bob,Cy", "--journal", str(path))
     assert ask(first, {"cmd": "deal", "dealer": "Ann"})["ok"]
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=60)

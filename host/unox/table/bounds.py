@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from unox.table.requests import DECK_SIZE, ProtocolError
-
-MOST_POINTS_PER_CARD = 50
+from unox.table.requests import DECK_SIZE, POINTS_PER_CARD, ProtocolError
 
 
 def deck_size(game: Any) -> int:
@@ -55,7 +53,7 @@ def hand_values(game: Any) -> list[int]:
         cards = game.rules.cards
         return sorted((cards[code].points for code in game.rules.deck), reverse=True)
     except (AttributeError, KeyError, TypeError):
-        return [MOST_POINTS_PER_CARD] * deck_size(game)
+        return [POINTS_PER_CARD] * deck_size(game)
 
 
 def check_points(game: Any, state: dict[str, Any], points: dict[str, int]) -> None:

@@ -26,6 +26,7 @@ from unox.table.journal_file import (
     NEW,
     SCHEMA,
     SCHEMA_VERSION,
+    TABLES,
     V2_ADDITIONS,
     classify,
 )
@@ -97,13 +98,7 @@ class Journal:
         self.path.touch(exist_ok=True)
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         with _Transaction(db):  # all or nothing: a crash leaves an empty file (a new journal), not half a one
-            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            self._put_meta(db, "version", SCHEMA_VERSION)
-            self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
+            self._mark_current(db, SCHEMA)
         db.execute("PRAGMA journal_mode=WAL")
         return db
 
@@ -112,14 +107,18 @@ class Journal:
         assert self._db is not None
         last = self._db.execute("SELECT MAX(seq) FROM requests").fetchone()[0]
         with _Transaction(self._db) as db:
-            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            for statement in ("CREATE TABLE fires" + V2_ADDITIONS).split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            self._put_meta(db, "version", SCHEMA_VERSION)
-            self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
+            self._mark_current(db, "CREATE TABLE fires" + V2_ADDITIONS)
             self._put_meta(db, "legacy_tail_seq", last)
+
+    def _mark_current(self, db: sqlite3.Connection, tables: str) -> None:
+        """In a transaction: unox's header marks, the `tables` still missing, the version and fire base."""
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        for statement in tables.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        self._put_meta(db, "version", SCHEMA_VERSION)
+        self._put_meta(db, "fire_base", random.SystemRandom().randrange(1, 2**30))
 
     def _write(self) -> sqlite3.Connection:
         self.lock()
@@ -160,12 +159,13 @@ class Journal:
 
     def truncate_last(self) -> dict[str, Any] | None:
         """Drop the newest request (undo); returns it, or None when the journal is empty."""
-        rows = self.raw_rows()
-        if not rows:
+        if self._db is None:
             return None
-        seq, text = rows[-1]
-        self.discard(seq)
-        return json.loads(text)
+        row = self._db.execute("SELECT seq, request FROM requests ORDER BY seq DESC LIMIT 1").fetchone()
+        if row is None:
+            return None
+        self.discard(row[0])
+        return json.loads(row[1])
 
     def discard(self, seq: int) -> None:
         """Remove one row (undo of the newest request)."""
@@ -254,10 +254,8 @@ class Journal:
         """Every fire, oldest first (`fired` is None while unresolved)."""
         if self._db is None or not self._has_table("fires"):
             return []
-        cursor = self._db.execute(
-            "SELECT fire_id, player, requested, fired, fault, seq, settled_by FROM fires ORDER BY fire_id"
-        )
-        keys = ("fire_id", "player", "requested", "fired", "fault", "seq", "settled_by")
+        keys = TABLES["fires"]
+        cursor = self._db.execute(f"SELECT {', '.join(keys)} FROM fires ORDER BY fire_id")
         return [dict(zip(keys, row, strict=True)) for row in cursor]
 
     def beam_rows(self) -> set[int]:

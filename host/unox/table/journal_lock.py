@@ -34,10 +34,6 @@ class JournalLock:
         self.path = lock_path(journal)
         self._fd: int | None = None
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
     def acquire(self) -> None:
         if self._fd is not None:
             return

@@ -73,11 +73,9 @@ class Presses(Settling):
             return self.refuse("unsettled", self._settle_question())
         self.sync_launcher()
         aimed = self._button_request()
-        if aimed is not None and aimed["cmd"] == "flip":
-            return self._fire_and_commit("flip", None, 1)  # DL3: the button turns up the first card
         if aimed is not None:
-            # DL3: a special card that turns cards up (Mario Kart's item card): the button fires them
-            return self._edition_fire({"cmd": aimed["cmd"], "player": aimed["player"]})
+            # DL3: the button turns up the first card, or the cards a special card turns up (Mario Kart)
+            return self._fire_and_commit(aimed["cmd"], aimed.get("player"), min(aimed["due"], MAX_FIRE))
         presser = self.game.presser()
         if getattr(self.game.rules, "draws", False) and presser is not None:
             return self._draw_from_launcher(player or presser)

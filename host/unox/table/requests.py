@@ -68,9 +68,7 @@ COUNT_LIMITS: dict[str, tuple[int, str]] = {
     "fired": (0, "bad_fired"),
     "count": (-1, "bad_count"),
 }
-MAX_POINTS = DECK_SIZE * POINTS_PER_CARD  # a hand of the whole deck, every card a wild: no hand holds more
-MAX_LIST = DECK_SIZE  # an edition's list (cards, players) never names more than a deck
-MAX_LIST_TEXT = 40  # one item of such a list: a card code or a seat's name
+MAX_LIST_TEXT = 40  # one item of an edition's list (cards, players): a card code or a seat's name
 
 
 # The draw editions' requests (classic and those built on it): known only at a table of such an edition,

@@ -13,7 +13,6 @@ import copy
 import functools
 import logging
 import random
-import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 
 from unox.table.journal import Journal, JournalError
 from unox.table.narrate import describe, nobody_owes, undone, whats_next
-from unox.table.presses import Presses
+from unox.table.presses import JOURNAL_ERRORS, Presses
 from unox.table.replay import apply_request, check_in_state, edition_terms, rule_errors, scan
 from unox.table.requests import ProtocolError, check_request
 from unox.table.settings import SettingsError, TableSettings
@@ -203,10 +202,9 @@ class Table(Presses):
             return self.refuse("internal_error", INTERNAL_ERROR)
 
     def _handle(self, request: Any) -> Reply:
+        terms = edition_terms(self.game)
         try:
-            clean = check_request(
-                request, self.players, fired_optional=self.launcher is not None, **edition_terms(self.game)
-            )
+            clean = check_request(request, self.players, fired_optional=self.launcher is not None, **terms)
         except ProtocolError as exc:
             return self.refuse(exc.code, exc.message)
         cmd = clean["cmd"]
@@ -221,14 +219,13 @@ class Table(Presses):
             return self.refuse("unsettled", self._settle_question())
         if cmd == "undo":
             return self.undo()
-        draws = edition_terms(self.game)["draws"]
-        if cmd == "flip" and "fired" not in clean and draws and self.launcher is not None:
+        if cmd == "flip" and "fired" not in clean and terms["draws"] and self.launcher is not None:
             return self._launcher_flip(clean)  # DL3: the launcher fires the first card
         if cmd == "press" and "fired" not in clean:
             return self.button(clean.get("player"))
         if "fired" not in clean and cmd == "draw":
             return self.draw_from_launcher(clean["player"])
-        if "fired" not in clean and "fired" in edition_terms(self.game)["extra"].get(cmd, {}):
+        if "fired" not in clean and "fired" in terms["extra"].get(cmd, {}):
             return self._edition_fire(clean)
         if cmd == "press" and "player" not in clean:
             presser = self.game.presser()  # a launcher table: attributed like a button press
@@ -250,13 +247,12 @@ class Table(Presses):
         try:
             if self.journal is not None:
                 self.journal.append(request)
-        except (sqlite3.Error, OSError, JournalError) as exc:
+        except JOURNAL_ERRORS as exc:
             self._rebuild()
             return self.refuse(
                 "journal_error",
                 f"the journal could not be written ({str(exc)[:120]}), so the request was not taken: "
-                "free disk "
-                "space or fix the file's permissions, then send it again",
+                "free disk space or fix the file's permissions, then send it again",
             )
         return self._accepted(request, before)
 
@@ -324,9 +320,7 @@ def _stored_settings(journal: Journal) -> TableSettings:
     if data is None:
         raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
     try:
-        if not isinstance(data, dict):
-            raise SettingsError(f"they are {type(data).__name__}, not an object")
-        return TableSettings.from_dict(data)
+        return TableSettings.from_dict(data)  # a SettingsError for anything but an object of settings
     except (SettingsError, TypeError, ValueError) as exc:
         raise JournalError(
             f"{journal.path} is damaged: its table settings are unusable ({str(exc)[:160]}); unox changed "

@@ -96,12 +96,12 @@ class Settling:
 
     def _stored_record(self, pending: dict[str, Any]) -> dict[str, Any]:
         """The pending fire's record; a stored request that is not one this table could fire is damage."""
-        stored = pending.get("request")
+        stored, terms = pending.get("request"), edition_terms(self.game)
         try:
             if not isinstance(stored, dict) or stored.get("player") != pending["player"]:
                 raise ProtocolError("bad_request", "it does not name the fire's player")
-            clean = check_request(stored, self.players, fired_optional=True, **edition_terms(self.game))
-            if "fired" in clean or "fired" not in table_requests(**edition_terms(self.game))[clean["cmd"]]:
+            clean = check_request(stored, self.players, fired_optional=True, **terms)
+            if "fired" in clean or "fired" not in table_requests(**terms)[clean["cmd"]]:
                 raise ProtocolError("bad_request", f"a {clean['cmd']} is never fired by the launcher")
         except ProtocolError as exc:
             raise JournalError(
