@@ -119,21 +119,8 @@ def ours_classic(seconds: float, rng: random.Random) -> tuple[int, int, float]:
 
 def rlcard_rounds(seconds: float, rng: random.Random) -> tuple[int, int, float]:
     """RLCard's round loop through `proceed_round`, no observations: actions and hands in about `seconds`."""
-    from rlcard.games.uno.game import UnoGame
-
-    game = UnoGame(num_players=4)
-    game.np_random.seed(rng.getrandbits(32))
-    choice = rng.choice
-    actions = hands = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game.init_game()
-        players, rnd = game.players, game.round
-        while not rnd.is_over:
-            rnd.proceed_round(players, choice(rnd.get_legal_actions(players, rnd.current_player)))
-            actions += 1
-        hands += 1
-    return actions, hands, time.perf_counter() - start
+    actions, _, hands, elapsed, _ = _rlcard(seconds, rng, observe=False)
+    return actions, hands, elapsed
 
 
 def classic_figures(seconds: float, rounds: int, rng: random.Random) -> dict:
