@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 import copy
-import json
 import random
 from typing import Any
 
 from unox.rules.game import Game
 from unox.rules.stacking import stacked_deck
-from unox.table.jsonl import answer
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
+
+from tests.table.tablekit import accept, send
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
@@ -43,19 +43,6 @@ def dealt_table(rules: str, hands=None, flip=("G7",), then=(), players=PLAYERS, 
         if game.phase == "flip":
             game.flip(color=color)
     return Table(game)
-
-
-def send(table: Table, **request: Any) -> dict:
-    """One request through the same path as a JSON line."""
-    reply = answer(table, json.dumps(request))
-    assert json.loads(json.dumps(reply)) == reply
-    return reply
-
-
-def accept(table: Table, **request: Any) -> dict:
-    reply = send(table, **request)
-    assert reply["ok"], reply
-    return reply["state"]
 
 
 def refuse(table: Table, code: str, **request: Any) -> dict:
