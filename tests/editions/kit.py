@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import random
+import subprocess
+import sys
 from typing import Any
 
 from unox.rules.game import Game
@@ -82,3 +84,9 @@ def give(table: Table, player: str, codes: list[str]) -> None:
             other[other.index(card)] = spare.pop()
         cards.hands[player].append(card)
     cards.stack[:0] = spare
+
+
+def unox(*argv: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """The command as a user runs it: `python -m unox ...` in a subprocess."""
+    return subprocess.run([sys.executable, "-m", "unox", *argv], input=stdin, capture_output=True, text=True,
+                          timeout=300)
