@@ -25,9 +25,7 @@ def extreme_deck() -> list[str]:
     return codes
 
 
-def playable(card: Card, top: Card, color: str) -> bool:
-    """T1/A1-A6: a wild goes on anything; any other card needs the named colour or the same number/symbol."""
-    return card.color is None or card.color == color or card.face == top.face
+playable = Ruleset.playable  # T1/A1-A6: the shared test; its old address, kept for callers
 
 
 class _ExtremeCards(CardSet):
