@@ -119,30 +119,24 @@ def ours_classic(seconds: float, rng: random.Random) -> tuple[int, int, float]:
 
 def rlcard_rounds(seconds: float, rng: random.Random) -> tuple[int, int, float]:
     """RLCard's round loop through `proceed_round`, no observations: actions and hands in about `seconds`."""
-    from rlcard.games.uno.game import UnoGame
+    actions, _, hands, elapsed, _ = _rlcard(seconds, rng, observe=False)
+    return actions, hands, elapsed
 
-    game = UnoGame(num_players=4)
-    game.np_random.seed(rng.getrandbits(32))
-    choice = rng.choice
-    actions = hands = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game.init_game()
-        players, rnd = game.players, game.round
-        while not rnd.is_over:
-            rnd.proceed_round(players, choice(rnd.get_legal_actions(players, rnd.current_player)))
-            actions += 1
-        hands += 1
-    return actions, hands, time.perf_counter() - start
+
+def alternate(runs: dict, seconds: float, rounds: int, rng: random.Random) -> dict[str, list]:
+    """Each run's figures summed over `rounds` alternating rounds of `seconds / rounds`, so all see the same
+    load."""
+    totals: dict[str, list] = {}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            result = run(seconds / rounds, rng)
+            totals[name] = [a + b for a, b in zip(totals.get(name, [0] * len(result)), result, strict=True)]
+    return totals
 
 
 def classic_figures(seconds: float, rounds: int, rng: random.Random) -> dict:
     """The classic comparison, alternating rounds so both see the same load."""
-    totals = {"ours": [0, 0, 0.0], "rlcard": [0, 0, 0.0]}
-    for _ in range(rounds):
-        for name, run in (("ours", ours_classic), ("rlcard", rlcard_rounds)):
-            result = run(seconds / rounds, rng)
-            totals[name] = [a + b for a, b in zip(totals[name], result, strict=True)]
+    totals = alternate({"ours": ours_classic, "rlcard": rlcard_rounds}, seconds, rounds, rng)
     (a, ah, at), (r, rh, rt) = totals["ours"], totals["rlcard"]
     print(f"classic: {a / at:10.0f} actions/s {ah / at:8.1f} hands/s; RLCard rounds: {r / rt:10.0f} actions/s"
           f" {rh / rt:8.1f} hands/s")
@@ -164,11 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     runs = {"ours": ours, "rlcard": rlcard_engine, "rlcard_step": rlcard_step}
-    totals = {name: [0, 0, 0, 0.0, 0] for name in runs}
-    for _ in range(args.rounds):
-        for name, run in runs.items():
-            result = run(args.seconds / args.rounds, rng)
-            totals[name] = [a + b for a, b in zip(totals[name], result, strict=True)]
+    totals = alternate(runs, args.seconds, args.rounds, rng)
     print(f"python {platform.python_version()} on {platform.machine()}, {args.rounds} rounds")
     labels = {"ours": "unox engine", "rlcard": "RLCard proceed_round (engine)",
               "rlcard_step": "RLCard step (engine + observation)"}

@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import copy
-import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 from unox.rules.game import Game
 from unox.rules.stacking import stacked_deck
-from unox.table.jsonl import answer
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
+
+from tests.table.tablekit import accept, send
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
@@ -43,19 +45,6 @@ def dealt_table(rules: str, hands=None, flip=("G7",), then=(), players=PLAYERS, 
         if game.phase == "flip":
             game.flip(color=color)
     return Table(game)
-
-
-def send(table: Table, **request: Any) -> dict:
-    """One request through the same path as a JSON line."""
-    reply = answer(table, json.dumps(request))
-    assert json.loads(json.dumps(reply)) == reply
-    return reply
-
-
-def accept(table: Table, **request: Any) -> dict:
-    reply = send(table, **request)
-    assert reply["ok"], reply
-    return reply["state"]
 
 
 def refuse(table: Table, code: str, **request: Any) -> dict:
@@ -95,3 +84,9 @@ def give(table: Table, player: str, codes: list[str]) -> None:
             other[other.index(card)] = spare.pop()
         cards.hands[player].append(card)
     cards.stack[:0] = spare
+
+
+def unox(*argv: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """The command as a user runs it: `python -m unox ...` in a subprocess."""
+    return subprocess.run([sys.executable, "-m", "unox", *argv], input=stdin, capture_output=True, text=True,
+                          timeout=300)

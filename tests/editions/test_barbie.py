@@ -5,14 +5,12 @@ report what happened; dealt tables let the engine check what it knows (hands, gi
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 
 from unox.rules.editions import get_rules
 from unox.rules.setup import pick_dealer
 
-from .kit import accept, dealt_table, give, hand, physical_table, refuse, send
+from .kit import accept, dealt_table, give, hand, physical_table, refuse, send, unox
 
 BARBIE = get_rules("barbie")
 AFTER_FLIP = 112 - 4 * 7 - 1  # four players
@@ -296,10 +294,6 @@ def test_BA_empty_pile_the_top_card_stays_and_the_rest_is_reloaded():
 
 
 # --- bots: unox sim and unox demo -------------------------------------------------------------------------
-
-
-def unox(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "unox", *argv], capture_output=True, text=True, timeout=300)
 
 
 def test_BA_A1_unox_sim_rules_barbie_bots_play_beachcombers_and_give():

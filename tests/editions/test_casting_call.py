@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from collections import Counter
 
 from hypothesis import given, settings
@@ -17,7 +15,7 @@ from unox.rules.editions import get_rules
 from unox.table.journal import Journal
 from unox.table.runtime import Table
 
-from .kit import accept, dealt_table, give, hand, physical_table, refuse, send
+from .kit import accept, dealt_table, give, hand, physical_table, refuse, send, unox
 
 CC = get_rules("casting-call")
 AFTER_FLIP = 112 - 4 * 7 - 1  # four players
@@ -386,11 +384,6 @@ def test_CC_A2_the_random_bot_shares_every_way_there_is():
 
 
 # --- the commands, as a user meets them -------------------------------------------------------------------
-
-
-def unox(*argv: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "unox", *argv], input=stdin, capture_output=True, text=True,
-                          timeout=300)
 
 
 def test_CC_A1_DL3_unox_table_with_the_sim_launcher_fires_one_card_per_turn():

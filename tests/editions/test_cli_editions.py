@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-
-def unox(*argv: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "unox", *argv], input=stdin, capture_output=True, text=True,
-                          timeout=300)
+from .kit import unox
 
 
 def test_unox_table_rules_classic_speaks_the_draw_protocol():

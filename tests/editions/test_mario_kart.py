@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from unox.rules.editions import get_rules
 from unox.rules.editions.mario_kart import ITEM_OF, ITEMS
 
-from .kit import accept, dealt_table, give, hand, physical_table, refuse, send
+from .kit import accept, dealt_table, give, hand, physical_table, refuse, send, unox
 
 MK = get_rules("mario-kart")
 AFTER_DEAL = 112 - 4 * 7  # four players: the launcher's cards once the hands are dealt
@@ -450,11 +450,9 @@ def test_MK_I4_bots_play_item_wilds_fire_exactly_one_card_and_aim_green_shells_i
 
 
 def _unox(*args: str) -> str:
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "unox", *args], capture_output=True, text=True, check=True,
-                          timeout=300).stdout
+    done = unox(*args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_MK_G1_unox_sim_rules_mario_kart_reports_the_usual_statistics_one_hand_a_game():

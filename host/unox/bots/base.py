@@ -44,12 +44,10 @@ class Bot:
         return fewest_cards(game.state(), player)
 
     def answer(self, game: Game, player: str, pending: Mapping[str, Any]) -> dict[str, Any]:
-        """The fields of the request an edition's special card waits for (`game.pending`): Casting Call's
-        share (CC-A2), else one per name in its `needs` (a `target` player, a `color`); a turn (CC-A1) needs
-        none. `fired` is left out: whoever sends it fires what the edition says is due (`fire_due`)."""
-        if pending["cmd"] == "share":  # Casting Call (CC-A2)
-            to = self.choose_share(game, player)
-            return {"to": to} if to else {"deal": True}
+        """The fields of the request an edition's special card waits for (`game.pending`): one per name in
+        its `needs` (a `target` player, a `color`); a Casting Call turn (CC-A1) needs none, its share
+        (CC-A2) is asked of `choose_share` by the edition. `fired` is left out: whoever sends it fires what
+        the edition says is due (`fire_due`)."""
         fields: dict[str, Any] = {}
         for name in pending.get("needs", ()):
             if name == "target":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from unox.bots.base import COLOR_WORDS, Bot
+from unox.bots.base import Bot
 
 if TYPE_CHECKING:
     from unox.rules.game import Game
@@ -50,8 +50,7 @@ class RandomBot(Bot):
         return plays[int(rng.random() * len(plays))]
 
     def choose_color(self, game: Game, player: str) -> str:
-        words = game.rules.color_words
-        return self.rng.choice(words if words is not None else COLOR_WORDS)
+        return self.rng.choice(game.rules.color_words)
 
     def choose_target(self, game: Game, player: str) -> str:
         return self.rng.choice([p for p in game.state()["players"] if p != player])

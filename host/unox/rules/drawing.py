@@ -67,8 +67,8 @@ class DrawCalls:
         if not self.rules.draws or self.pending is not None:
             return 0  # an edition's choice first: a launcher button fires nothing meanwhile
         owed = self.order.owed
-        if self.stage not in ("turn", "flip") or self.pending is not None:
-            return 0  # a pending choice comes first: nothing is fired
+        if self.stage not in ("turn", "flip"):
+            return 0
         if owed:
             return owed[0][1] if owed[0][0] == player else 0
         if self.stage == "turn" and player == self.order.turn_player and self._drawn != player:

@@ -107,9 +107,6 @@ class FastClassic:
         self.top, self.tcolor = card, (color if kind == WILD else self.color[card])
         return True
 
-    def top_mask(self) -> int:
-        return WILD_BIT | (2 << self.tcolor) | self.face_bit[self.top]
-
     def legal(self, seat: int) -> list[int]:
         """C-T1: the cards `seat` may play now (one per card held; after the turn's draw only that card)."""
         if self.owed or seat != self.turn:

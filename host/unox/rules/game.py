@@ -144,7 +144,7 @@ class Game(Dealing, TableCalls, DrawCalls):
             self._need_no_pending("play")  # before the card is checked: the colour may not be named yet
         card, letter, partner, count = resolve_play(self, player, card, color, target, count)
         rules = self.rules
-        if self._drawn is not None or self.pending is not None:
+        if self._drawn is not None:
             self._check_after_draw(player, card)
         guilty = None
         if card.kind in rules.challengeable and self.cards.dealt:
@@ -166,7 +166,6 @@ class Game(Dealing, TableCalls, DrawCalls):
 
     def _check_after_draw(self, player: str, card: Card) -> None:
         """C-T2/C-T3: after the turn's draw only the card drawn may be played (dealt mode knows it)."""
-        self._need_no_pending("play")
         drawn = self._drawn_card
         if self._drawn == player and self.cards.dealt and card is not drawn:
             offer = f"play {drawn.code} or pass" if drawn is not None else "pass"

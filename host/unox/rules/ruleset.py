@@ -107,6 +107,41 @@ class Ruleset:
         """kind -> effect when turned up first (dealer's seat); False sends it back and another is turned."""
         raise NotImplementedError
 
+    # --- the effects every edition's Number, Reverse and Skip share (rule IDs: Extreme's, classic's) ----
+
+    def play_number(self, t: TableOps, seat: int, target: int | None) -> None:
+        """Numbers and Wild (A6/C-A4), Discard All (its extra cards are already down, A4): the next turn."""
+        t.set_turn(t.seat_after(seat))
+
+    def play_reverse(self, t: TableOps, seat: int, target: int | None) -> None:
+        """A2/C-A2; 2P1/C-2P1: with two players Reverse works as Skip."""
+        if t.seats == 2:
+            t.set_turn(seat)
+            return
+        t.reverse_direction()
+        t.set_turn(t.seat_after(seat))
+
+    def play_skip(self, t: TableOps, seat: int, target: int | None) -> None:
+        """A3/C-A3; 2P2/C-2P2: with two players the one who played goes again."""
+        t.set_turn(t.seat_after(seat, 2))
+
+    def first_number(self, t: TableOps, dealer: int) -> bool:
+        """S4/C-S4, Number or Wild (the colour named with the flip by the player on the left): the left
+        starts."""
+        t.set_turn(t.seat_after(dealer))
+        return True
+
+    def first_reverse(self, t: TableOps, dealer: int) -> bool:
+        """S4/C-S4: the dealer starts, going right."""
+        t.set_direction_right()
+        t.set_turn(dealer)
+        return True
+
+    def first_skip(self, t: TableOps, dealer: int) -> bool:
+        """S4/C-S4: the player on the dealer's left is skipped."""
+        t.set_turn(t.seat_after(dealer, 2))
+        return True
+
     # --- shared behaviour, overridable ------------------------------------------------------------------
 
     @staticmethod

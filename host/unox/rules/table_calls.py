@@ -16,9 +16,6 @@ if TYPE_CHECKING:
     from unox.rules.turns import TurnOrder
 
 PENALTY_KINDS = ("advice", "wrong_card")
-ADVICE_PRESSES = 4  # P1 (Extreme; each ruleset's `penalties` is what the game uses)
-WRONG_CARD_PRESSES = 2  # P2
-UNO_PRESSES = 2  # U2/P3
 
 
 class TableCalls:

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 
 from unox.rules.errors import RuleError
 
-VARIANTS = ("two-player", "elimination", "partners", "rotation")
 ROTATION_HANDS = 4  # hands with each partner (C-V2)
 
 

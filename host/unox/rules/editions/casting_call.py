@@ -129,6 +129,17 @@ class CastingCallRules(ClassicRules):
         else:
             self._share(game, pending, fields)
 
+    # --- bots (dealt mode) -----------------------------------------------------------------------------
+
+    def bot_requests(self, game: Game, bot: Any, player: str) -> list[dict[str, Any]]:
+        """A bot shares the turned cards with the opponent its `choose_share` picks, or deals them out
+        (CC-A2); a turn (CC-A1) is the default request, with no fields."""
+        pending = game.pending
+        if pending is not None and pending["cmd"] == "share":
+            to = bot.choose_share(game, player)
+            return [{"cmd": "share", "player": player, **({"to": to} if to else {"deal": True})}]
+        return super().bot_requests(game, bot, player)
+
     # --- turn: one card up (CC-A1, DL3) -------------------------------------------------------------------
 
     def _turn(self, game: Game, pending: dict[str, Any], fields: dict[str, Any]) -> None:

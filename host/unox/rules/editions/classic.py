@@ -55,25 +55,9 @@ class ClassicRules(Ruleset):
 
     # --- played cards ------------------------------------------------------------------------------------
 
-    def play_number(self, t: TableOps, seat: int, target: int | None) -> None:
-        """Numbers and Wild (C-A4): the next player's turn."""
-        t.set_turn(t.seat_after(seat))
-
     def play_draw2(self, t: TableOps, seat: int, target: int | None) -> None:
         """C-A1: the next player draws 2 and loses the turn (C-2P3: back to its player)."""
         t.owe(t.seat_after(seat), DRAW_TWO)
-        t.set_turn(t.seat_after(seat, 2))
-
-    def play_reverse(self, t: TableOps, seat: int, target: int | None) -> None:
-        """C-A2; C-2P1: with two players Reverse works as Skip."""
-        if t.seats == 2:
-            t.set_turn(seat)
-            return
-        t.reverse_direction()
-        t.set_turn(t.seat_after(seat))
-
-    def play_skip(self, t: TableOps, seat: int, target: int | None) -> None:
-        """C-A3; C-2P2: with two players its player goes again."""
         t.set_turn(t.seat_after(seat, 2))
 
     def play_wild_draw4(self, t: TableOps, seat: int, target: int | None) -> None:
@@ -83,24 +67,10 @@ class ClassicRules(Ruleset):
 
     # --- the first card (C-S4) -----------------------------------------------------------------------------
 
-    def first_number(self, t: TableOps, dealer: int) -> bool:
-        """Number, or Wild (the colour named with the flip by the player on the left): the left starts."""
-        t.set_turn(t.seat_after(dealer))
-        return True
-
     def first_draw2(self, t: TableOps, dealer: int) -> bool:
         left = t.seat_after(dealer)
         t.owe(left, DRAW_TWO)
         t.set_turn(t.seat_after(left))
-        return True
-
-    def first_reverse(self, t: TableOps, dealer: int) -> bool:
-        t.set_direction_right()
-        t.set_turn(dealer)
-        return True
-
-    def first_skip(self, t: TableOps, dealer: int) -> bool:
-        t.set_turn(t.seat_after(dealer, 2))
         return True
 
     def first_returned(self, t: TableOps, dealer: int) -> bool:

@@ -25,9 +25,7 @@ def extreme_deck() -> list[str]:
     return codes
 
 
-def playable(card: Card, top: Card, color: str) -> bool:
-    """T1/A1-A6: a wild goes on anything; any other card needs the named colour or the same number/symbol."""
-    return card.color is None or card.color == color or card.face == top.face
+playable = Ruleset.playable  # T1/A1-A6: the shared test; its old address, kept for callers
 
 
 class _ExtremeCards(CardSet):
@@ -90,25 +88,9 @@ class ExtremeRules(Ruleset):
 
     # --- played cards: `seat` is the player who played, `target` the Trade Hands partner ---------------
 
-    def play_number(self, t: TableOps, seat: int, target: int | None) -> None:
-        """Numbers, Discard All (its extra cards are already down, A4) and Wild (A6): next player's turn."""
-        t.set_turn(t.seat_after(seat))
-
     def play_hit2(self, t: TableOps, seat: int, target: int | None) -> None:
         """A1: the next player presses twice and their turn is over (2P3: back to the player who played)."""
         t.owe(t.seat_after(seat), 2)
-        t.set_turn(t.seat_after(seat, 2))
-
-    def play_reverse(self, t: TableOps, seat: int, target: int | None) -> None:
-        """A2; 2P1: with two players Reverse works like Skip."""
-        if t.seats == 2:
-            t.set_turn(seat)
-            return
-        t.reverse_direction()
-        t.set_turn(t.seat_after(seat))
-
-    def play_skip(self, t: TableOps, seat: int, target: int | None) -> None:
-        """A3; 2P2: with two players the one who played goes again."""
         t.set_turn(t.seat_after(seat, 2))
 
     def play_trade(self, t: TableOps, seat: int, target: int | None) -> None:
@@ -131,24 +113,10 @@ class ExtremeRules(Ruleset):
     # --- the first card turned up (S4); `dealer` is the dealer's seat ------------------------------------
     # Each returns False when the card goes back under the stack and another must be turned up.
 
-    def first_number(self, t: TableOps, dealer: int) -> bool:
-        """Number or Wild: the player on the dealer's left starts (the colour was named with the flip)."""
-        t.set_turn(t.seat_after(dealer))
-        return True
-
     def first_hit2(self, t: TableOps, dealer: int) -> bool:
         left = t.seat_after(dealer)
         t.owe(left, 2)
         t.set_turn(t.seat_after(left))
-        return True
-
-    def first_reverse(self, t: TableOps, dealer: int) -> bool:
-        t.set_direction_right()
-        t.set_turn(dealer)
-        return True
-
-    def first_skip(self, t: TableOps, dealer: int) -> bool:
-        t.set_turn(t.seat_after(dealer, 2))
         return True
 
     def first_discard_all(self, t: TableOps, dealer: int) -> bool:
