@@ -66,16 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
-    if args.no_journal and (args.journal or args.resume or args.continue_path):
-        raise CommandError(
-            "--no-journal starts a table without one; leave out --journal, --resume and --continue"
-        )
-    if args.continue_path is not None:
-        session = _continue(args)
-    elif args.resume is not None:
-        session = _resume(args)
-    else:
-        session = _create(args)
+    session = open_session(args)
     stop_web = None
     try:
         if args.web:
@@ -97,6 +88,19 @@ def run(args: argparse.Namespace) -> int:
         if stop_web is not None:
             stop_web()
         session.close()  # after any launcher call still running on a worker thread
+
+
+def open_session(args: argparse.Namespace) -> Session:
+    """The table the options name: new, `--resume` or `--continue` (`unox serve` opens its table here too)."""
+    if args.no_journal and (args.journal or args.resume or args.continue_path):
+        raise CommandError(
+            "--no-journal starts a table without one; leave out --journal, --resume and --continue"
+        )
+    if args.continue_path is not None:
+        return _continue(args)
+    if args.resume is not None:
+        return _resume(args)
+    return _create(args)
 
 
 def _create(args: argparse.Namespace) -> Session:

@@ -61,11 +61,9 @@ def run(args: argparse.Namespace) -> int:
     from unox.web.launch import WebError, serve
 
     options = web_options(args)
-    if args.no_journal and (args.journal or args.resume or args.continue_path):
-        raise CommandError(
-            "--no-journal starts a table without one; leave out --journal, --resume and --continue"
-        )
-    session = _open(args)
+    from unox.cli.commands.play import open_session
+
+    session = open_session(args)
     try:
         table, launcher = session.table, detach_script(session)
         return serve(table, options, launcher=launcher, lines=session.log)
@@ -124,14 +122,3 @@ def detach_script(session: Any) -> Any:
         session.table.launcher = None
         return None
     return session.launcher
-
-
-def _open(args: argparse.Namespace) -> Any:
-    """The table, built exactly as `unox play` builds it (new, --resume or --continue)."""
-    from unox.cli.commands import play
-
-    if args.continue_path is not None:
-        return play._continue(args)
-    if args.resume is not None:
-        return play._resume(args)
-    return play._create(args)
