@@ -119,3 +119,16 @@ def parse_color(text: str) -> str:
 def color_name(letter: str | None) -> str | None:
     """`R` -> `red`; None stays None (no colour named yet)."""
     return COLOR_NAMES[letter] if letter is not None else None
+
+
+# What people call each kind of card, for every front end; a kind not listed is named from its own words
+# ("item_wild": Item Wild), so an edition's new kind needs no entry here.
+KIND_NAMES = {
+    "hit2": "Hit 2", "draw2": "Draw Two", "reverse": "Reverse", "skip": "Skip", "discard_all": "Discard All",
+    "trade": "Trade Hands", "wild": "Wild", "wild_all_hit": "Wild All Hit", "wild_hit_fire": "Wild Hit-Fire",
+    "wild_draw4": "Wild Draw Four",
+}
+
+
+def kind_name(kind: str) -> str:
+    return KIND_NAMES.get(kind) or kind.replace("_", " ").title()

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from unox.rules.cards import CARDS, COLOR_NAMES, CardError, parse_card, parse_color
+from unox.rules.cards import CARDS, COLOR_NAMES, CardError, kind_name, parse_card, parse_color
 from unox.rules.extreme import extreme_deck
 
 if TYPE_CHECKING:
@@ -37,11 +37,6 @@ VERBS = ("play", "press", "uno", "catch", "penalty", "reload", "undo", "draw", "
 BARE_VERBS = ("press", "reload", "undo", "help", "quit")  # verbs that take nothing after them
 MAX_CARD_POINTS = max(card.points for card in CARDS.values())  # a wild: 50 points
 Hands = Mapping[str, int]  # cards held per player
-KIND_NAMES = {
-    "number": "", "hit2": "Hit 2", "reverse": "Reverse", "skip": "Skip", "discard_all": "Discard All",
-    "trade": "Trade Hands", "wild": "Wild", "wild_all_hit": "Wild All Hit", "wild_hit_fire": "Wild Hit-Fire",
-    "draw2": "Draw Two", "wild_draw4": "Wild Draw Four",
-}
 DRAW_VERBS = ("pass", "challenge")  # a draw edition's own verbs besides `draw`
 FIELD_VALUES = {"player": "NAME", "players": "NAME,NAME", "count": "N", "flag": "yes|no", "texts": "X,Y"}
 CHALLENGE_WORDS = {"guilty": True, "innocent": False, "yes": True, "no": False}
@@ -103,10 +98,6 @@ def rules_of(state: Mapping[str, Any], rules: Ruleset | None = None) -> Ruleset 
         return edition(get_rules(name))
     except RuleError:
         return None
-
-
-def kind_name(kind: str) -> str:
-    return KIND_NAMES.get(kind, kind.replace("_", " ").title())
 
 
 def card_codes(rules: Ruleset | None = None) -> list[str]:

@@ -9,18 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-# What people call each kind of card; a kind not listed is named from its own words ("item_wild": Item Wild).
-KIND_NAMES = {
-    "hit2": "Hit 2", "draw2": "Draw Two", "reverse": "Reverse", "skip": "Skip", "discard_all": "Discard All",
-    "trade": "Trade Hands", "wild": "Wild", "wild_all_hit": "Wild All Hit", "wild_hit_fire": "Wild Hit-Fire",
-    "wild_draw4": "Wild Draw Four",
-}
+from unox.rules.cards import kind_name
+
 # The short face printed on a card button; numbers and wild codes print as they are.
 KIND_LABELS = {"hit2": "H2", "draw2": "+2", "reverse": "⟲", "skip": "⊘", "discard_all": "DA", "trade": "⇆"}
-
-
-def kind_name(kind: str) -> str:
-    return KIND_NAMES.get(kind) or kind.replace("_", " ").title()
 
 
 def card_entry(rules: Any, card: Any) -> dict[str, Any]:
