@@ -34,6 +34,7 @@ from unox.launcher.port_link import (
     PortLink,
     advice,
 )
+from unox.launcher.port_lock import PortBusy, busy_message, is_busy
 
 BAUD = 115200
 REPLY_TIMEOUT_S = 5.0
@@ -70,8 +71,11 @@ class SerialLauncher(Launcher):
     @classmethod
     def open_port(cls, device: str, **options) -> SerialLauncher:
         try:
-            port = serial.Serial(device, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0)
+            # exclusive: an advisory flock held while open, so a second unox cannot fire this launcher too
+            port = serial.Serial(device, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
         except PORT_ERRORS as exc:
+            if is_busy(exc):
+                raise PortBusy(busy_message(device)) from exc
             raise LauncherError(f"cannot open {device} ({exc}); {advice(device)}") from exc
         try:
             return cls(port, name=device, **options)

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from unox.launcher.configured import is_simulated, resolve
     from unox.launcher.diagnostics import Check, run_checks
     from unox.launcher.options import open_checked
+    from unox.launcher.port_lock import PortBusy
 
     try:
         settings = config_file.load(args.config)
@@ -51,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     try:
         launcher = open_checked(spec, config=settings)
+    except PortBusy as exc:  # not a fault to diagnose: another program drives the launcher
+        raise CommandError(str(exc)) from exc
     except LauncherError as exc:
         checks = [Check("link", "fail", str(exc))]
     else:

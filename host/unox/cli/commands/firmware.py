@@ -74,6 +74,16 @@ def check_port(port: str) -> str:
     return port
 
 
+def check_not_held(port: str) -> None:
+    """A port another program holds (a table driving the launcher) is refused, naming that program."""
+    from unox.launcher.port_lock import PortBusy, check_free
+
+    try:
+        check_free(port)
+    except PortBusy as exc:
+        raise CommandError(f"{exc}; then flash again") from exc
+
+
 def _subprocess_runner(command: Sequence[str]) -> int:
     import subprocess
 
@@ -90,6 +100,7 @@ def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: boo
         if dry_run:
             print(shlex.join(command))
             continue
+        check_not_held(port)  # mpremote's own lock would only say "failed to access" (tests/launcher)
         code = runner(command)
         if code != 0:
             raise CommandError(
