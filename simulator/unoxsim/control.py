@@ -3,7 +3,7 @@
 A real launcher is pressed by hand; `unox simulate-device --pty` has no hand, so it opens a control socket
 (`--control PATH`) that takes one command per line and answers one line:
 
-    press [hold_ms]     a finger on the button (default 120 ms)       -> ok
+    press [hold_ms]     a finger on the button (default 120 ms, at most 60 s) -> ok
     count               the simulated hopper's ground truth, as JSON  -> {"ejected": 12, "hopper": 71, ...}
     lid open|shut       the lid switch                                 -> ok
     take                a player pulls what sticks out of the slot     -> ok 1 (cards taken)
@@ -20,11 +20,13 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 
 from unoxsim.device import VirtualDevice
 
 COMMANDS = "press [hold_ms], count, lid open|shut, take, unplug, plug"
 _MAX_LINE = 256
+MAX_HOLD_MS = 60_000  # a finger held longer than a minute is a typo, not a press: `press 99999999` was a day
 
 
 def hopper_count(device: VirtualDevice) -> dict[str, int]:
@@ -43,7 +45,7 @@ def command(device: VirtualDevice, line: str) -> str:
     name, args = words[0].lower(), words[1:]
     try:
         if name == "press" and len(args) <= 1:
-            device.press_button(int(args[0]) if args else 120)
+            device.press_button(_hold_ms(args[0]) if args else 120)
         elif name == "count" and not args:
             return json.dumps(hopper_count(device), sort_keys=True)
         elif name == "lid" and args == ["open"]:
@@ -63,14 +65,19 @@ def command(device: VirtualDevice, line: str) -> str:
     return "ok"
 
 
+def _hold_ms(text: str) -> int:
+    if not (text.isdigit() and len(text) <= 6 and 1 <= int(text) <= MAX_HOLD_MS):
+        raise ValueError(f"press {text[:20]}: hold_ms is a whole number of milliseconds, 1 to {MAX_HOLD_MS}")
+    return int(text)
+
+
 class ControlSocket:
     """A listening Unix socket; `fds()` go into the server's select, `serve(readable)` answers."""
 
     def __init__(self, device: VirtualDevice, path: str) -> None:
         self.device = device
         self.path = path
-        if os.path.exists(path):
-            raise ValueError(f"control socket {path} already exists: remove it or choose another --control")
+        _clear_stale(path)
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(path)
         self.listener.listen(4)
@@ -131,6 +138,28 @@ class ControlSocket:
             os.unlink(self.path)
         except FileNotFoundError:
             pass
+
+
+def _clear_stale(path: str) -> None:
+    """A socket left by a simulator that was killed (`kill -9` removes nothing) is removed when no one
+    listens on it; a live simulator's socket, or a file that is not a socket, is refused."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise ValueError(f"{path} exists and is not a control socket: remove it or choose another --control")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(path)
+        except ConnectionRefusedError:
+            os.unlink(path)  # nobody listens: left behind by a simulator that was killed
+            return
+        except OSError as exc:
+            raise ValueError(f"control socket {path} cannot be checked ({exc}); choose another --control"
+                             ) from None
+    raise ValueError(f"a simulator is already running with --control {path}: stop it, or choose another "
+                     "--control")
 
 
 def send(path: str, line: str, timeout: float = 5.0) -> str:

@@ -1,6 +1,7 @@
 """`unox simulate-device --pty`: a real pty, opened with pyserial by another process, answering HELLO."""
 
 import json
+import os
 import re
 import select
 import signal
@@ -151,3 +152,69 @@ def test_send_without_a_running_simulator_says_how_to_start_one(capsys, tmp_path
     assert main(["simulate-device", "--control", str(tmp_path / "none.sock"), "--send", "press"]) == 1
     err = capsys.readouterr().err
     assert "no simulator answers" in err and "--pty --control" in err and err.count("\n") == 1
+
+
+def _start_sim(control: str) -> tuple[subprocess.Popen, str]:
+    sim = subprocess.Popen([sys.executable, "-m", "unox", "simulate-device", "--pty", "--seed", "1",
+                            "--control", control], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return sim, _line(sim.stdout).strip()
+
+
+def _stop(sim: subprocess.Popen) -> None:
+    if sim.poll() is None:
+        sim.kill()
+    sim.communicate()
+
+
+def test_a_socket_left_by_a_killed_simulator_does_not_block_a_restart_but_a_live_one_does(tmp_path):
+    """Issue 13 item 15: `kill -9` leaves the control socket behind; the next start clears it. A socket a
+    running simulator listens on is refused, and so is a file that is not a socket."""
+    control = str(tmp_path / "sim.sock")
+    first, path = _start_sim(control)
+    try:
+        assert path.startswith("/dev/")
+        first.send_signal(signal.SIGKILL)
+        first.wait(60)
+        assert os.path.exists(control)  # what kill -9 leaves
+        second, path = _start_sim(control)
+        try:
+            assert path.startswith("/dev/"), second.stderr.read() if second.poll() is not None else ""
+            assert _unox("simulate-device", "--control", control, "--send", "press").stdout == "ok\n"
+            third = _unox("simulate-device", "--pty", "--control", control)
+            assert third.returncode == 1 and third.stderr.count("\n") == 1, third.stderr
+            assert "already running with --control" in third.stderr
+            assert _unox("simulate-device", "--control", control, "--send", "count").returncode == 0
+        finally:
+            _stop(second)
+    finally:
+        _stop(first)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    refused = _unox("simulate-device", "--pty", "--control", str(notes))
+    assert refused.returncode == 1 and "is not a control socket" in refused.stderr
+    assert notes.read_text() == "mine"
+
+
+@pytest.mark.parametrize("hold", ["99999999", "60001", "0", "-5", "1e9"])
+def test_a_press_held_beyond_a_minute_is_refused_with_its_range(tmp_path, hold):
+    """Issue 13 item 15: `press 99999999` held the simulated button for a day."""
+    from unoxsim.control import MAX_HOLD_MS, command
+
+    device = VirtualDevice(seed=1)
+    free_at = device._button_free_at
+    answer = command(device, f"press {hold}")
+    assert answer.startswith("error: press ") and f"1 to {MAX_HOLD_MS}" in answer, answer
+    assert device._button_free_at == free_at  # no press was scheduled
+    assert command(device, f"press {MAX_HOLD_MS}") == "ok"
+
+
+def test_send_press_with_a_huge_hold_is_a_one_line_error(tmp_path):
+    control = str(tmp_path / "sim.sock")
+    sim, _ = _start_sim(control)
+    try:
+        sent = _unox("simulate-device", "--control", control, "--send", "press 99999999")
+        count = json.loads(_unox("simulate-device", "--control", control, "--send", "count").stdout)
+    finally:
+        _stop(sim)
+    assert sent.returncode == 1 and sent.stderr.count("\n") == 1 and "60000" in sent.stderr, sent.stderr
+    assert count["now_ms"] < 60_000  # the device was not held up
