@@ -16,8 +16,9 @@ import sys
 
 import pytest
 from unox.launcher import LauncherError
-from unox.launcher.port_lock import command_line, holder
+from unox.launcher.port_lock import holder
 from unox.launcher.serial import SerialLauncher
+from unox.lock_holder import command_line
 from unoxsim.control import send
 
 BOUND_S = 60.0

@@ -30,7 +30,7 @@ from unox.table.journal_file import (
     V2_ADDITIONS,
     classify,
 )
-from unox.table.journal_lock import JournalBusy, JournalError, JournalLock, permission_message
+from unox.table.journal_lock import JournalBusy, JournalError, JournalLock, permission_message, real_path
 
 __all__ = ["SCHEMA_VERSION", "Journal", "JournalBusy", "JournalError"]
 
@@ -47,30 +47,48 @@ class Journal:
         self._db: sqlite3.Connection | None = None
         self._writable = False
         if self._kind != NEW:
-            # Ours (checked above): read through a normal connection, which tidies its log away on close.
-            writable = os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+            # Ours (checked above): read through a normal connection, which tidies its log away on close;
+            # in a place this user cannot write, read-only (a read needs no write, e.g. `journal check`).
+            real = real_path(self.path)
+            writable = os.access(real, os.W_OK) and os.access(real.parent, os.W_OK)
             self._db = self._connect(read_only=not writable)
 
     # -- opening ----------------------------------------------------------------------------------
 
     def _connect(self, *, read_only: bool) -> sqlite3.Connection:
-        uri = f"file:{quote(str(self.path))}?mode={'ro' if read_only else 'rw'}"
+        real = real_path(self.path)
+        mode = "rw"
+        if read_only:
+            # With no write-ahead log beside it the file alone is the whole database: read it as it lies
+            # (`immutable` needs no -shm, which a read-only folder could not hold).
+            mode = "ro" if Path(f"{real}-wal").exists() else "ro&immutable=1"
         try:
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(f"file:{quote(str(real))}?mode={mode}", uri=True, isolation_level=None,
+                                 check_same_thread=False)
+            db.execute("PRAGMA schema_version").fetchone()  # SQLite opens lazily: fail here, not later
         except sqlite3.OperationalError as exc:
-            raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+            if read_only:
+                raise JournalError(
+                    f"cannot read the journal {self.path}: {exc}; its folder is read-only and its "
+                    f"write-ahead log {self.path.name}-wal needs writing back: copy both files to a folder "
+                    "you can write and use the copy"
+                ) from exc
+            raise JournalError(_write_error(self.path, exc)) from exc
         return db
 
     def lock(self) -> None:
-        """Take the journal for this process (a JournalBusy if another table has it) and make it writable."""
+        """Take the journal for this process (a JournalBusy if another table has it) and make it writable.
+
+        A new journal's file is created here, empty: its tables come with the first write. A lock that
+        fails leaves the folder as it was."""
         if self._writable:
             return
-        self._lock.acquire()
+        self._lock.acquire(create=True)
         try:
             self._kind = classify(self.path)  # another process may have made it before we held the lock
             self._open_for_writing()
         except BaseException:
-            self._lock.release()
+            self.abandon()
             raise
         self._writable = True
 
@@ -78,28 +96,31 @@ class Journal:
         if self._db is not None:
             self._db.close()
             self._db = None
-        if self._kind != NEW and not os.access(self.path, os.W_OK):
+        real = real_path(self.path)
+        if not (os.access(real, os.W_OK) and os.access(real.parent, os.W_OK)):  # SQLite writes its log there
             raise JournalError(permission_message(self.path, PermissionError(13, "read-only")))
+        if self._kind == NEW:
+            return  # made on the first write (`_write`): a start that writes nothing leaves the file empty
         try:
-            self._db = self._connect(read_only=False) if self._kind != NEW else self._create()
+            self._db = self._connect(read_only=False)
             self._db.execute("PRAGMA synchronous=FULL")
             if self._kind == LEGACY:
                 self._upgrade_v1()
-        except sqlite3.OperationalError as exc:
-            if "readonly" in str(exc) or "unable to open" in str(exc):
-                raise JournalError(permission_message(self.path, PermissionError(13, "read-only"))) from exc
-            raise JournalError(f"cannot write the journal {self.path}: {exc}") from exc
-        except OSError as exc:
-            raise JournalError(permission_message(self.path, exc)) from exc
+        except sqlite3.Error as exc:
+            raise JournalError(_write_error(self.path, exc)) from exc
         self._kind = CURRENT
 
     def _create(self) -> sqlite3.Connection:
         """A new journal: marked as unox's in its header before anything else, then switched to WAL."""
-        self.path.touch(exist_ok=True)
-        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        with _Transaction(db):  # all or nothing: a crash leaves an empty file (a new journal), not half a one
-            self._mark_current(db, SCHEMA)
-        db.execute("PRAGMA journal_mode=WAL")
+        db = sqlite3.connect(str(real_path(self.path)), isolation_level=None, check_same_thread=False)
+        try:
+            with _Transaction(db):  # all or nothing: a crash leaves an empty file (a new journal)
+                self._mark_current(db, SCHEMA)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _upgrade_v1(self) -> None:
@@ -122,7 +143,12 @@ class Journal:
 
     def _write(self) -> sqlite3.Connection:
         self.lock()
-        assert self._db is not None
+        if self._db is None:  # a new journal's first write: its tables first
+            try:
+                self._db = self._create()
+            except sqlite3.Error as exc:
+                raise JournalError(_write_error(self.path, exc)) from exc
+            self._kind = CURRENT
         return self._db
 
     def _transaction(self) -> _Transaction:
@@ -334,10 +360,19 @@ class Journal:
 
     def close(self) -> None:
         if self._db is not None:
-            self._db.close()
+            self._db.close()  # before the lock's descriptor: closing that drops SQLite's locks (journal_lock)
             self._db = None
         self._writable = False
         self._lock.release()
+
+    def abandon(self) -> None:
+        """Close after a start that failed: a file this journal created is removed again, so the folder is
+        as it was (a journal that was there before is kept as it is)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._writable = False
+        self._lock.release(remove_created=True)
 
     def __enter__(self) -> Journal:
         return self
@@ -358,6 +393,21 @@ class _Transaction:
 
     def __exit__(self, kind: object, *rest: object) -> None:
         self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+
+
+def _write_error(path: Path, exc: Exception) -> str:
+    """SQLite's refusal to write, as the file system problem it is (read-only place, full disk)."""
+    text = str(exc)
+    if "readonly" in text or "unable to open" in text:
+        return permission_message(path, PermissionError(13, "read-only"))
+    if "disk is full" in text:
+        return permission_message(path, OSError(28, "disk full"))
+    if "disk I/O error" in text:  # a write refused (e.g. past the file size limit) or a failing disk
+        return (
+            f"cannot write the journal {path}: the disk refused the write (disk I/O error: full, over a "
+            "file size limit, or failing); free some space, or give a journal path on another disk"
+        )
+    return f"cannot write the journal {path}: {text}"
 
 
 def _fire_request_key(fire_id: int) -> str:

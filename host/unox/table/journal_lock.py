@@ -1,9 +1,14 @@
-"""One table per journal: an exclusive `flock` on `FILE.lock`, held for the table's whole life.
+"""One table per journal: an exclusive `flock` on the journal file itself, held for the table's whole life.
 
 SQLite's WAL mode lets two processes write one file, so two tables on one journal would both accept requests
-and one would lose the other's later. The lock lives in a file of its own, not on the database: closing any
-other descriptor of the database would drop SQLite's own POSIX locks. The lock file holds the holder's PID,
-so the second process can say who has the table. A clean close removes the lock file again.
+and the rows would mix. A lock file beside the journal (`FILE.lock`, as unox had) is bypassed by a symlink,
+a hard link or another spelling of the path, and by anyone who deletes it. So the lock is on the database's
+own inode, reached through its resolved path and checked to still be that file after locking: every name
+of the file meets the same lock, and there is nothing beside it to delete or to leave behind.
+
+flock and SQLite's POSIX locks are separate on Linux. Closing a descriptor of the database drops this
+process's POSIX locks on it, so the lock's descriptor is closed only after the journal's connection. The
+second process finds the holder's PID and command in the kernel's list of locks (`unox.lock_holder`).
 """
 
 from __future__ import annotations
@@ -12,6 +17,10 @@ import errno
 import fcntl
 import os
 from pathlib import Path
+
+from unox.lock_holder import describe_holder
+
+BUSY_ERRNOS = (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
 
 
 class JournalError(Exception):
@@ -22,78 +31,95 @@ class JournalBusy(JournalError):
     """Another unox table holds this journal."""
 
 
-def lock_path(journal: Path) -> Path:
-    return journal.with_name(journal.name + ".lock")
+def real_path(journal: Path) -> Path:
+    """The file every spelling of `journal` names (symlinks and `..` resolved)."""
+    return Path(os.path.realpath(journal))
 
 
 class JournalLock:
-    """Taken with `acquire()` (never blocks: a held lock is a JournalBusy); `release()` gives it back."""
+    """Taken with `acquire()` (never blocks: a held lock is a JournalBusy); `release()` gives it back.
+
+    `created` says whether this lock made the file (a new journal), so a start that fails can remove it.
+    """
 
     def __init__(self, journal: Path):
         self.journal = journal
-        self.path = lock_path(journal)
         self._fd: int | None = None
+        self.created = False
 
-    def acquire(self) -> None:
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def acquire(self, *, create: bool) -> None:
         if self._fd is not None:
             return
-        for _ in range(3):  # a holder may remove the file between our open and our lock: take the new one
-            fd = self._open()
+        for _ in range(3):  # the file was replaced between our open and our lock: lock the new one
+            real = real_path(self.journal)
+            fd, created = self._open(real, create)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
                 os.close(fd)
-                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                if exc.errno in BUSY_ERRNOS:
                     raise JournalBusy(self._busy_message()) from exc
                 raise JournalError(f"cannot lock the journal {self.journal}: {exc.strerror or exc}") from exc
-            if self._same_file(fd):
-                os.ftruncate(fd, 0)
-                os.write(fd, f"{os.getpid()}\n".encode())
-                self._fd = fd
+            if _same_file(real, fd):
+                self._fd, self.created = fd, created
                 return
             os.close(fd)
-        raise JournalError(f"cannot lock the journal {self.journal}: its lock file keeps changing; try again")
+        raise JournalError(f"cannot lock the journal {self.journal}: the file keeps changing; try again")
 
-    def _open(self) -> int:
+    def _open(self, real: Path, create: bool) -> tuple[int, bool]:
+        """A descriptor of the journal file to lock (read-only: a lock needs no write), creating it if
+        asked and missing; and whether this call created it."""
         try:
-            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            if create:
+                try:
+                    return os.open(real, os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0o644), True
+                except FileExistsError:
+                    pass
+            return os.open(real, os.O_RDONLY), False
+        except FileNotFoundError as exc:
+            if real.parent.is_dir():
+                message = f"no journal at {self.journal}; give the file written by --journal"
+                raise JournalError(message) from exc
+            raise JournalError(permission_message(self.journal, exc)) from exc
         except OSError as exc:
             raise JournalError(permission_message(self.journal, exc)) from exc
 
-    def _same_file(self, fd: int) -> bool:
-        try:
-            on_disk = os.stat(self.path)
-        except FileNotFoundError:
-            return False
-        mine = os.fstat(fd)
-        return (on_disk.st_dev, on_disk.st_ino) == (mine.st_dev, mine.st_ino)
-
     def _busy_message(self) -> str:
-        pid = holder_pid(self.journal)
-        who = f" (PID {pid})" if pid is not None else ""
+        who = describe_holder(real_path(self.journal), "")
         return (
-            f"the table in {self.journal} is already running in another unox{who}; use that one, or stop it "
-            "first and then resume the journal"
+            f"the table in {self.journal} is already running in another unox{f' ({who})' if who else ''}; "
+            "use that one, or stop it first and then resume the journal"
         )
 
-    def release(self) -> None:
+    def release(self, *, remove_created: bool = False) -> None:
+        """Give the lock back; with `remove_created`, first delete the file if this lock made it (a start
+        that failed leaves the folder as it was), with any SQLite files beside it."""
         if self._fd is None:
             return
-        try:
-            os.unlink(self.path)  # while still locked, so nobody takes a file that is going away
-        except OSError:
-            pass
+        if remove_created and self.created:
+            real = real_path(self.journal)
+            if _same_file(real, self._fd):  # still ours: removed while locked, so nobody takes it meanwhile
+                for suffix in ("-wal", "-shm", "-journal", ""):
+                    try:
+                        os.unlink(f"{real}{suffix}")
+                    except OSError:
+                        pass
         os.close(self._fd)
         self._fd = None
+        self.created = False
 
 
-def holder_pid(journal: Path) -> int | None:
-    """The PID written by the process that holds `journal`'s lock, when it can be read."""
+def _same_file(path: Path, fd: int) -> bool:
     try:
-        text = lock_path(journal).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return int(text) if text.isdigit() and len(text) < 12 else None
+        on_disk = os.stat(path)
+    except OSError:
+        return False
+    mine = os.fstat(fd)
+    return (on_disk.st_dev, on_disk.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def permission_message(journal: Path, exc: OSError) -> str:
@@ -105,4 +131,9 @@ def permission_message(journal: Path, exc: OSError) -> str:
         )
     if exc.errno == errno.ENOENT:
         return f"cannot write the journal {journal}: there is no folder {journal.parent}; create it first"
+    if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+        return (
+            f"cannot write the journal {journal}: the disk is full (or the file may grow no more); free "
+            "some space, or give a journal path on another disk"
+        )
     return f"cannot write the journal {journal}: {exc.strerror or exc}"

@@ -97,19 +97,26 @@ class Table(Presses):
         profile: Any = None,
         journal: Journal | None = None,
     ) -> Table:
-        """A new table for `settings`; a journal given must be empty (resume a used one instead)."""
-        if journal is not None:
-            journal.lock()
-            if len(journal) or journal.fires():
-                raise JournalError(
-                    f"{journal.path} already holds {len(journal)} requests of another table; resume it with "
-                    "--resume, or give a new journal file"
-                )
-            journal.settings = settings.to_dict()
-        if launcher is not None and profile is None:
-            profile = _profile_for(settings, 0)
-        game = settings.build_game()
-        return cls(game, launcher=launcher, profile=profile, journal=journal, settings=settings)
+        """A new table for `settings`; a journal given must be empty (resume a used one instead).
+
+        A start that fails leaves no journal file behind that it created (a full disk, a busy journal)."""
+        try:
+            if journal is not None:
+                journal.lock()
+                if len(journal) or journal.fires():
+                    raise JournalError(
+                        f"{journal.path} already holds {len(journal)} requests of another table; resume it "
+                        "with --resume, or give a new journal file"
+                    )
+                journal.settings = settings.to_dict()
+            if launcher is not None and profile is None:
+                profile = _profile_for(settings, 0)
+            game = settings.build_game()
+            return cls(game, launcher=launcher, profile=profile, journal=journal, settings=settings)
+        except BaseException:
+            if journal is not None:
+                journal.abandon()
+            raise
 
     @classmethod
     def resume(cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None) -> Table:
@@ -123,9 +130,10 @@ class Table(Presses):
             try:
                 return cls.resume(journal, launcher=launcher, profile=profile)
             except BaseException:
-                journal.close()  # ours to close: a refused resume leaves no lock behind
+                journal.abandon()  # ours to close: a refused resume leaves no lock (and no file) behind
                 raise
         journal = path
+        _stored_settings(journal)  # an empty file is refused before the lock: nothing is written to it
         journal.lock()
         settings = _stored_settings(journal)
         if launcher is not None and profile is None:

@@ -42,12 +42,20 @@ def open_play_session(
 def resume_play_session(path: Path, *, launcher: str | None = None, config: dict | None = None) -> Session:
     """The table a journal holds, on the launcher it used (or `launcher`, e.g. a new serial port)."""
     journal = Journal(path)
-    settings = TableSettings.from_dict(journal.settings or {})
-    spec = launcher or settings.launcher
-    if spec.partition(":")[0] == "sim":  # the simulated launcher holds what the table says it holds
-        cards = Table.resume(journal).state()["launcher"]["cards"]
-        spec = sim_spec(spec, seed=settings.seed, cards=cards)
-    device = open_checked(spec, config=config)
+    try:
+        if journal.settings is None:  # an empty file: refused as it is, nothing written to it
+            raise JournalError(
+                f"{path} holds no table; start one with `unox play --players Ann,Bob,Cy --journal {path}`"
+            )
+        settings = TableSettings.from_dict(journal.settings)
+        spec = launcher or settings.launcher
+        if spec.partition(":")[0] == "sim":  # the simulated launcher holds what the table says it holds
+            cards = Table.resume(journal).state()["launcher"]["cards"]
+            spec = sim_spec(spec, seed=settings.seed, cards=cards)
+        device = open_checked(spec, config=config)
+    except BaseException:
+        journal.close()
+        raise
     table = Table.resume(journal, launcher=device)
     session = Session(table, launcher=device, sim=hasattr(device, "press_button"))
     session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")

@@ -47,12 +47,41 @@ def run(args: argparse.Namespace) -> int:
         spec = resolve(args.launcher, current)
     except (config_file.ConfigError, LauncherError) as exc:
         raise CommandError(str(exc)) from exc
-    updated = _measure(spec, current, args)
     write = not is_simulated(spec) or args.config is not None
     if write:
-        config_file.save(updated, path)
+        check_writable(path)  # before a card is fired: a read-only place would only fail at the end
+    updated = _measure(spec, current, args)
+    if write:
+        try:
+            config_file.save(updated, path)
+        except OSError as exc:
+            raise CommandError(f"{unwritable(path, exc)}; the measurements were not kept") from exc
     _report(updated, path if write else None, spec, args.json)
     return 0
+
+
+def check_writable(path: Path) -> None:
+    """The config file's folder (or the nearest one that exists: save makes the rest) takes writes."""
+    import errno
+    import os
+
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK):
+        refused = PermissionError(errno.EACCES, "read-only")
+        raise CommandError(f"{unwritable(path, refused)}; no card was fired")
+
+
+def unwritable(path: Path, exc: OSError) -> str:
+    """One line: which config file cannot be written, and why in words."""
+    import errno
+
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        why = f"permission denied (the file or its folder {path.parent} is read-only for this user)"
+    else:
+        why = exc.strerror or str(exc)
+    return f"cannot write the config file {path}: {why}; give --config FILE in a folder you can write"
 
 
 def _measure(spec: str, current: dict, args: argparse.Namespace) -> dict:

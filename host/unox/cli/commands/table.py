@@ -72,11 +72,11 @@ def _create(args: argparse.Namespace) -> Table:
         return Table.create(settings, launcher=_open_launcher(settings.launcher, args), journal=journal)
     except JournalError as exc:
         if journal is not None:
-            journal.close()
+            journal.abandon()  # a start that fails leaves the folder as it was
         raise CommandError(str(exc)) from exc
     except CommandError:
         if journal is not None:
-            journal.close()
+            journal.abandon()
         raise
 
 
@@ -87,12 +87,14 @@ def _resume(args: argparse.Namespace) -> Table:
 
     journal = _open_journal(check_resume_args(args))
     try:
+        if journal.settings is None:  # an empty file holds no table: refused before anything is written
+            raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
         journal.lock()  # before the launcher opens: a table already running on this journal is refused
         stored = journal.settings if isinstance(journal.settings, dict) else {}
         launcher = _open_launcher(args.launcher or str(stored.get("launcher", "script")), args)
         return Table.resume(journal, launcher=launcher)
     except (JournalError, SettingsError) as exc:
-        journal.close()
+        journal.abandon()
         raise CommandError(str(exc)) from exc
 
 
