@@ -34,3 +34,31 @@ def one_line_error(capsys):
         return err
 
     return read
+
+
+@pytest.fixture
+def read_only():
+    """`with read_only(path):` makes a file or folder refuse writes, even to root (who ignores mode
+    bits): `chattr +i` as root (skipped, saying why, where the file system has no immutable flag), chmod
+    otherwise."""
+    import contextlib
+    import os
+    import subprocess
+
+    @contextlib.contextmanager
+    def make(path):
+        if os.geteuid() != 0:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+            try:
+                yield path
+            finally:
+                path.chmod(0o755 if path.is_dir() else 0o644)
+            return
+        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+            pytest.skip("root, and chattr +i is not available here: the file system cannot refuse a write")
+        try:
+            yield path
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+
+    return make

@@ -108,8 +108,13 @@ def test_a_refused_request_never_reaches_the_journal(tmp_path):
 def test_resume_of_a_journal_without_a_table_is_refused(tmp_path):
     path = tmp_path / "t.db"
     Journal(path).close()
+    with pytest.raises(JournalError, match="no journal at"):
+        Table.resume(path)  # nothing there: nothing is created either (issue 13 item 3)
+    assert not path.exists()
+    path.touch()
     with pytest.raises(JournalError, match="holds no table"):
         Table.resume(path)
+    assert path.stat().st_size == 0
 
 
 def test_a_new_table_refuses_a_journal_that_already_holds_requests(tmp_path):

@@ -46,14 +46,22 @@ class Journal:
         self._kind = classify(self.path)
         self._db: sqlite3.Connection | None = None
         self._writable = False
-        if self._kind != NEW:
-            # Ours (checked above): read through a normal connection, which tidies its log away on close;
-            # in a place this user cannot write, read-only (a read needs no write, e.g. `journal check`).
-            real = real_path(self.path)
-            writable = os.access(real, os.W_OK) and os.access(real.parent, os.W_OK)
-            self._db = self._connect(read_only=not writable)
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """The connection reads go through (None for a new journal), opened at the first read: a start
+        refused because another table holds the file has not touched it. Ours (`classify` said so): a
+        normal connection, which tidies its log away on close; read-only where this user cannot write
+        (a read needs no write, e.g. `journal check`)."""
+        if self._db is None and self._kind != NEW:
+            self._db = self._connect(read_only=not self._writable_place())
+        return self._db
 
     # -- opening ----------------------------------------------------------------------------------
+
+    def _writable_place(self) -> bool:
+        """The file and its folder take writes (SQLite keeps its write-ahead log beside the file)."""
+        real = real_path(self.path)
+        return os.access(real, os.W_OK) and os.access(real.parent, os.W_OK)
 
     def _connect(self, *, read_only: bool) -> sqlite3.Connection:
         real = real_path(self.path)
@@ -76,6 +84,17 @@ class Journal:
             raise JournalError(_write_error(self.path, exc)) from exc
         return db
 
+    def hold(self) -> None:
+        """Take the journal's lock without writing anything (a JournalBusy if another table has it), so what
+        is read next is what this process will write to; `lock()` then makes it writable."""
+        if self._lock.held:
+            return
+        self._lock.acquire(create=False)
+        if self._db is not None:  # what the file holds now, not what it held when this journal opened
+            self._db.close()
+            self._db = None
+        self._kind = classify(self.path)
+
     def lock(self) -> None:
         """Take the journal for this process (a JournalBusy if another table has it) and make it writable.
 
@@ -96,8 +115,7 @@ class Journal:
         if self._db is not None:
             self._db.close()
             self._db = None
-        real = real_path(self.path)
-        if not (os.access(real, os.W_OK) and os.access(real.parent, os.W_OK)):  # SQLite writes its log there
+        if not self._writable_place():
             raise JournalError(permission_message(self.path, PermissionError(13, "read-only")))
         if self._kind == NEW:
             return  # made on the first write (`_write`): a start that writes nothing leaves the file empty
@@ -163,11 +181,12 @@ class Journal:
 
     def raw_rows(self) -> list[tuple[int, str]]:
         """(sequence number, stored text) pairs, oldest first, as the file holds them."""
-        if self._db is None:
+        db = self._reader()
+        if db is None:
             return []
         return [
             (int(seq), text)
-            for seq, text in self._db.execute("SELECT seq, request FROM requests ORDER BY seq")
+            for seq, text in db.execute("SELECT seq, request FROM requests ORDER BY seq")
         ]
 
     def rows(self) -> list[tuple[int, dict[str, Any]]]:
@@ -179,15 +198,17 @@ class Journal:
         return [request for _, request in self.rows()]
 
     def __len__(self) -> int:
-        if self._db is None:
+        db = self._reader()
+        if db is None:
             return 0
-        return int(self._db.execute("SELECT COUNT(*) FROM requests").fetchone()[0])
+        return int(db.execute("SELECT COUNT(*) FROM requests").fetchone()[0])
 
     def truncate_last(self) -> dict[str, Any] | None:
         """Drop the newest request (undo); returns it, or None when the journal is empty."""
-        if self._db is None:
+        db = self._reader()
+        if db is None:
             return None
-        row = self._db.execute("SELECT seq, request FROM requests ORDER BY seq DESC LIMIT 1").fetchone()
+        row = db.execute("SELECT seq, request FROM requests ORDER BY seq DESC LIMIT 1").fetchone()
         if row is None:
             return None
         self.discard(row[0])
@@ -211,9 +232,10 @@ class Journal:
                 db.execute("DELETE FROM requests WHERE seq = ?", (seq,))
 
     def dropped(self) -> list[dict[str, Any]]:
-        if self._db is None or not self._has_table("dropped"):
+        db = self._reader()
+        if db is None or not self._has_table("dropped"):
             return []
-        rows = self._db.execute("SELECT seq, request, reason FROM dropped ORDER BY seq").fetchall()
+        rows = db.execute("SELECT seq, request, reason FROM dropped ORDER BY seq").fetchall()
         return [{"seq": seq, "request": text, "reason": reason} for seq, text, reason in rows]
 
     # -- fires ------------------------------------------------------------------------------------
@@ -278,10 +300,11 @@ class Journal:
 
     def fires(self) -> list[dict[str, Any]]:
         """Every fire, oldest first (`fired` is None while unresolved)."""
-        if self._db is None or not self._has_table("fires"):
+        db = self._reader()
+        if db is None or not self._has_table("fires"):
             return []
         keys = TABLES["fires"]
-        cursor = self._db.execute(f"SELECT {', '.join(keys)} FROM fires ORDER BY fire_id")
+        cursor = db.execute(f"SELECT {', '.join(keys)} FROM fires ORDER BY fire_id")
         return [dict(zip(keys, row, strict=True)) for row in cursor]
 
     def beam_rows(self) -> set[int]:
@@ -306,17 +329,19 @@ class Journal:
         return fire
 
     def _has_table(self, name: str) -> bool:
-        assert self._db is not None
-        row = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+        db = self._reader()
+        assert db is not None
+        row = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
         return row.fetchone() is not None
 
     # -- settings and meta ------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> Any:
         """A meta value; a damaged one (not JSON) is a JournalError naming the key."""
-        if self._db is None:
+        db = self._reader()
+        if db is None:
             return None
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
@@ -351,10 +376,11 @@ class Journal:
 
     def backup(self, destination: Path) -> None:
         """A consistent copy of the whole journal (SQLite's online backup), e.g. before a repair."""
-        assert self._db is not None
+        db = self._reader()
+        assert db is not None
         target = sqlite3.connect(str(destination))
         try:
-            self._db.backup(target)
+            db.backup(target)
         finally:
             target.close()
 

@@ -133,7 +133,8 @@ class Table(Presses):
                 journal.abandon()  # ours to close: a refused resume leaves no lock (and no file) behind
                 raise
         journal = path
-        _stored_settings(journal)  # an empty file is refused before the lock: nothing is written to it
+        journal.hold()  # a table running on it is refused first; reading the settings writes nothing
+        _stored_settings(journal)  # an empty file is refused before anything is written to it
         journal.lock()
         settings = _stored_settings(journal)
         if launcher is not None and profile is None:

@@ -43,6 +43,7 @@ def resume_play_session(path: Path, *, launcher: str | None = None, config: dict
     """The table a journal holds, on the launcher it used (or `launcher`, e.g. a new serial port)."""
     journal = Journal(path)
     try:
+        journal.hold()  # a table running on it is refused first; nothing is written yet
         if journal.settings is None:  # an empty file: refused as it is, nothing written to it
             raise JournalError(
                 f"{path} holds no table; start one with `unox play --players Ann,Bob,Cy --journal {path}`"

@@ -87,6 +87,7 @@ def _resume(args: argparse.Namespace) -> Table:
 
     journal = _open_journal(check_resume_args(args))
     try:
+        journal.hold()  # before the launcher opens: a table already running on this journal is refused
         if journal.settings is None:  # an empty file holds no table: refused before anything is written
             raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
         journal.lock()  # before the launcher opens: a table already running on this journal is refused
