@@ -56,7 +56,7 @@ def test_no_journal_keeps_nothing_and_says_so(run_cli, state_home):
 def test_continue_with_nothing_kept_says_how_to_start(run_cli):
     code, out, err = run_cli(["play", "--plain", "--continue"])
     assert (code, out) == (1, "")
-    assert err.startswith("unox: error: no table is kept in") and err.count("\n") == 1
+    assert err.startswith("unox: error: no game in progress is kept in") and err.count("\n") == 1
 
 
 def test_an_unwritable_state_dir_is_one_line_saying_what_to_do(run_cli, state_home, monkeypatch):

@@ -78,14 +78,34 @@ def saved_tables() -> list[SavedTable]:
     return sorted(found, key=lambda saved: saved.changed, reverse=True)
 
 
-def newest_table() -> Path:
-    """The journal changed last, for `--continue` without a file."""
+def newest_game() -> tuple[Path | None, list[SavedTable]]:
+    """For `--continue` without a file: the newest table whose game has been dealt and is not over (None if
+    there is none), and the files skipped because they cannot be read (to be named, not to stop it)."""
     tables = saved_tables()
-    if not tables:
-        raise JournalError(
-            f"no table is kept in {tables_dir()} yet; start one with `unox play --players Ann,Bob,Cy`"
-        )
-    return tables[0].path
+    unreadable = [saved for saved in tables if saved.status not in STATUS_WORDS]
+    going = [saved for saved in tables if saved.status == "running"]
+    return (going[0].path if going else None), unreadable
+
+
+def skipped_line(unreadable: list[SavedTable]) -> str:
+    """One line naming the journals `--continue` passed over, and why."""
+    return "Skipped (cannot be read): " + "; ".join(
+        f"{saved.path.name} ({_why(saved)})" for saved in unreadable
+    )
+
+
+def _why(saved: SavedTable) -> str:
+    """The reason alone: the error without the path it starts with or the advice after its semicolon."""
+    text = saved.status.removeprefix("cannot be read: ").replace(str(saved.path), "it")
+    return text.split("; ")[0][:100]
+
+
+def no_game_message(unreadable: list[SavedTable]) -> str:
+    skipped = f" ({skipped_line(unreadable)})" if unreadable else ""
+    return (
+        f"no game in progress is kept in {tables_dir()}{skipped}; start one with "
+        "`unox play --players Ann,Bob,Cy`, or continue a file with `unox play --continue FILE`"
+    )
 
 
 def _describe(path: Path) -> SavedTable:

@@ -11,8 +11,9 @@ from urllib.parse import parse_qsl, urlencode
 
 from unox.launcher.options import open_checked
 from unox.table.journal import Journal, JournalError
+from unox.table.replay import scan
 from unox.table.runtime import Table
-from unox.table.settings import TableSettings
+from unox.table.settings import SettingsError, TableSettings
 from unox.ui.session import Session
 
 
@@ -72,8 +73,8 @@ def continue_play_session(
     `path.<N>.done` (nothing is deleted) and a new table begins in its place.
     """
     status = journal_status(path)
-    if status == "running":
-        return resume_play_session(path, launcher=launcher, config=config)
+    if status == "running" or (status == "new" and settings is None and _holds_table(path)):
+        return resume_play_session(path, launcher=launcher, config=config)  # (seats taken, not dealt yet)
     if settings is None:
         raise JournalError(
             f"{path} holds no game in progress; give the seats with --players Ann,Bob,Cy to start a new table"
@@ -86,16 +87,32 @@ def continue_play_session(
 
 
 def journal_status(path: Path) -> str:
-    """'new' (no file, or an empty journal), 'running' (a game not over) or 'over' (phase game_over)."""
+    """'new' (no file, an empty journal, or a table never dealt), 'running' (dealt, not over) or 'over'.
+
+    Read only, replaying the rows onto a fresh game (no lock is taken: a table running elsewhere reads as
+    running); a file that is not a readable unox journal is a JournalError saying why."""
     if not path.exists():
         return "new"
     with Journal(path) as journal:
-        if journal.settings is None:
+        data = journal.settings
+        if data is None:
             if len(journal):
                 raise JournalError(f"{path} holds requests but no table settings; give a new journal file")
             return "new"
-        phase = Table.resume(journal).state()["phase"]
-    return "over" if phase == "game_over" else "running"
+        try:
+            settings = TableSettings.from_dict(data)
+        except SettingsError as exc:
+            raise JournalError(f"{path} is damaged: its table settings are unusable ({exc})") from exc
+        game = settings.build_game()
+        found = scan(game, journal.raw_rows(), settings.players, journal.beam_rows())
+    if not any(entry.get("cmd") == "deal" for entry in found.entries):
+        return "new"  # seats taken, then quit before the deal: nothing to go on with
+    return "over" if game.state()["phase"] == "game_over" else "running"
+
+
+def _holds_table(path: Path) -> bool:
+    with Journal(path) as journal:
+        return journal.settings is not None
 
 
 def move_aside(path: Path) -> Path:

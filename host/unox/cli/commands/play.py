@@ -13,7 +13,7 @@ EXAMPLE = """examples:
   unox play --players Ann,Bob,Cy,Dee --launcher serial:/dev/unox-launcher
                                                journalled to ~/.local/state/unox/tables/ by default
   unox play --list                             the tables kept there: players, last change, finished?
-  unox play --continue                         pick up the newest of them
+  unox play --continue                         pick up the newest game dealt and not over
   unox play --resume game.db                   after a crash or a power cut: the same table, same state
   unox play --continue table.db --players Ann,Bob,Cy   the game in table.db if it goes on, else a new one
   unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)
@@ -46,8 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="?",
         const=NEWEST,
         metavar="FILE",
-        help="resume the game FILE holds (no FILE: the newest table kept, see --list); if there is none or "
-        "it is over (kept as FILE.N.done), start a new table on the other options, journalled to FILE",
+        help="resume the game FILE holds (no FILE: the newest game kept that was dealt and is not over, see "
+        "--list); if there is none or it is over (kept as FILE.N.done), start a new table on the other "
+        "options, journalled to FILE",
     )
     parser.add_argument("--no-journal", action="store_true",
                         help="keep no journal (by default every table is journalled under "
@@ -156,7 +157,7 @@ def _continue(args: argparse.Namespace) -> Session:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
     from unox.table.settings import SettingsError
-    from unox.ui.saved import newest_table
+    from unox.ui.saved import make_tables_dir, new_table_path, newest_game, no_game_message, skipped_line
     from unox.ui.tables import continue_play_session
 
     clash = [f"--{name}" for name in ("journal", "resume") if getattr(args, name) is not None]
@@ -164,10 +165,20 @@ def _continue(args: argparse.Namespace) -> Session:
         raise CommandError(f"give one of --journal, --resume or --continue, not {' and '.join(clash)} too")
     # The new-table options only matter when a new table starts; a game in progress keeps its own.
     settings = settings_from_args(args, default_launcher="sim") if args.players else None
+    unreadable = []
     try:
-        path = newest_table() if args.continue_path == NEWEST else args.continue_path
+        path = args.continue_path
+        if path == NEWEST:  # the newest game dealt and not over; files that cannot be read are named
+            path, unreadable = newest_game()
+            if path is None:
+                if settings is None:
+                    raise JournalError(no_game_message(unreadable))
+                make_tables_dir()
+                path = new_table_path(settings.players)
         session = continue_play_session(path, settings, launcher=args.launcher, config=launcher_config(args))
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
+    if unreadable:
+        session.emit(skipped_line(unreadable))
     session.emit(f"Journal: {path} (every event is kept; `unox play --continue` picks it up)")
     return session
