@@ -11,12 +11,14 @@ upgrades a v1 journal; a file that is not a unox journal is refused before anyth
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from unox.table.journal_file import (
@@ -29,12 +31,30 @@ from unox.table.journal_file import (
     TABLES,
     V2_ADDITIONS,
     classify,
+    damaged,
+    is_damage,
 )
 from unox.table.journal_lock import JournalBusy, JournalError, JournalLock, permission_message, real_path
 
 __all__ = ["SCHEMA_VERSION", "Journal", "JournalBusy", "JournalError"]
 
+T = TypeVar("T")
 FIRE_ID_LIMIT = 2**31  # the firmware's fire ids are positive and below this
+
+
+def _reading(method: Callable[..., T]) -> Callable[..., T]:
+    """A read that finds the file damaged (a page cut off or broken) says so, with what to do."""
+
+    @functools.wraps(method)
+    def read(self: Journal, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            if is_damage(exc):
+                raise damaged(self.path, exc) from exc
+            raise
+
+    return read
 
 
 class Journal:
@@ -179,6 +199,7 @@ class Journal:
         cursor = self._write().execute("INSERT INTO requests (request) VALUES (?)", (_dump(request),))
         return int(cursor.lastrowid or 0)
 
+    @_reading
     def raw_rows(self) -> list[tuple[int, str]]:
         """(sequence number, stored text) pairs, oldest first, as the file holds them."""
         db = self._reader()
@@ -197,12 +218,14 @@ class Journal:
         """Every journalled request, oldest first."""
         return [request for _, request in self.rows()]
 
+    @_reading
     def __len__(self) -> int:
         db = self._reader()
         if db is None:
             return 0
         return int(db.execute("SELECT COUNT(*) FROM requests").fetchone()[0])
 
+    @_reading
     def truncate_last(self) -> dict[str, Any] | None:
         """Drop the newest request (undo); returns it, or None when the journal is empty."""
         db = self._reader()
@@ -231,6 +254,7 @@ class Journal:
                 )
                 db.execute("DELETE FROM requests WHERE seq = ?", (seq,))
 
+    @_reading
     def dropped(self) -> list[dict[str, Any]]:
         db = self._reader()
         if db is None or not self._has_table("dropped"):
@@ -298,6 +322,7 @@ class Journal:
             )
         return int(fire_id)
 
+    @_reading
     def fires(self) -> list[dict[str, Any]]:
         """Every fire, oldest first (`fired` is None while unresolved)."""
         db = self._reader()
@@ -328,6 +353,7 @@ class Journal:
         fire["request"] = {"cmd": "press", "player": fire["player"]} if stored is None else stored
         return fire
 
+    @_reading
     def _has_table(self, name: str) -> bool:
         db = self._reader()
         assert db is not None
@@ -336,6 +362,7 @@ class Journal:
 
     # -- settings and meta ------------------------------------------------------------------------
 
+    @_reading
     def get_meta(self, key: str) -> Any:
         """A meta value; a damaged one (not JSON) is a JournalError naming the key."""
         db = self._reader()
@@ -374,6 +401,7 @@ class Journal:
 
     # -- copies and closing -----------------------------------------------------------------------
 
+    @_reading
     def backup(self, destination: Path) -> None:
         """A consistent copy of the whole journal (SQLite's online backup), e.g. before a repair."""
         db = self._reader()

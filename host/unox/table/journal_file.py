@@ -12,11 +12,12 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from unox.table.journal_lock import JournalError
+from unox.table.journal_lock import JournalDamaged, JournalError
 
 APPLICATION_ID = 0x554E4F58  # "UNOX"
 SCHEMA_VERSION = 2
 SQLITE_MAGIC = b"SQLite format 3\x00"
+HEADER_BYTES = 100  # SQLite's file header
 
 # table -> its columns, in order: anything else in the file is not ours.
 TABLES: dict[str, tuple[str, ...]] = {
@@ -54,19 +55,39 @@ def classify(path: Path) -> str:
         raise JournalError(f"{path} is a folder; give a file name for the journal, e.g. {path / 'table.db'}")
     try:
         with open(path, "rb") as file:
-            head = file.read(len(SQLITE_MAGIC))
+            head = file.read(HEADER_BYTES)
     except FileNotFoundError:
         return NEW
     except OSError as exc:
         raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from exc
     if not head:
         return NEW
-    if head != SQLITE_MAGIC:
+    if not head.startswith(SQLITE_MAGIC):
         raise _not_ours(path, "not an SQLite file")
     try:
         return _classify_sqlite(path)
     except sqlite3.DatabaseError as exc:
+        if marked_ours(head):  # unox's marks in the header, but SQLite cannot read the rest: cut short
+            raise damaged(path, exc) from exc
         raise _not_ours(path, f"SQLite cannot read it: {exc}") from exc
+
+
+def marked_ours(head: bytes) -> bool:
+    """The file header (its first 100 bytes) carries unox's application_id (big-endian at offset 68)."""
+    return len(head) >= HEADER_BYTES and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+
+
+def is_damage(exc: sqlite3.Error) -> bool:
+    """SQLite found the file corrupt or cut short (not busy, not refused by the file system)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return name.startswith("SQLITE_CORRUPT") or name == "SQLITE_NOTADB" or "malformed" in str(exc)
+
+
+def damaged(path: Path, exc: Exception) -> JournalDamaged:
+    return JournalDamaged(
+        f"{path} is a damaged unox journal (SQLite: {str(exc)[:80]}); unox changed nothing: "
+        f"`unox journal repair {path}` saves every row SQLite can still read into a new file"
+    )
 
 
 def _classify_sqlite(path: Path) -> str:

@@ -27,6 +27,10 @@ class JournalError(Exception):
     """The journal file cannot be used; the message says what to do instead."""
 
 
+class JournalDamaged(JournalError):
+    """SQLite cannot read the whole file: `unox journal repair` saves what it can."""
+
+
 class JournalBusy(JournalError):
     """Another unox table holds this journal."""
 

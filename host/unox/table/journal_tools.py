@@ -2,7 +2,8 @@
 
 Check only reads (it works beside a running table). Repair takes the journal's lock, copies the whole file
 to a backup beside it first, and then moves the bad rows into the journal's `dropped` table: nothing the
-user wrote is deleted, and the message says where everything went.
+user wrote is deleted, and the message says where everything went. A file SQLite cannot read whole (cut
+short, a broken page) is left as it is: every row it can still read goes into a new file (`journal_salvage`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from unox.table.journal import Journal, JournalError
+from unox.table.journal_lock import JournalDamaged
+from unox.table.journal_salvage import Salvage, salvage
 from unox.table.replay import BadRow, scan
 from unox.table.settings import SettingsError, TableSettings
 
@@ -90,8 +93,16 @@ def free_backup_path(path: Path) -> Path:
     return candidate
 
 
-def repair(path: Path) -> Report:
-    """Set the rows that do not replay aside (into `dropped`), after a full backup beside the file."""
+def repair(path: Path) -> Report | Salvage:
+    """Set the rows that do not replay aside (into `dropped`), after a full backup beside the file; a file
+    SQLite cannot read whole instead has every row it can still read saved into a new file (`Salvage`)."""
+    try:
+        return _set_aside(path)
+    except JournalDamaged:
+        return salvage(path)
+
+
+def _set_aside(path: Path) -> Report:
     with Journal(_existing(path)) as journal:
         journal.lock()  # no table may write while rows are set aside
         report = _report(journal)

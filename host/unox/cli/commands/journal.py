@@ -9,7 +9,8 @@ from unox.cli.errors import CommandError
 
 EXAMPLE = """examples:
   unox journal check game.db     every row replays? (read only; works beside a running table)
-  unox journal repair game.db    rows that do not replay are set aside; a backup game.db.bak is kept"""
+  unox journal repair game.db    rows that do not replay are set aside; a backup game.db.bak is kept;
+                                 a damaged file: what SQLite can still read goes into game.repaired.db"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,12 +47,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_repair(args: argparse.Namespace) -> int:
     from unox.table.journal import JournalError
+    from unox.table.journal_salvage import Salvage
     from unox.table.journal_tools import repair
 
     try:
         report = repair(args.file)
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
+    if isinstance(report, Salvage):
+        return _salvaged(report)
     if report.backup is None:
         print(f"{args.file}: every row replays; nothing to repair")
         return 0
@@ -63,4 +67,27 @@ def run_repair(args: argparse.Namespace) -> int:
     for row in report.bad:
         print(f"  set aside: {row.describe()}")
     print(f"now: {report.replayed} requests replay, phase {report.phase}; resume with --resume {args.file}")
+    return 0
+
+
+def _salvaged(salvage) -> int:
+    """A damaged file: what was saved where, then what the new file holds (it replays, or what does not)."""
+    from unox.table.journal import JournalError
+    from unox.table.journal_tools import check
+
+    counts = ", ".join(f"{name} {count}" for name, count in salvage.saved.items())
+    print(
+        f"{salvage.source} is damaged: saved the {salvage.rows} rows SQLite could still read ({counts}) into "
+        f"{salvage.target}; {salvage.source} is kept as it was"
+    )
+    try:
+        report = check(salvage.target)
+    except JournalError as exc:
+        print(f"  the new file cannot be resumed: {exc}")
+        return 1
+    print("\n".join(report.lines()))
+    if report.bad:
+        print(f"set the rows that do not replay aside with: unox journal repair {salvage.target}")
+        return 1
+    print(f"resume with --resume {salvage.target}")
     return 0
