@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from unox.web.client import WebClient
 
-PIN = "2468"
+PIN = "246813"
+OPERATOR_PIN = "135792"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
                  "--disable-extensions"]
@@ -28,7 +29,7 @@ PHONE = {"width": 390, "height": 844}
 def seat(served, name: str) -> WebClient:
     """A `WebClient` of `served` (anything with a `.url`) joined as `name` with the tests' PIN."""
     client = WebClient(served.url)
-    client.join(PIN, name)
+    client.join(OPERATOR_PIN if name == "operator" else PIN, name)
     return client
 
 
@@ -72,11 +73,12 @@ class Served:
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator:
-    """`serve("--players", "Ann,Bob", ...)` starts `unox serve` on 127.0.0.1, a free port, PIN 2468."""
+    """`serve("--players", "Ann,Bob", ...)` starts `unox serve` on 127.0.0.1, a free port, the tests' PINs."""
     started: list[Served] = []
 
-    def start(*args: str, port: int = 0, pin: str = PIN) -> Served:
-        served = Served(["--host", "127.0.0.1", "--port", str(port), "--pin", pin, *args], tmp_path)
+    def start(*args: str, port: int = 0, pin: str = PIN, operator_pin: str = OPERATOR_PIN) -> Served:
+        served = Served(["--host", "127.0.0.1", "--port", str(port), "--pin", pin, "--operator-pin",
+                         operator_pin, *args], tmp_path)
         started.append(served)
         return served
 

@@ -9,14 +9,15 @@ import threading
 
 import pytest
 
-from tests.web.conftest import PIN, seat
+from tests.web.conftest import OPERATOR_PIN, PIN, seat
 
 
 class Running:
     """A `unox` command that serves the web page too: its URL once it listens; its output kept."""
 
     def __init__(self, args: list[str], cwd):
-        command = [sys.executable, "-m", "unox", *args, "--host", "127.0.0.1", "--port", "0", "--pin", PIN]
+        command = [sys.executable, "-m", "unox", *args, "--host", "127.0.0.1", "--port", "0", "--pin", PIN,
+                   "--operator-pin", OPERATOR_PIN]
         self.proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
@@ -77,7 +78,7 @@ def test_play_web_serves_the_table_the_terminal_drives(running):
     shown = "".join(play.lines)
     last = shown[shown.rindex("Phase:"):]
     assert "Phase:     turn" in last and "Top card:  G3" in last
-    assert f"Phones: open {play.url}/ and type the PIN {PIN}." in shown
+    assert f"Phones: open {play.url}/ and type the PIN {PIN}; the operator's PIN is {OPERATOR_PIN}." in shown
 
 
 def test_demo_web_shows_the_bots_game_read_only(running):

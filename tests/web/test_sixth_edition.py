@@ -23,7 +23,7 @@ from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.web.launch import WebOptions, start_in_thread
 
-from tests.web.conftest import PIN
+from tests.web.conftest import OPERATOR_PIN, PIN
 from tests.web.test_browser import Table as Pages
 from tests.web.test_browser import play
 from tests.web.test_editions_browser import sent_from
@@ -68,7 +68,7 @@ def sixth(monkeypatch):
     editions.get_rules.cache_clear()
     CALLS.clear()
     table = Table.create(TableSettings(players=("Ann", "Bob", "Cy"), rules="sixth", launcher="script"))
-    server = start_in_thread(table, WebOptions(host="127.0.0.1", port=0, pin=PIN), out=io.StringIO())
+    server = start_in_thread(table, WebOptions(host="127.0.0.1", port=0, pin=PIN, operator_pin=OPERATOR_PIN), out=io.StringIO())
     yield server.url.rstrip("/")
     server.stop()
     table.close()

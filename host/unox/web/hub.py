@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from unox.table.jsonl import answer
-from unox.table.runtime import Table
+from unox.table.runtime import REFUSED_PREFIX, Table
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,8 @@ def encode(message: Message) -> str:
 class Client:
     """One WebSocket's outgoing queue; `send` drains it in order."""
 
-    def __init__(self, seat: str):
-        self.seat = seat
+    def __init__(self, seat: str, token: str | None = None):
+        self.seat, self.token = seat, token
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def put(self, text: str) -> bool:
@@ -127,6 +127,16 @@ class Hub:
         self._state_text = text
         self.broadcast({"type": "state", "state": state})
 
+    def publish_seats(self, taken: list[str]) -> None:
+        """Which players' seats a phone holds: the join page offers the rest, the operator may free them."""
+        self.broadcast({"type": "seats", "taken": taken})
+
+    def close_seat(self, seat: str) -> None:
+        """The operator freed `seat`: its pages lose their socket (their token no longer works)."""
+        for client in [c for c in self.clients if c.seat == seat]:
+            self.clients.discard(client)
+            client.queue.put_nowait(None)
+
     def publish_device(self, device: dict[str, Any]) -> None:
         if device != self.device:
             self.device = device
@@ -142,9 +152,13 @@ class Hub:
                 pass
 
     def _on_event(self, text: str) -> None:
-        """A table listener: any thread, the table's lock held. Log now, read the state after the lock."""
-        self.history.append(text)
-        self.from_thread(self.broadcast, {"type": "log", "text": text})
+        """A table listener: any thread, the table's lock held. Log now, read the state after the lock.
+
+        A refusal goes to the one who asked, in its reply, never to everyone's log: its text may echo
+        whatever the request held."""
+        if not text.startswith(REFUSED_PREFIX):
+            self.history.append(text)
+            self.from_thread(self.broadcast, {"type": "log", "text": text})
         self.from_thread(self._check_soon)
 
     def _check_soon(self) -> None:

@@ -26,7 +26,7 @@ const store = {
   set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
 };
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
-let pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
+let taken = [], pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
 // ---- building the DOM -------------------------------------------------------------------------
 function h(tag, attrs, ...kids) {
@@ -112,10 +112,11 @@ function receive(m) {
   else if (m.type === "history") logLines = m.lines.slice(-60);
   else if (m.type === "hello") { welcome(m); }
   else if (m.type === "launcher") device = m.launcher;
+  else if (m.type === "seats") taken = m.taken;
   render();
 }
 function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
-function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; setEdition(w.cards); setState(w.state); }
+function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; taken = w.taken || []; setEdition(w.cards); setState(w.state); }
 async function loadState() {
   let r;
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
@@ -368,13 +369,28 @@ function operatorPage() {
       btn("Wrong card: take back " + acting + "'s play", () => send({ cmd: "penalty", player: acting, kind: "wrong_card" })))));
   }
   out.push(h("div", { class: "panel" }, h("div", { class: "row" }, btn("Reload the launcher", () => send({ cmd: "reload" })), btn("Undo the last event", () => send({ cmd: "undo" }), { id: "undo" }))));
+  out.push(seatsPanel(players));
   out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(12));
   return out;
+}
+// A player's seat is one phone's; a phone that lost its cookie asks the operator, who frees the seat here.
+function seatsPanel(players) {
+  const held = players.filter((p) => taken.includes(p));
+  return h("div", { class: "panel", id: "seat-list" }, h("h2", {}, "Seats"),
+    held.length ? h("div", { class: "row" }, held.map((p) => btn("Free " + p + "'s seat", () => freeSeat(p), { id: "free-" + p })))
+      : h("p", { class: "note" }, "No player has joined from a phone yet."),
+    h("p", { class: "note" }, "Freeing a seat signs that phone out, so another phone (or the same one again) can take it."));
+}
+async function freeSeat(player) {
+  const r = await api("/api/seats/free", { seat: player });
+  message = r.status === 200 ? player + "'s seat is free: that phone can join again" : refusal(r.data, r.status);
+  if (r.status === 200) taken = r.data.taken;
+  render();
 }
 function scoreForm(players) {
   const rows = players.filter((p) => !(S.dropped || []).includes(p)).map((p) => {
     if (points[p] == null) points[p] = p === S.went_out ? "0" : "";
-    return h("div", { class: "row" }, h("label", { for: "pts-" + p, style: "min-width:6em" }, p),
+    return h("div", { class: "row" }, h("label", { for: "pts-" + p, class: "name" }, p),
       h("input", { id: "pts-" + p, type: "number", min: 0, inputmode: "numeric", value: points[p], oninput: (e) => { points[p] = e.target.value; } }));
   });
   return h("div", { class: "panel", id: "score" }, h("h2", {}, "Points left in each hand"), rows,
@@ -395,16 +411,26 @@ function nextDealer() {
 }
 
 // ---- the join page ----------------------------------------------------------------------------
+// A refusal in words: "wrong PIN", "locked for N s", "taken: ask the operator".
+const refusal = (data, status) => (data && data.error && data.error.message) || "the server answered " + status;
 function joinPage(seats, pinGiven) {
   const err = h("div", { class: "msg", role: "alert", id: "msg" }, message);
+  const say = (text) => { message = text; err.textContent = text; };
   if (!seats) {
     const pin = h("input", { id: "pin", type: "password", inputmode: "numeric", autocomplete: "off", "aria-label": "PIN", placeholder: "PIN" });
     const go = async () => {
-      const { status, data } = await join(pin.value, "table", true);
-      message = status === 200 ? "" : data.error.message;
-      if (status !== 200) return render();
+      let r;
+      try { r = await join(pin.value, "table", true); } catch (e) { return say("no connection to the table: check the Wi-Fi and try again"); }
+      if (r.status !== 200) return say(refusal(r.data, r.status));
+      say("");
+      if (r.data.operator) { // the operator's own PIN: straight to the operator's seat
+        const o = await join(pin.value, "operator");
+        if (o.status !== 200) return say(refusal(o.data, o.status));
+        return location.assign("/operator");
+      }
       const st = await api("/api/state");
-      $("app").replaceChildren(...joinPage(st.data.state.players || [], pin.value));
+      if (st.status !== 200) return say(refusal(st.data, st.status));
+      $("app").replaceChildren(...joinPage(st.data.free || [], pin.value));
     };
     pin.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     return [h("h1", {}, "Join the table"), h("p", {}, "Type the PIN shown where unox serve runs."), err,
@@ -412,12 +438,13 @@ function joinPage(seats, pinGiven) {
   }
   const take = async (seat) => {
     const { status, data } = await join(pinGiven, seat);
-    if (status !== 200) { message = data.error.message; return render(); }
-    location.assign(seat === "operator" ? "/operator" : seat === "table" ? "/table" : "/play");
+    if (status !== 200) return say(refusal(data, status));
+    location.assign(seat === "table" ? "/table" : "/play");
   };
   return [h("h1", {}, "Take a seat"), err, h("h2", {}, "A player"),
-    h("div", { class: "row" }, seats.map((p) => btn(p, () => take(p), { class: "main" }))),
-    h("h2", {}, "Or"), h("div", { class: "row" }, btn("The table view (tablet or TV)", () => take("table")), btn("The operator", () => take("operator")))];
+    seats.length ? h("div", { class: "row" }, seats.map((p) => btn(p, () => take(p), { class: "main" })))
+      : h("p", { class: "note", id: "no-seats" }, "Every player's seat is taken. Lost yours? Ask the operator to free it."),
+    h("h2", {}, "Or"), h("div", { class: "row" }, btn("The table view (tablet or TV)", () => take("table")))];
 }
 
 // ---- rendering --------------------------------------------------------------------------------
