@@ -35,8 +35,8 @@ class Table:
         page = context.new_page()
         page.on("request", lambda request: self.requested.append(request.url))
         page.on("websocket", lambda ws: self.requested.append(ws.url))
-        page.on("console", lambda m: self.console.append(f"{seat}: {m.text}") if m.type in ("error", "warning")
-                else None)
+        page.on("console", lambda m: self.console.append(f"{seat}: {m.text}")
+                if m.type in ("error", "warning") else None)
         page.goto(self.url + "/")
         if seat == "operator":  # the operator's own PIN opens the operator's seat directly
             page.get_by_label("PIN").fill(OPERATOR_PIN)

@@ -88,7 +88,7 @@ def test_pins_and_reserved_names_are_checked():
 
 
 def test_a_flood_of_joins_never_pushes_out_a_players_token():
-    """Finding 12: 500 joins (table views, the operator, a taken seat) leave Ann's and Bob's tokens working."""
+    """Finding 12: 500 joins (table views, the operator, a taken seat) leave Ann's and Bob's tokens."""
     from unox.web.seats import MAX_OPERATORS, MAX_VIEWS
 
     book = seats()
@@ -160,7 +160,7 @@ def test_wrong_pins_from_many_addresses_lock_everyone_out_with_a_growing_backoff
 
 
 def test_a_six_digit_pin_outlasts_an_evening_of_guessing():
-    """Finding 3: the most wrong PINs all addresses together get through in 12 hours is far below 10**6 / 2."""
+    """Finding 3: all addresses together get far fewer than 10**6 / 2 wrong PINs checked in 12 hours."""
     from unox.web.seats import MAX_LOCKOUT_S, MAX_WRONG_PINS_ALL
 
     clock = Clock()

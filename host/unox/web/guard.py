@@ -59,7 +59,8 @@ class Limits:
         """The caps for a process that may hold `files` files: every connection fits with files to spare."""
         room = max(8, files - SPARE_FILES)
         return cls(connections=min(MAX_CONNECTIONS, room), per_address=min(PER_ADDRESS, room),
-                   sockets=min(MAX_SOCKETS, room // 2), sockets_per_address=min(SOCKETS_PER_ADDRESS, room // 2))
+                   sockets=min(MAX_SOCKETS, room // 2),
+                   sockets_per_address=min(SOCKETS_PER_ADDRESS, room // 2))
 
 
 class Book:
@@ -198,7 +199,7 @@ def guarded_protocols(book: Book) -> tuple[type, type]:
 
 
 class OutOfFiles:
-    """An asyncio exception handler: out of files is one log line a minute at most, not a traceback per accept."""
+    """An asyncio exception handler: out of files is one log line a minute, not a traceback per accept."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, every_s: float = NO_FILES_LOG_EVERY_S):
         self.clock, self.every_s = clock, every_s

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from unox.table.jsonl import answer
-from unox.table.runtime import REFUSED_PREFIX, Table
+from unox.table.narrate import describe
+from unox.table.runtime import REFUSED_PREFIX, Table, apply_request
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,20 @@ class Client:
         return True
 
 
+def journal_history(table: Table, limit: int = HISTORY) -> list[str]:
+    """The log lines of the requests the table accepted so far, told again from its own entries: after a
+    restart the phones see what happened, not where the journal lives."""
+    settings = getattr(table, "settings", None)
+    if settings is None or not table.entries:
+        return []
+    game, lines = settings.build_game(), deque(maxlen=limit)
+    for request in table.entries:
+        before = game.state()
+        apply_request(game, request)
+        lines.extend(describe(request, before, game.state()))
+    return list(lines)
+
+
 class Hub:
     """One table, its lock, its sockets; `after_change(before, reply)` hooks run inside the lock."""
 
@@ -55,7 +70,7 @@ class Hub:
         self.lock: threading.RLock = getattr(table, "lock", None) or table._lock
         self.after_change = after_change
         self.clients: set[Client] = set()
-        self.history: deque[str] = deque(maxlen=HISTORY)
+        self.history: deque[str] = deque(journal_history(table), maxlen=HISTORY)
         self.device: dict[str, Any] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._state_text = ""

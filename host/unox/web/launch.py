@@ -50,11 +50,11 @@ def choose_pin(options: WebOptions, option: str = "--pin") -> str | None:
     """A PIN: the one given, else 6 random digits. An empty PIN is allowed only on a loopback address."""
     given = options.pin if option == "--pin" else options.operator_pin
     if given == "":
+        what = "a PIN" if option == "--pin" else "an operator PIN"
         if not is_loopback(options.host):
             raise WebError(
-                f"refusing to serve {options.host} without {'a PIN' if option == '--pin' else 'an operator PIN'} "
-                f"({option}): anyone on the network could join; "
-                f"leave out {option} for a random one, or use --host 127.0.0.1"
+                f"refusing to serve {options.host} without {what} ({option}): anyone on the network could "
+                f"join; leave out {option} for a random one, or use --host 127.0.0.1"
             )
         return None
     if given is None:
@@ -131,8 +131,8 @@ class WebServer:
         self.pin = choose_pin(options)
         self.operator_pin = choose_pin(options, "--operator-pin")
         if self.operator_pin is not None and self.operator_pin == self.pin:
-            raise WebError("--operator-pin must differ from --pin: the player PIN may not open the operator's "
-                           "seat")
+            raise WebError("--operator-pin must differ from --pin: the player PIN may not open the "
+                           "operator's seat")
         self.options = options
         self.sock = bind(options.host, options.port)
         self.url = public_url(options.host, self.sock.getsockname()[1])
@@ -192,10 +192,11 @@ def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = ()) -> Any:
 
 def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] = sys.stdout,
           lines: list[str] | None = None) -> int:
-    """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C."""
+    """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C.
+
+    `lines` (what opening the table said: the journal's path, a resume) go to this console only; the phones'
+    log starts from the journal's own history."""
     server = WebServer(table, options, launcher=launcher, button_loop=True)
-    for line in lines or []:
-        server.hub.history.append(line)
     announce(server.url, server.pin, out, server.operator_pin)
     for line in lines or []:
         print(line, file=out, flush=True)

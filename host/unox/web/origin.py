@@ -52,8 +52,8 @@ class HostAndOrigin:
         name = split_host(host)
         if not (name in self.names or same_address(name, server)):
             return await deny(scope, send, 400, "unknown_host",
-                              f"this server does not answer for {name!r}: open the address unox serve printed "
-                              "(or start it with --allow-host NAME)")
+                              f"this server does not answer for {name!r}: open the address unox serve "
+                              "printed (or start it with --allow-host NAME)")
         if scope["type"] == "websocket" or scope.get("method") not in SAFE_METHODS:
             origin = headers.get("origin")
             if origin is not None and origin.lower() not in (f"http://{host.lower()}", f"https://{host.lower()}"):

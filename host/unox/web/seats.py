@@ -34,7 +34,7 @@ ACTOR_FIELD = {"play": "player", "uno": "player", "press": "player", "catch": "b
 
 
 class JoinRefused(Exception):
-    """A join the server refuses: `.status` (401, 403, 400, 409, 429) and `.code`, `.message` for the reply."""
+    """A join the server refuses: `.status` (401, 403, 400, 409, 429), `.code` and `.message`."""
 
     def __init__(self, status: int, code: str, message: str):
         super().__init__(message)
@@ -102,7 +102,7 @@ class Seats:
         self.everyone = Lockout(MAX_WRONG_PINS_ALL)
 
     def join(self, client: str, pin: Any, seat: Any) -> str:
-        """A new token for `seat`, or JoinRefused: a lockout, a wrong PIN, an unknown, closed or taken seat."""
+        """A new token for `seat`, or JoinRefused: a lockout, a wrong PIN, a seat unknown, closed or taken."""
         now = self.clock()
         mine = self.by_address.get(client)
         wait = max(self.everyone.wait(now), mine.wait(now) if mine else 0)
@@ -136,7 +136,8 @@ class Seats:
     def opens(self, pin: Any) -> str | None:
         """Which seats `pin` opens: `operator` (every seat), `players` (all but the operator's) or None."""
         given = pin if isinstance(pin, str) else ""
-        if self.operator_pin is not None and secrets.compare_digest(given.encode(), self.operator_pin.encode()):
+        operator = self.operator_pin
+        if operator is not None and secrets.compare_digest(given.encode(), operator.encode()):
             return OPERATOR
         if self.pin is None or secrets.compare_digest(given.encode(), self.pin.encode()):
             return OPERATOR if self.operator_pin is None else "players"  # no operator PIN: loopback only
