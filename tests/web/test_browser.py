@@ -161,6 +161,10 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
         expect(page.locator("#conn")).to_have_text("live")
         expect(page.locator("#turn")).to_have_text(before[seat])
     assert {name: hand_of(tv, name) for name in ("Ann", "Bob", "Cy")} == cards_before
+    # Finding 10: the log comes back from the journal, cards by name as the picker says them, no file path.
+    expect(tv.locator("#log li").first).to_have_text("Bob calls UNO.")
+    expect(tv.locator("#log")).to_contain_text("First card turned up: green 7.")
+    assert str(journal.parent) not in tv.locator("#log").inner_text() and "Journal" not in ann.content()
 
     # Cy plays, Ann presses, Bob plays his last card: the hand is over and the operator scores it (G1).
     play(cy, "yellow", "5")
@@ -177,6 +181,11 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
     op.get_by_role("button", name="Enter the scores").click()
     expect(tv.locator("#seats tr", has_text="Bob").locator("td").nth(3)).to_have_text("74")
     table.turn_everywhere({"Ann": "Waiting for the deal"})
+    # Finding 8: the phones no longer show the last hand's counts and top card once it is scored.
+    expect(ann.locator("#seats tr", has_text="Bob").locator("td").nth(1)).to_have_text("–")
+    expect(ann.locator(".top .note").first).to_have_text("no card yet")
+    for page in table.pages.values():  # finding 7
+        assert "null" not in page.locator("#app").inner_text()
     op.get_by_role("button", name="Undo the last event").click()  # the operator takes the scores back
     expect(tv.locator("#seats tr", has_text="Bob").locator("td").nth(3)).to_have_text("0")
     expect(op.locator("#pts-Ann")).to_be_visible()

@@ -294,7 +294,7 @@ function pendingPanel(mayAnswer) {
   for (const [name, f] of shown) {
     if (name === "fired" || name === "item" && E.items.length) continue; // the launcher says it; the card carries its item
     wrap.append(h("div", { class: "row field", id: "req-" + name, role: "group", "aria-label": fieldWords(name) },
-      h("span", { class: "label" }, fieldWords(name) + (f.required ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
+      h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
   }
   const request = () => {
     const out = { cmd: p.cmd, player: p.player };
@@ -325,13 +325,15 @@ function pendingPanel(mayAnswer) {
   wrap.append(row);
   return wrap;
 }
+// A field the request declares optional may be what this choice needs (Mario Kart's `needs`).
+const needed = (name, f, p) => f.required || (Array.isArray(p.needs) && p.needs.includes(name));
 // One field's widget: players as buttons, cards with the picker, colours and items by name.
 function choiceOf(name, f, req, p) {
   const set = (v) => { req[name] = v; render(); };
   const sel = (on) => ({ class: on ? "sel" : null, "aria-pressed": String(!!on) });
   const others = (S.players || []).filter((q) => q !== p.player && !(S.dropped || []).includes(q));
   if (f.kind === "player") return [...others.map((q) => btn(q, () => set(q), sel(req[name] === q))),
-    f.required ? null : btn("Nobody", () => set(undefined), sel(req[name] === undefined))];
+    needed(name, f, p) ? null : btn("Nobody", () => set(undefined), sel(req[name] === undefined))];
   if (f.kind === "players") return (S.players || []).map((q) => btn(q, () => set((req[name] || []).includes(q) ? req[name].filter((x) => x !== q) : [...(req[name] || []), q]), sel((req[name] || []).includes(q))));
   if (f.kind === "flag") return h("input", { type: "checkbox", "aria-label": fieldWords(name), checked: !!req[name], onchange: (e) => { req[name] = e.target.checked; } });
   if (name === "color") return Object.entries(COLORS).map(([c, n]) => paint(btn(n, () => set(n), Object.assign(sel(req[name] === n), { class: "pick c-" + c + (req[name] === n ? " sel" : "") })), c));
@@ -513,7 +515,7 @@ function render() {
   const wanted = me === "operator" ? "operator" : me === "table" ? "table" : "player";
   if (page !== wanted && !(page === "table")) { location.replace(wanted === "player" ? "/play" : "/" + wanted); return; }
   const parts = page === "table" ? tablePage() : page === "operator" ? operatorPage() : playerPage();
-  $("app").replaceChildren(...parts);
+  $("app").replaceChildren(...parts.flat().filter((part) => part != null)); // a null would print "null"
   if (focused && $(focused)) $(focused).focus();
 }
 async function start() {
