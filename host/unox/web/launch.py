@@ -145,7 +145,7 @@ class WebServer:
         # the table's own launcher decides: another front end may own it (`unox demo --web`)
         attached = launcher is not None or getattr(table, "launcher", None) is not None
         presses = "host" if launcher is not None and button_loop else "button" if attached else "count"
-        app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks)
+        app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks, join_url=self.url)
         self.server = _uvicorn_server(app, options.allow_hosts)
         self.thread: threading.Thread | None = None
 

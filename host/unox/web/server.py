@@ -71,8 +71,9 @@ def client_id(conn: HTTPConnection) -> str:
 class Api:
     """The endpoints. `presses`: how a phone presses (PRESSES); the pages show the matching control."""
 
-    def __init__(self, hub: Hub, seats: Seats, *, presses: str):
+    def __init__(self, hub: Hub, seats: Seats, *, presses: str, join_url: str | None = None):
         self.hub, self.seats, self.presses = hub, seats, presses
+        self.how_to_join = join_info(join_url) if join_url else None
         self.files = {name: static_bytes(name) for name in STATIC}
         self.edition = edition_of(hub.table)  # the edition's cards for the page; fixed for the table's life
 
@@ -139,7 +140,7 @@ class Api:
         return {
             "ok": True, "state": state, "seat": seat, "presses": self.presses,
             "read_only": self.seats.read_only, "launcher": self.hub.device, "cards": self.edition,
-            "free": [p for p in self.seats.players if p not in taken], "taken": taken,
+            "free": [p for p in self.seats.players if p not in taken], "taken": taken, "join": self.how_to_join,
         }
 
     async def free_seat(self, request: Request) -> Response:
@@ -264,8 +265,17 @@ class AsciiJSON(JSONResponse):
         return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
-def build_app(hub: Hub, seats: Seats, *, presses: str, on_startup: list | None = None) -> Starlette:
-    api = Api(hub, seats, presses=presses)
+def join_info(url: str) -> dict[str, str]:
+    """The address phones open, and its QR code as an SVG data URI (the CSP allows `data:` images)."""
+    import segno
+
+    qr = segno.make(url, error="m").svg_data_uri(scale=1, border=2, dark="#000", light="#fff")
+    return {"url": url, "qr": qr}
+
+
+def build_app(hub: Hub, seats: Seats, *, presses: str, on_startup: list | None = None,
+              join_url: str | None = None) -> Starlette:
+    api = Api(hub, seats, presses=presses, join_url=join_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

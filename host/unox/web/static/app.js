@@ -26,7 +26,7 @@ const store = {
   set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
 };
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
-let taken = [], pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
+let taken = [], joinInfo = null, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
 // ---- building the DOM -------------------------------------------------------------------------
 function h(tag, attrs, ...kids) {
@@ -116,7 +116,7 @@ function receive(m) {
   render();
 }
 function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
-function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; taken = w.taken || []; setEdition(w.cards); setState(w.state); }
+function welcome(w) { joinInfo = w.join || null; me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; taken = w.taken || []; setEdition(w.cards); setState(w.state); }
 async function loadState() {
   let r;
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
@@ -389,11 +389,28 @@ function playerPage() {
   out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(8));
   return out;
 }
+// The table view, for a TV across the room: whose turn and the top card fill most of the screen; owed presses
+// and scores large; while a player's seat is free, the address to join and its QR code.
 function tablePage() {
-  const owed = (S.owed || []).map((o) => h("li", {}, o.player + ": " + owes(o)));
+  const owed = (S.owed || []).map((o) => h("li", {}, h("strong", {}, o.player), " owes " + owes(o)));
+  const players = S.players || [];
+  const free = players.filter((p) => !taken.includes(p) && !(S.dropped || []).includes(p));
+  const scores = h("table", { id: "seats", class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards"), h("th", {}, "Score"))),
+    h("tbody", {}, players.map((p) => h("tr", { class: p === S.turn ? "turn" : null },
+      h("td", {}, p === S.turn ? "▶ " : "", p, (S.uno || []).includes(p) ? h("span", { class: "badge bad" }, "no UNO!") : null),
+      h("td", { class: "n" }, betweenHands() ? "–" : (S.hands || {})[p] ?? "–"), h("td", { class: "n" }, (S.scores || {})[p] ?? 0)))));
+  const joinBox = free.length && joinInfo ? h("div", { class: "panel join", id: "join-info" },
+    h("img", { src: joinInfo.qr, alt: "QR code of " + joinInfo.url, class: "qr" }),
+    h("div", {}, h("p", {}, "Join: open ", h("strong", { id: "join-url" }, joinInfo.url)), h("p", { class: "note" }, "Free: " + free.join(", ") + ". The PIN is shown where unox runs."))) : null;
   return [h("div", { class: "tv" },
-    h("div", {}, statusLine(), topPanel(true), launcherPanel(), pendingPanel(false), h("h2", {}, "Owed" + unit(2)), owed.length ? h("ul", {}, owed) : h("p", { class: "note" }, "nobody owes" + unit(2))),
-    h("div", {}, h("h2", {}, "Players"), seatsTable(), h("h2", {}, "Log"), logList(20)))];
+    h("section", { class: "stage top" }, statusLine(), h("div", { class: "bigcard" }, card(betweenHands() ? null : S.top, true)),
+      h("div", { class: "facts" }, E.rules !== "extreme" ? h("span", { id: "edition" }, E.title) : null,
+        h("span", {}, "Colour: ", h("strong", { id: "color" }, swatch(betweenHands() ? null : S.color))),
+        h("span", {}, S.direction === "right" ? "↺ counter-clockwise" : "↻ clockwise")),
+      S.unsettled ? h("div", { class: "msg" }, "A fire is unsettled: the operator settles it before play goes on.") : null,
+      pendingPanel(false)),
+    h("section", { class: "side" }, h("div", { class: "owed", id: "owed" }, owed.length ? h("ul", {}, owed) : h("p", { class: "note" }, "nobody owes" + unit(2))),
+      scores, joinBox, launcherPanel(), h("h2", {}, "Log"), logList(12)))];
 }
 function operatorPage() {
   const players = S.players || [];
@@ -515,6 +532,7 @@ function render() {
   const wanted = me === "operator" ? "operator" : me === "table" ? "table" : "player";
   if (page !== wanted && !(page === "table")) { location.replace(wanted === "player" ? "/play" : "/" + wanted); return; }
   const parts = page === "table" ? tablePage() : page === "operator" ? operatorPage() : playerPage();
+  document.body.classList.toggle("tvpage", page === "table");
   $("app").replaceChildren(...parts.flat().filter((part) => part != null)); // a null would print "null"
   if (focused && $(focused)) $(focused).focus();
 }
