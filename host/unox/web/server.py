@@ -140,7 +140,8 @@ class Api:
         return {
             "ok": True, "state": state, "seat": seat, "presses": self.presses,
             "read_only": self.seats.read_only, "launcher": self.hub.device, "cards": self.edition,
-            "free": [p for p in self.seats.players if p not in taken], "taken": taken, "join": self.how_to_join,
+            "free": [p for p in self.seats.players if p not in taken], "taken": taken,
+            "join": self.how_to_join,
         }
 
     async def free_seat(self, request: Request) -> Response:
