@@ -9,6 +9,7 @@ every client sees the events in the same order and a slow phone never holds up t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -64,8 +65,12 @@ def journal_history(table: Table, limit: int = HISTORY) -> list[str]:
 class Hub:
     """One table, its lock, its sockets; `after_change(before, reply)` hooks run inside the lock."""
 
-    def __init__(self, table: Table, *, after_change: Callable[[dict, Any], None] | None = None):
+    def __init__(self, table: Table, *, after_change: Callable[[dict, Any], None] | None = None,
+                 fire_lock: Any = None):
         self.table = table
+        # Beside another front end that talks to the launcher (`unox play --web`): its lock, taken before
+        # the table's (the order that front end takes them in), so a phone's fire never cuts into its poll.
+        self.fire_lock = fire_lock if fire_lock is not None else contextlib.nullcontext()
         # The table's one lock (a public `lock` if the runtime grows one): a fire and a poll never overlap.
         self.lock: threading.RLock = getattr(table, "lock", None) or table._lock
         self.after_change = after_change
@@ -101,7 +106,8 @@ class Hub:
 
     def handle(self, line: str | bytes) -> dict[str, Any]:
         """One request line, in a worker thread; the reply is exactly `unox table`'s to that line."""
-        return self.change(lambda: answer(self.table, line))
+        with self.fire_lock:
+            return self.change(lambda: answer(self.table, line))
 
     def change(self, act: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """`act()` on the table in its lock; an accepted change then runs the `after_change` hook."""

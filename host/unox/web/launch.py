@@ -117,7 +117,8 @@ def announce(url: str, pin: str | None, out: IO[str], operator_pin: str | None =
 class WebServer:
     """A uvicorn server over one table, with the button loop when it owns the launcher."""
 
-    def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False):
+    def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False,
+                 fire_lock: Any = None):
         from unox.web.device import ButtonLoop, sim_hopper_sync
         from unox.web.editions import own_request_cmds
         from unox.web.hub import Hub
@@ -137,14 +138,15 @@ class WebServer:
         self.sock = bind(options.host, options.port)
         self.url = public_url(options.host, self.sock.getsockname()[1])
         sync = sim_hopper_sync(launcher) if launcher is not None else None
-        self.hub = Hub(table, after_change=sync)
+        self.hub = Hub(table, after_change=sync, fire_lock=fire_lock)
         self.seats = Seats(tuple(table.players), self.pin, self.operator_pin, read_only=options.read_only,
                            own_cmds=own_request_cmds(table))
         self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
         hooks = [quiet_out_of_files, *([self.button.start] if self.button is not None else [])]
         # the table's own launcher decides: another front end may own it (`unox demo --web`)
         attached = launcher is not None or getattr(table, "launcher", None) is not None
-        presses = "host" if launcher is not None and button_loop else "button" if attached else "count"
+        # a phone presses for its player wherever a launcher is attached to this server: the host fires
+        presses = "host" if launcher is not None else "button" if attached else "count"
         app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks, join_url=self.url)
         self.server = _uvicorn_server(app, options.allow_hosts)
         self.thread: threading.Thread | None = None
@@ -206,9 +208,10 @@ def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str]
 
 
 def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdout,
-                    launcher: Any = None) -> WebServer:
-    """The web server beside another front end that owns the launcher's button; `.stop()` ends it."""
-    server = WebServer(table, options, launcher=launcher, button_loop=False)
+                    launcher: Any = None, fire_lock: Any = None) -> WebServer:
+    """The web server beside another front end that owns the launcher's button (and takes `fire_lock`
+    for each talk with it); `.stop()` ends it."""
+    server = WebServer(table, options, launcher=launcher, button_loop=False, fire_lock=fire_lock)
     announce(server.url, server.pin, out, server.operator_pin)
     server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
     server.thread.start()

@@ -84,24 +84,21 @@ def run(args: argparse.Namespace) -> int:
 def start_beside(session: Any, args: argparse.Namespace) -> Any:
     """`unox play --web`: the web server beside the terminal UI on the same table; returns `stop()`.
 
-    The terminal UI keeps the launcher's button; phones play, call UNO and catch. The address and PIN
-    also go to the UI's log, since the UI covers the terminal they were printed on."""
+    Two peers over one table runtime: the terminal UI keeps the launcher's button and takes in what the
+    phones do with its own bookkeeping (dealer rotation, reload advice); a phone plays, calls UNO, catches
+    and presses for its player (the host fires, in the UI's launcher lock). The address and PINs also go
+    to the UI's log, since the UI covers the terminal they were printed on."""
     from unox.web.launch import WebError, start_in_thread
 
     try:
-        server = start_in_thread(session.table, web_options(args), launcher=session.launcher)
+        server = start_in_thread(session.table, web_options(args), launcher=session.launcher,
+                                 fire_lock=session.launcher_lock)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     session.emit(f"Phones: open {server.url} and type the PIN {server.pin or '(none)'}; "
                  f"the operator's PIN is {server.operator_pin or '(none)'}.")
-    session.table.listeners.append(lambda _line: mirror_state(session))
+    session.watch_others()
     return server.stop
-
-
-def mirror_state(session: Any) -> None:
-    """A table event, maybe from a phone: the terminal UI's session shows the table's state at its next
-    redraw. (Runs in the table's lock; the session reads `state` and nothing here writes anything else.)"""
-    session.state = session.table.state()
 
 
 WATCH_PACE_S = 0.8  # `unox demo --web`: at least this long between bot moves, so eyes can follow
