@@ -123,3 +123,56 @@ def test_the_join_page_offers_only_free_seats_and_the_table_view(serve, browser)
     page.get_by_label("PIN").fill("246813")
     page.get_by_role("button", name="Join", exact=True).click()
     expect(page.locator("#app button")).to_have_text(["Bob", "The table view (tablet or TV)"])
+
+
+def test_casting_calls_turn_and_share_are_made_with_the_picker_and_named_players(serve, browser):
+    """Finding 5: CC-A1's turn names each card that came out with the picker; CC-A2's share gives them to a
+    player chosen by name (or deals them out), never through a form of fields."""
+    table, op, ann, bob, cy = start(serve, browser, "casting-call")
+    bob.get_by_role("button", name="Wild", exact=True).click()
+    bob.get_by_role("button", name="Casting Call", exact=True).click()
+    bob.get_by_role("button", name="name red", exact=True).click()
+    sent(bob, "#go")
+    for face, expected in (("5", "turn"), ("9", "share")):  # red 9 matches red 5: the turning stops
+        bob.locator("#req-card").get_by_role("button", name="red", exact=True).click()
+        bob.locator("#req-card").get_by_role("button", name=f"red {face}", exact=True).click()
+        expect(bob.locator("#answer")).to_have_text(f"Done: red {face}")
+        assert sent(bob, "#answer") == {"cmd": "turn", "player": "Bob", "card": f"R{face}", "fired": 1}
+        expect(ann.locator("#turn")).to_contain_text("Bob chooses")
+        readable(bob)
+        if expected == "share":
+            break
+    expect(bob.locator("#req-to button")).to_have_text(["Ann", "Cy", "Nobody"])
+    expect(bob.locator("#req-deal")).to_contain_text("Deal them out one at a time instead")
+    bob.locator("#req-to").get_by_role("button", name="Cy", exact=True).click()
+    assert sent(bob, "#answer") == {"cmd": "share", "player": "Bob", "to": "Cy"}
+    expect(op.locator("#seats tr", has_text="Cy").locator("td").nth(1)).to_have_text("9")
+    expect(op.locator("#log")).to_contain_text("Bob turns up red 5 from the launcher.")
+    for page in (op, ann, bob, cy):
+        readable(page)
+
+
+def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve, browser):
+    """Findings 4 and 5 at a launcher table (DL3): the host fires the item card, the phone names it."""
+    server = serve("--players", "Ann,Bob", "--launcher", "sim", "--seed", "2", "--rules", "mario-kart",
+                   "--no-journal")
+    table = Table(browser, server.url)
+    op, bob = table.open("operator"), table.open("Bob")
+    op.get_by_role("button", name="Deal", exact=True).click()
+    expect(op.locator("#fire-first")).to_be_visible()
+    sent(op, "#fire-first")
+    play(op, "green", "7")
+    expect(bob.locator("#turn")).to_have_text("Your turn: play a card or draw")
+    bob.get_by_role("button", name="Wild", exact=True).click()
+    bob.get_by_role("button", name="Item Wild", exact=True).click()
+    sent(bob, "#go")
+    expect(bob.locator("#answer")).to_have_text("Fire the launcher")
+    with bob.expect_response(re.compile(r"/api/requests$")) as response:
+        bob.locator("#answer").click()
+    fired = response.value.json()
+    assert fired["ok"] and fired["launcher"]["fired"] == 1, fired
+    bob.locator("#req-card").get_by_role("button", name="red", exact=True).click()
+    bob.locator("#req-card").get_by_role("button", name="red 0, mushroom", exact=True).click()
+    assert sent(bob, "#answer") == {"cmd": "item", "player": "Bob", "card": "R0", "item": "mushroom"}
+    expect(bob.locator("#turn")).to_have_text("Your turn: play a card or draw")  # MK-I2: Bob again
+    readable(bob)

@@ -314,9 +314,9 @@ function pendingPanel(mayAnswer) {
     row.append(btn("Fire the launcher", () => send({ cmd: p.cmd, player: p.player }), { class: "main", id: "answer" }));
   } else {
     const card = req.card && CARDS[req.card];
-    const answer = () => {
+    const answer = () => { // with a launcher the table fires what the edition says is due, and books the card
       const out = request();
-      if (fires && out.fired === undefined) out.fired = presses === "count" ? 1 : 0; // host: it is out already
+      if (fires && presses === "count" && out.fired === undefined) out.fired = 1;
       send(out);
     };
     row.append(btn(card ? "Done: " + card.name + (card.item ? " (" + itemWords(card.item) + ")" : "") : "Done", answer,
