@@ -176,3 +176,17 @@ def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve,
     assert sent(bob, "#answer") == {"cmd": "item", "player": "Bob", "card": "R0", "item": "mushroom"}
     expect(bob.locator("#turn")).to_have_text("Your turn: play a card or draw")  # MK-I2: Bob again
     readable(bob)
+
+
+def test_a_freed_seats_page_goes_back_to_the_join_page_and_never_takes_it_back(serve, browser):
+    """Finding 2: the operator frees Ann's seat; her old page leaves it, so another phone can take it."""
+    server = serve("--players", "Ann,Bob", "--launcher", "script")
+    table = Table(browser, server.url)
+    op, old = table.open("operator"), table.open("Ann")
+    expect(op.locator("#free-Ann")).to_be_visible()
+    op.locator("#free-Ann").click()
+    expect(op.locator("#msg")).to_have_text("Ann's seat is free: that phone can join again")
+    expect(old.get_by_role("heading", name="Join the table")).to_be_visible()
+    assert old.evaluate("localStorage.getItem('unox.seat')") is None
+    table.open("Ann")  # another phone takes the seat
+    expect(op.locator("#free-Ann")).to_be_visible()

@@ -153,9 +153,11 @@ class Hub:
         self.broadcast({"type": "seats", "taken": taken})
 
     def close_seat(self, seat: str) -> None:
-        """The operator freed `seat`: its pages lose their socket (their token no longer works)."""
+        """The operator freed `seat`: its pages are told so (they must not simply join it again), then lose
+        their socket (their token no longer works)."""
         for client in [c for c in self.clients if c.seat == seat]:
             self.clients.discard(client)
+            client.queue.put_nowait(encode({"type": "freed", "seat": seat}))
             client.queue.put_nowait(None)
 
     def publish_device(self, device: dict[str, Any]) -> None:

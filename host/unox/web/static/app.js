@@ -26,7 +26,7 @@ const store = {
   set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
 };
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
-let taken = [], joinInfo = null, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
+let taken = [], joinInfo = null, freed = false, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
 // ---- building the DOM -------------------------------------------------------------------------
 function h(tag, attrs, ...kids) {
@@ -96,6 +96,7 @@ function connect() {
   ws.onmessage = (ev) => { heard = Date.now(); receive(JSON.parse(ev.data)); };
   ws.onclose = async () => {
     setConn(false);
+    if (freed) return;
     const wait = Math.min(5000, 500 * 2 ** retry++);
     setTimeout(async () => { if (await loadState()) connect(); }, wait);
   };
@@ -113,6 +114,12 @@ function receive(m) {
   else if (m.type === "hello") { welcome(m); }
   else if (m.type === "launcher") device = m.launcher;
   else if (m.type === "seats") taken = m.taken;
+  else if (m.type === "freed") { // the operator gave this seat to another phone: never take it back by itself
+    freed = true; store.set("seat", null); store.set("pin", null);
+    message = "The operator freed this seat: join again to take a seat.";
+    location.replace("/");
+    return;
+  }
   render();
 }
 function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
