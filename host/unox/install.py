@@ -27,6 +27,11 @@ LAUNCHER_KINDS = ("sim", "script", "serial", "gpio")
 # Play mode keeps its table here: systemd creates /var/lib/unox for the service user (StateDirectory=unox).
 STATE_DIRECTORY = "unox"
 TABLE_JOURNAL = f"/var/lib/{STATE_DIRECTORY}/table.db"
+# Open files for the service: unox serve caps its sockets below whatever limit it gets (docs/web.md).
+OPEN_FILES = 8192
+# The devices the service may open besides /dev/null and its kin: the Pico's USB serial (ttyACM, whatever
+# its node is after a replug) and the Pi's GPIO chips; play mode adds its console.
+LAUNCHER_DEVICES = ("char-ttyACM rw", "char-gpiochip rw", "/dev/gpiomem rw")
 
 _USER = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
 _SERIAL_NUMBER = re.compile(r"[0-9A-Za-z]{1,64}")
@@ -191,10 +196,44 @@ def _service_section(mode: str, user: str, words: list[str]) -> list[str]:
         "RestartSec=2",
     ]
     if mode == "play":
-        lines += [f"StateDirectory={STATE_DIRECTORY}"]
         # The table UI needs a terminal: take over the first console, where a screen shows it.
         lines += ["Environment=TERM=linux", "StandardInput=tty", "StandardOutput=tty", "TTYPath=/dev/tty1"]
         lines += ["TTYReset=yes", "TTYVHangup=yes"]
+    return lines + _sandbox(mode)
+
+
+def _sandbox(mode: str) -> list[str]:
+    """A network-facing daemon's confinement: it writes only its state directory, opens only its devices."""
+    lines = [
+        f"StateDirectory={STATE_DIRECTORY}",
+        f"Environment=XDG_STATE_HOME=/var/lib/{STATE_DIRECTORY}",
+        f"LimitNOFILE={OPEN_FILES}",
+        "NoNewPrivileges=yes",
+        "ProtectSystem=strict",
+        "ProtectHome=read-only",
+        "PrivateTmp=yes",
+        "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+        "DevicePolicy=closed",
+        *(f"DeviceAllow={device}" for device in LAUNCHER_DEVICES),
+    ]
+    if mode == "play":
+        lines += ["DeviceAllow=/dev/tty1 rw"]
+    lines += [
+        "CapabilityBoundingSet=",
+        "ProtectKernelTunables=yes",
+        "ProtectKernelModules=yes",
+        "ProtectKernelLogs=yes",
+        "ProtectControlGroups=yes",
+        "ProtectClock=yes",
+        "ProtectHostname=yes",
+        "RestrictNamespaces=yes",
+        "RestrictRealtime=yes",
+        "RestrictSUIDSGID=yes",
+        "LockPersonality=yes",
+        "SystemCallArchitectures=native",
+        "ProtectProc=invisible",
+        "UMask=0077",
+    ]
     return lines
 
 

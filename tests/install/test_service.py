@@ -98,7 +98,38 @@ def test_play_mode_keeps_its_table_in_the_state_directory_systemd_creates():
 def test_press_mode_keeps_no_table():
     unit = parse_unit(install.service_unit("press", user="pi", unox="/usr/bin/unox"))
     assert "--continue" not in exec_words(unit)
-    assert values(unit, "Service", "StateDirectory") == []
+
+
+@pytest.mark.parametrize("mode", ["press", "play"])
+def test_the_service_is_sandboxed_as_a_network_facing_daemon(mode):
+    """Issue 15: it writes only /var/lib/unox, reads the home, opens only the launcher, GPIO (and tty1)."""
+    players = "Ann,Bob" if mode == "play" else None
+    unit = parse_unit(install.service_unit(mode, user="pi", unox="/usr/bin/unox", players=players))
+    one = {key: values(unit, "Service", key) for key in (
+        "NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp", "StateDirectory", "DevicePolicy",
+        "LimitNOFILE", "CapabilityBoundingSet", "UMask")}
+    assert one == {"NoNewPrivileges": ["yes"], "ProtectSystem": ["strict"], "ProtectHome": ["read-only"],
+                   "PrivateTmp": ["yes"], "StateDirectory": ["unox"], "DevicePolicy": ["closed"],
+                   "LimitNOFILE": [str(install.OPEN_FILES)], "CapabilityBoundingSet": [""], "UMask": ["0077"]}
+    assert int(one["LimitNOFILE"][0]) > 1024  # above the default that 1,050 sockets once exhausted
+    (families,) = values(unit, "Service", "RestrictAddressFamilies")
+    assert set(families.split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+    devices = values(unit, "Service", "DeviceAllow")
+    tty = ["/dev/tty1 rw"] if mode == "play" else []
+    assert devices == ["char-ttyACM rw", "char-gpiochip rw", "/dev/gpiomem rw", *tty]
+    # anything it writes by default (XDG state) lands in the one writable directory
+    assert "XDG_STATE_HOME=/var/lib/unox" in values(unit, "Service", "Environment")
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze")
+def test_systemd_reads_the_unit_and_rates_its_exposure_ok(tmp_path):
+    """The figure docs/install.md quotes, offline, from the unit file alone."""
+    path = tmp_path / "unox.service"
+    path.write_text(install.service_unit("play", user="pi", unox="/usr/bin/unox", players="Ann,Bob"))
+    run = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(path)],
+                         capture_output=True, text=True, timeout=60)
+    exposure = float(run.stdout.rsplit("exposure level for unox.service: ", 1)[1].split()[0])
+    assert exposure <= 4.0, run.stdout[-400:]
 
 
 def test_awkward_paths_survive_systemd_quoting():

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from unox.web.client import WebClient
 
-PIN = "2468"
+PIN = "246813"
+OPERATOR_PIN = "135792"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
                  "--disable-extensions"]
@@ -28,17 +29,18 @@ PHONE = {"width": 390, "height": 844}
 def seat(served, name: str) -> WebClient:
     """A `WebClient` of `served` (anything with a `.url`) joined as `name` with the tests' PIN."""
     client = WebClient(served.url)
-    client.join(PIN, name)
+    client.join(OPERATOR_PIN if name == "operator" else PIN, name)
     return client
 
 
 class Served:
     """A running `unox serve`: its URL, PID and the lines it printed."""
 
-    def __init__(self, args: list[str], cwd: Path):
+    def __init__(self, args: list[str], cwd: Path, prefix: tuple[str, ...] = ()):
         # a table started without --journal is kept under the state directory: this test's own
         env = dict(os.environ, PYTHONUNBUFFERED="1", XDG_STATE_HOME=str(cwd / "state"))
-        self.proc = subprocess.Popen([sys.executable, "-m", "unox", "serve", *args], cwd=cwd, env=env,
+        command = [*prefix, sys.executable, "-m", "unox", "serve", *args]
+        self.proc = subprocess.Popen(command, cwd=cwd, env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         for line in self.proc.stdout:
@@ -72,11 +74,13 @@ class Served:
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator:
-    """`serve("--players", "Ann,Bob", ...)` starts `unox serve` on 127.0.0.1, a free port, PIN 2468."""
+    """`serve("--players", "Ann,Bob", ...)` starts `unox serve` on 127.0.0.1, a free port, the tests' PINs."""
     started: list[Served] = []
 
-    def start(*args: str, port: int = 0, pin: str = PIN) -> Served:
-        served = Served(["--host", "127.0.0.1", "--port", str(port), "--pin", pin, *args], tmp_path)
+    def start(*args: str, port: int = 0, pin: str = PIN, operator_pin: str = OPERATOR_PIN,
+              prefix: tuple[str, ...] = ()) -> Served:
+        served = Served(["--host", "127.0.0.1", "--port", str(port), "--pin", pin, "--operator-pin",
+                         operator_pin, *args], tmp_path, prefix)
         started.append(served)
         return served
 

@@ -6,17 +6,19 @@ import re
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
-from tests.web.conftest import PIN, seat
+from tests.web.conftest import OPERATOR_PIN, PIN, seat
 
 
 class Running:
     """A `unox` command that serves the web page too: its URL once it listens; its output kept."""
 
     def __init__(self, args: list[str], cwd):
-        command = [sys.executable, "-m", "unox", *args, "--host", "127.0.0.1", "--port", "0", "--pin", PIN]
+        command = [sys.executable, "-m", "unox", *args, "--host", "127.0.0.1", "--port", "0", "--pin", PIN,
+                   "--operator-pin", OPERATOR_PIN]
         self.proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
@@ -53,8 +55,19 @@ def running(tmp_path):
         run.stop()
 
 
+def shown_after(play: Running, text: str, timeout: float = 20.0) -> str:
+    """What the terminal printed, once it printed `text` (bounded: a missing line fails the test)."""
+    deadline = time.monotonic() + timeout
+    while text not in "".join(play.lines):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the terminal never said {text!r}:\n" + "".join(play.lines)[-3000:])
+        time.sleep(0.02)  # the reader thread's next line
+    return "".join(play.lines)
+
+
 def test_play_web_serves_the_table_the_terminal_drives(running):
-    play = running("play", "--plain", "--web", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "1")
+    play = running("play", "--plain", "--web", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "1",
+                   "--no-journal")
     bob = seat(play, "Bob")
     phone = bob.socket()
     assert phone.receive_until("hello")["state"]["phase"] == "deal"
@@ -63,21 +76,42 @@ def test_play_web_serves_the_table_the_terminal_drives(running):
     assert phone.receive_until("state")["state"]["phase"] == "flip"
     operator = seat(play, "operator")
     assert operator.request({"cmd": "flip", "card": "G7"})[1]["state"]["turn"] == "Bob"
-    # The terminal UI owns the launcher's button: a phone may not fire it, but plays its cards.
-    status, reply = bob.request({"cmd": "press", "player": "Bob"})
-    assert status == 403 and "launcher's own button" in reply["error"]["message"]
     status, reply = bob.request({"cmd": "play", "player": "Bob", "card": "G3"})
     assert status == 200 and reply["state"]["turn"] == "Ann"
-    assert bob.state()["presses"] == "button"
+    assert bob.state()["presses"] == "host"
     phone.close()
-    play.type("state")  # the terminal shows what the phones did
-    play.proc.stdin.close()
-    play.proc.wait(timeout=30)
-    play.reader.join(timeout=10)
-    shown = "".join(play.lines)
-    last = shown[shown.rindex("Phase:"):]
-    assert "Phase:     turn" in last and "Top card:  G3" in last
-    assert f"Phones: open {play.url}/ and type the PIN {PIN}." in shown
+    play.type("")  # the terminal takes in what the phones did, and says it
+    play.type("state")
+    shown = shown_after(play, "Bob plays G3.")
+    assert "First card turned up: G7." in shown
+    assert f"Phones: open {play.url}/ and type the PIN {PIN}; the operator's PIN is {OPERATOR_PIN}." in shown
+
+
+def test_play_web_phones_and_the_terminal_are_peers_over_one_table(running):
+    """Finding 13: a hand scored from a phone gets the terminal's dealer rotation (S3: the next dealer),
+    so `deal` typed there deals for Bob; a phone presses for its player (the host fires the launcher)."""
+    play = running("play", "--plain", "--web", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "1",
+                   "--no-journal")
+    operator, ann = seat(play, "operator"), seat(play, "Ann")
+    assert operator.request({"cmd": "deal", "dealer": "Ann"})[1]["ok"]
+    assert operator.request({"cmd": "flip", "card": "G7"})[1]["state"]["turn"] == "Bob"
+    for i in range(13):  # Bob and Ann play green in turn; Bob's seventh card ends the hand
+        turn = operator.state()["state"]["turn"]
+        status, reply = operator.request({"cmd": "play", "player": turn, "card": f"G{1 + i % 9}"})
+        assert reply["ok"], reply
+    assert reply["state"]["phase"] == "hand_over" and reply["state"]["went_out"] == "Bob"
+    scored = operator.request({"cmd": "score", "points": {"Ann": 12, "Bob": 0}})[1]
+    assert scored["state"]["phase"] == "deal", scored
+    play.type("")
+    shown_after(play, "Next hand: Bob deals.")  # the terminal's bookkeeping ran for the phone's score
+    play.type("deal")  # no name: the dealer the rotation chose
+    shown_after(play, "Bob deals 7 cards to each player.")
+    assert operator.request({"cmd": "flip", "card": "B4"})[1]["state"]["turn"] == "Ann"
+    status, reply = ann.request({"cmd": "press", "player": "Ann"})  # the launcher is the terminal's
+    assert status == 200 and reply["ok"] and reply["launcher"]["requested"] >= 0
+    assert reply["launcher"]["fired"] == reply["state"]["hands"]["Ann"] - 7
+    play.type("")
+    shown_after(play, "Ann presses")
 
 
 def test_demo_web_shows_the_bots_game_read_only(running):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import PHONE, PIN
+from tests.web.conftest import OPERATOR_PIN, PHONE, PIN
 
 expect.set_options(timeout=15_000)
 
@@ -26,6 +26,7 @@ class Table:
         self.browser, self.url = browser, url
         self.requested: list[str] = []
         self.pages: dict[str, Page] = {}
+        self.console: list[str] = []  # every console error and warning, the CSP's reports among them
 
     def open(self, seat: str, viewport: dict = PHONE, *, screenshot: Path | None = None) -> Page:
         context = self.browser.new_context(viewport=viewport, has_touch=True, is_mobile=viewport == PHONE)
@@ -34,15 +35,21 @@ class Table:
         page = context.new_page()
         page.on("request", lambda request: self.requested.append(request.url))
         page.on("websocket", lambda ws: self.requested.append(ws.url))
+        page.on("console", lambda m: self.console.append(f"{seat}: {m.text}")
+                if m.type in ("error", "warning") else None)
         page.goto(self.url + "/")
-        page.get_by_label("PIN").fill(PIN)
-        page.get_by_role("button", name="Join", exact=True).click()
-        label = {"operator": "The operator", "table": "The table view (tablet or TV)"}.get(seat, seat)
-        button = page.get_by_role("button", name=label, exact=True)
-        expect(button).to_be_visible()
-        if screenshot is not None:
-            page.screenshot(path=screenshot)
-        button.click()
+        if seat == "operator":  # the operator's own PIN opens the operator's seat directly
+            page.get_by_label("PIN").fill(OPERATOR_PIN)
+            page.get_by_role("button", name="Join", exact=True).click()
+        else:
+            page.get_by_label("PIN").fill(PIN)
+            page.get_by_role("button", name="Join", exact=True).click()
+            label = {"table": "The table view (tablet or TV)"}.get(seat, seat)
+            button = page.get_by_role("button", name=label, exact=True)
+            expect(button).to_be_visible()
+            if screenshot is not None:
+                page.screenshot(path=screenshot)
+            button.click()
         expect(page.locator("#conn")).to_have_text("live")
         self.pages[seat] = page
         return page
@@ -85,8 +92,9 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
     server = serve("--players", "Ann,Bob,Cy", "--launcher", "sim", "--profile", "arduino",
                    "--seed", "3", "--journal", str(journal))
     table = Table(browser, server.url)
-    op = table.open("operator", screenshot=artifacts / "join.png")
-    ann, bob, cy = (table.open(name) for name in ("Ann", "Bob", "Cy"))
+    op = table.open("operator")
+    ann = table.open("Ann", screenshot=artifacts / "join.png")
+    bob, cy = (table.open(name) for name in ("Bob", "Cy"))
     tv = table.open("table", {"width": 1024, "height": 768})
 
     # The operator deals and turns up the first card (S2, S4); everyone sees it is Bob's turn.
@@ -98,6 +106,7 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
     expect(bob.locator("#live")).to_have_text("Your turn: play a card or press, Bob")  # aria-live
     assert bob.evaluate("buzzes.length") == 1 and ann.evaluate("buzzes.length") == 0
     expect(tv.locator(".top .card").first).to_have_attribute("aria-label", "green 7")
+    expect(op.locator("#log li").first).to_have_text("First card turned up: green 7.")  # by name (finding 10)
 
     # T1: an illegal card is refused, in the table's words, and nothing changes.
     play(bob, "red", "5")
@@ -153,6 +162,10 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
         expect(page.locator("#conn")).to_have_text("live")
         expect(page.locator("#turn")).to_have_text(before[seat])
     assert {name: hand_of(tv, name) for name in ("Ann", "Bob", "Cy")} == cards_before
+    # Finding 10: the log comes back from the journal, cards by name as the picker says them, no file path.
+    expect(tv.locator("#log li").first).to_have_text("Bob calls UNO.")
+    expect(tv.locator("#log li")).to_have_count(12)  # the table view's whole log, not "Resumed from ..."
+    assert str(journal.parent) not in tv.locator("#log").inner_text() and "Journal" not in ann.content()
 
     # Cy plays, Ann presses, Bob plays his last card: the hand is over and the operator scores it (G1).
     play(cy, "yellow", "5")
@@ -167,10 +180,15 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
     op.locator("#pts-Cy").fill("44")
     op.screenshot(path=artifacts / "operator.png")
     op.get_by_role("button", name="Enter the scores").click()
-    expect(tv.locator("#seats tr", has_text="Bob").locator("td").nth(3)).to_have_text("74")
+    expect(tv.locator("#seats tr", has_text="Bob").locator("td").nth(2)).to_have_text("74")  # TV: score 3rd
     table.turn_everywhere({"Ann": "Waiting for the deal"})
+    # Finding 8: the phones no longer show the last hand's counts and top card once it is scored.
+    expect(ann.locator("#seats tr", has_text="Bob").locator("td").nth(1)).to_have_text("–")
+    expect(ann.locator(".top .note").first).to_have_text("no card yet")
+    for page in table.pages.values():  # finding 7
+        assert "null" not in page.locator("#app").inner_text()
     op.get_by_role("button", name="Undo the last event").click()  # the operator takes the scores back
-    expect(tv.locator("#seats tr", has_text="Bob").locator("td").nth(3)).to_have_text("0")
+    expect(tv.locator("#seats tr", has_text="Bob").locator("td").nth(2)).to_have_text("0")
     expect(op.locator("#pts-Ann")).to_be_visible()
 
     # Nothing any page loaded or connected to came from anywhere but the server.
@@ -178,6 +196,8 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
     outside = [url for url in table.requested if url.split("://", 1)[1].split("/", 1)[0] != origin]
     assert table.requested and outside == []
     assert any(url.startswith("ws://") for url in table.requested)
+    # The CSP held on every page (finding 7): the browser reported no violation on any of them.
+    assert table.console and [m for m in table.console if "Content Security Policy" in m] == []
 
 
 def test_without_a_launcher_the_phone_says_what_came_out_and_the_table_view_only_watches(serve, browser):

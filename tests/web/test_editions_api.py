@@ -51,7 +51,7 @@ def test_serve_rules_classic_serves_classic_cards_in_their_colours_and_names(ser
     assert cards["RR"]["name"] == "red Reverse" and cards["RS"]["name"] == "red Skip"
     assert cards["R5"]["name"] == "red 5" and cards["G0"]["name"] == "green 0"
     assert cards["W+4"] == {"code": "W+4", "color": None, "kind": "wild_draw4", "label": "W+4",
-                            "name": "Wild Draw Four"}
+                            "name": "Wild Draw Four", "names_color": True}
     assert "RH" not in cards and welcome["cards"]["draws"] is True
 
 

@@ -15,7 +15,7 @@ class Clock:
 
 
 def seats(**options) -> Seats:
-    return Seats(("Ann", "Bob"), "1234", **options)
+    return Seats(("Ann", "Bob"), "1234", "987654", **options)
 
 
 def wrong_pins(book: Seats, clock: Clock, pin: str, seat: str, *, times: int, every: float) -> None:
@@ -33,8 +33,8 @@ def test_five_wrong_pins_within_a_minute_lock_out_for_a_minute_then_the_pin_work
     wrong_pins(book, clock, "9999", "Ann", times=5, every=5)
     with pytest.raises(JoinRefused) as locked:
         book.join("10.0.0.7", "1234", "Ann")
-    assert locked.value.status == 429
-    assert book.join("10.0.0.8", "1234", "Ann")  # another client is not locked out
+    assert locked.value.status == 429 and "locked for 55 s" in locked.value.message  # 60 s from the fifth
+    assert book.join("10.0.0.8", "1234", "table")  # another client is not locked out
     clock.t += 61
     assert book.seat_of(book.join("10.0.0.7", "1234", "Ann")) == "Ann"
 
@@ -87,10 +87,90 @@ def test_pins_and_reserved_names_are_checked():
         check_player_names(("Ann", "Operator"))
 
 
-def test_tokens_are_bounded_the_oldest_goes_first():
-    from unox.web.seats import MAX_TOKENS
+def test_a_flood_of_joins_never_pushes_out_a_players_token():
+    """Finding 12: 500 joins (table views, the operator, a taken seat) leave Ann's and Bob's tokens."""
+    from unox.web.seats import MAX_OPERATORS, MAX_VIEWS
 
     book = seats()
-    first = book.join("10.0.0.7", "1234", "Ann")
-    last = [book.join("10.0.0.7", "1234", "Bob") for _ in range(MAX_TOKENS)][-1]
-    assert book.seat_of(first) is None and book.seat_of(last) == "Bob" and len(book.tokens) == MAX_TOKENS
+    ann, bob = book.join("10.0.0.7", "1234", "Ann"), book.join("10.0.0.8", "1234", "Bob")
+    first_view = book.join("10.0.0.9", "1234", "table")
+    for i in range(500):
+        seat = ("table", "operator", "Ann")[i % 3]
+        try:
+            book.join("10.0.0.66", "987654" if seat == "operator" else "1234", seat)
+        except JoinRefused as taken:
+            assert (seat, taken.status) == ("Ann", 409)
+    assert book.seat_of(ann) == "Ann" and book.seat_of(bob) == "Bob"
+    assert book.seat_of(first_view) is None  # the oldest table view went first
+    held = list(book.tokens.values())
+    assert held.count("table") == MAX_VIEWS and held.count("operator") == MAX_OPERATORS
+    assert len(book.tokens) == 2 + MAX_VIEWS + MAX_OPERATORS
+
+
+def test_the_player_pin_never_opens_the_operators_seat():
+    """Finding 2: only the operator PIN opens the operator's seat (403 otherwise, not a wrong PIN)."""
+    book = seats()
+    with pytest.raises(JoinRefused) as refused:
+        book.join("10.0.0.7", "1234", "operator")
+    assert (refused.value.status, refused.value.code) == (403, "operator_pin")
+    assert "operator PIN" in refused.value.message
+    assert book.seat_of(book.join("10.0.0.7", "987654", "operator")) == "operator"
+    assert not book.by_address  # a player PIN at the wrong seat is no wrong PIN
+
+
+def test_a_taken_players_seat_is_refused_until_the_operator_frees_it():
+    """Finding 2: another phone (or a PIN holder) cannot join as Ann while Ann's phone holds her seat."""
+    book = seats()
+    ann = book.join("10.0.0.7", "1234", "Ann")
+    with pytest.raises(JoinRefused) as taken:
+        book.join("10.0.0.8", "1234", "Ann")
+    assert (taken.value.status, taken.value.code) == (409, "seat_taken")
+    assert "ask the operator to free Ann's seat" in taken.value.message
+    assert book.taken() == ["Ann"]
+    assert book.free("Ann") and book.seat_of(ann) is None and book.taken() == []
+    assert book.seat_of(book.join("10.0.0.8", "1234", "Ann")) == "Ann"
+
+
+def test_wrong_pins_from_many_addresses_lock_everyone_out_with_a_growing_backoff():
+    """Finding 3: 40 addresses cannot share the guessing; each lockout lasts twice the last."""
+    from unox.web.seats import MAX_WRONG_PINS_ALL
+
+    clock = Clock()
+    book = seats(clock=clock)
+    statuses = []
+    for i in range(200):
+        try:
+            book.join(f"10.0.1.{i % 40}", f"{i:06d}", "Ann")
+        except JoinRefused as refused:
+            statuses.append(refused.status)
+    assert statuses[:MAX_WRONG_PINS_ALL] == [401] * MAX_WRONG_PINS_ALL
+    assert set(statuses[MAX_WRONG_PINS_ALL:]) == {429}
+    with pytest.raises(JoinRefused) as locked:
+        book.join("10.0.2.1", "1234", "Ann")  # even the right PIN waits: a guess would not be told apart
+    assert "locked for 60 s" in locked.value.message
+    clock.t += 61
+    for i in range(MAX_WRONG_PINS_ALL):
+        with pytest.raises(JoinRefused):
+            book.join(f"10.0.3.{i}", "000000", "Ann")
+    with pytest.raises(JoinRefused) as longer:
+        book.join("10.0.2.1", "1234", "Ann")
+    assert "locked for 120 s" in longer.value.message
+    clock.t += 121
+    assert book.seat_of(book.join("10.0.2.1", "1234", "Ann")) == "Ann"
+
+
+def test_a_six_digit_pin_outlasts_an_evening_of_guessing():
+    """Finding 3: all addresses together get far fewer than 10**6 / 2 wrong PINs checked in 12 hours."""
+    from unox.web.seats import MAX_LOCKOUT_S, MAX_WRONG_PINS_ALL
+
+    clock = Clock()
+    book = seats(clock=clock)
+    guesses, end = 0, clock.t + 12 * 3600
+    while clock.t < end:
+        try:
+            book.join(f"10.0.{guesses % 250}.{guesses % 7}", "000000", "Bob")
+            raise AssertionError("a wrong PIN was taken")
+        except JoinRefused as refused:
+            guesses += refused.status == 401
+            clock.t += 1.0 if refused.status == 401 else max(1.0, book.everyone.until - clock.t)
+    assert guesses < 12 * 3600 / MAX_LOCKOUT_S * MAX_WRONG_PINS_ALL + 200 < 10**6 / 2

@@ -23,7 +23,7 @@ from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.web.launch import WebOptions, start_in_thread
 
-from tests.web.conftest import PIN
+from tests.web.conftest import OPERATOR_PIN, PIN
 from tests.web.test_browser import Table as Pages
 from tests.web.test_browser import play
 from tests.web.test_editions_browser import sent_from
@@ -68,7 +68,8 @@ def sixth(monkeypatch):
     editions.get_rules.cache_clear()
     CALLS.clear()
     table = Table.create(TableSettings(players=("Ann", "Bob", "Cy"), rules="sixth", launcher="script"))
-    server = start_in_thread(table, WebOptions(host="127.0.0.1", port=0, pin=PIN), out=io.StringIO())
+    options = WebOptions(host="127.0.0.1", port=0, pin=PIN, operator_pin=OPERATOR_PIN)
+    server = start_in_thread(table, options, out=io.StringIO())
     yield server.url.rstrip("/")
     server.stop()
     table.close()
@@ -96,17 +97,24 @@ def test_a_sixth_editions_cards_and_its_own_choice_work_on_the_page_unchanged(si
 
     # The choice is shown in words everywhere; only Bob's phone and the operator's page can answer it.
     expect(ann.locator("#turn")).to_have_text("Bob chooses: Wild Zap: give cards away")
-    expect(ann.locator("#pending")).to_contain_text("Waiting for Bob: zap")
+    expect(ann.locator("#pending")).to_contain_text("Waiting for Bob")
     expect(ann.locator("#answer")).to_have_count(0)
     expect(op.locator("#answer")).to_be_visible()
     expect(op.locator("#color")).to_contain_text("pink (P)")
     status, reply = sent_from(ann, {"cmd": "zap", "player": "Bob", "cards": []})
     assert status == 403 and reply["error"]["code"] == "forbidden" and CALLS == []
-    bob.locator("#req-to").select_option("Cy")
-    bob.locator("#req-cards").fill("T3, G5")
-    bob.locator("#req-loud").check()
+    # In words: the other players as buttons (never Bob himself), the cards with the picker, by name.
+    expect(bob.locator("#req-to button")).to_have_text(["Ann", "Cy", "Nobody"])
+    bob.locator("#req-to").get_by_role("button", name="Cy", exact=True).click()
+    for colour, face in (("turquoise", "3"), ("green", "5")):
+        bob.locator("#req-cards").get_by_role("button", name=colour, exact=True).click()
+        bob.locator("#req-cards").get_by_role("button", name=f"{colour} {face}", exact=True).click()
+    expect(bob.locator("#req-cards .chosen button")).to_have_text(["Remove turquoise 3", "Remove green 5"])
+    bob.locator("#req-loud input").check()
+    text = bob.locator("#pending").inner_text()
+    assert "zap" not in text.lower().replace("wild zap", "") and "{" not in text and '"' not in text
     bob.screenshot(path=artifacts / "sixth-choice.png")
-    bob.get_by_role("button", name="Send zap").click()
+    bob.locator("#answer").click()
     expect(ann.locator("#pending")).to_have_count(0)
     assert CALLS == [{"player": "Bob", "to": "Cy", "cards": ["T3", "G5"], "loud": True}]
 

@@ -32,6 +32,7 @@ Listener = Callable[[str], None]
 
 __all__ = ["Journal", "JournalError", "Reply", "Table", "apply_request"]
 
+REFUSED_PREFIX = "refused ("  # how a refusal's log line starts: a front end may keep it to the one who asked
 INTERNAL_ERROR = (
     "unox failed on this request and did not apply it (a bug: please report it with the journal file); "
     "the table is as it was, so carry on or undo"
@@ -278,7 +279,7 @@ class Table(Presses):
         return {"ok": True, "state": self.state(), **extra}
 
     def refuse(self, code: str, message: str, **extra: Any) -> Reply:
-        self.emit(f"refused ({code}): {message}")
+        self.emit(f"{REFUSED_PREFIX}{code}): {message}")
         return {"ok": False, "error": {"code": code, "message": message}, "state": self.state(), **extra}
 
     @_locked

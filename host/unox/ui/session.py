@@ -8,8 +8,10 @@ reload before the launcher runs dry, and refusing to undo what cannot be undone 
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from unox.launcher.base import LauncherError, LauncherStatus
@@ -17,6 +19,7 @@ from unox.launcher.faults import fault_action
 from unox.rules.cards import parse_card
 from unox.rules.setup import draw_value, pick_dealer
 from unox.table.narrate import describe, undone
+from unox.table.runtime import REFUSED_PREFIX
 from unox.ui.commands import Command, InputError, edition, parse_line
 from unox.ui.prompt import Context, Prompt, prompt_for
 
@@ -83,6 +86,8 @@ class Session:
         # Every launcher call holds this, so a status request on a worker thread never interleaves with a
         # press on the UI thread (the serial link is one conversation at a time).
         self.launcher_lock = threading.RLock()
+        self._acting = threading.local()  # set while this session calls the table, on the calling thread
+        self._others: deque[str] = deque()  # lines another front end's changes told (`watch_others`)
         self._refresh()
 
     def close(self) -> None:
@@ -102,6 +107,40 @@ class Session:
     def entries(self) -> list[dict]:
         """The accepted requests so far (the journal's rows, when there is one)."""
         return list(self.table.entries)
+
+    # --- other front ends on the same table ---------------------------------------------------------
+    def watch_others(self) -> None:
+        """Another front end drives this table too (the phones of `unox play --web`): its changes come in
+        at the next poll (or before this session's next request), with this session's bookkeeping:
+        dealer rotation, reload advice, the simulated hopper left to the front end that changed it."""
+        self.table.listeners.append(self._hear)
+
+    def _hear(self, line: str) -> None:
+        """A table listener (any thread): a line this session did not cause is another front end's."""
+        if not getattr(self._acting, "on", False) and not line.startswith(REFUSED_PREFIX):
+            self._others.append(line)  # a refusal is for the one who asked, never this log
+
+    @contextlib.contextmanager
+    def _own(self) -> Iterator[None]:
+        """This session calls the table: what it tells on this thread is the session's own."""
+        was = getattr(self._acting, "on", False)
+        self._acting.on = True
+        try:
+            yield
+        finally:
+            self._acting.on = was
+
+    def catch_up(self) -> bool:
+        """On the front end's thread: take in another front end's changes; True when there were any."""
+        told = [self._others.popleft() for _ in range(len(self._others))]
+        if not told:
+            return False
+        before, self.state = self.state, self.table.state()
+        self.emit(*told)
+        fired = max(0, (before.get("launcher") or {}).get("cards", 0)
+                    - (self.state.get("launcher") or {}).get("cards", 0))
+        self._refresh(before, fired, hopper=False)  # whoever changed the table loaded the sim's hopper
+        return True
 
     def emit(self, *lines: str) -> None:
         for line in lines:
@@ -144,13 +183,15 @@ class Session:
 
         Only a request the table fires for (a draw edition's `draw`) waits for the launcher lock: the rest
         never wait on a status call hanging on a worker thread."""
+        self.catch_up()
         before = self.state
         booked = len(self.table.entries)
         if self.fires(request):
-            with self.launcher_lock:
+            with self.launcher_lock, self._own():
                 reply = self.table.handle(request)
         else:
-            reply = self.table.handle(request)
+            with self._own():
+                reply = self.table.handle(request)
         self.state = reply["state"]
         if not reply.get("ok"):
             raise InputError(reply["error"]["message"])
@@ -187,8 +228,10 @@ class Session:
         pending = self.state.get("unsettled")
         if not pending:
             raise InputError("no fire waits to be counted: settle is only for a fire the table stopped in")
+        self.catch_up()
         before = self.state
-        reply = self.table.handle({"cmd": "settle", "fired": fired})  # fires nothing: no launcher call
+        with self._own():
+            reply = self.table.handle({"cmd": "settle", "fired": fired})  # fires nothing: no launcher call
         self.state = reply["state"]
         who = pending.get("player") or "the player"
         if reply.get("ok"):
@@ -250,7 +293,10 @@ class Session:
 
         `status=False` skips asking the launcher for its status unless a press came in (a fast timer);
         `blocking=False` returns at once, with nothing, while another thread talks to the launcher."""
-        if self.launcher is None or not self.launcher_lock.acquire(blocking=blocking):
+        if self.launcher is None:
+            self.catch_up()  # no launcher to ask: still show what another front end did
+            return []
+        if not self.launcher_lock.acquire(blocking=blocking):
             return []
         try:
             return self._poll(timeout, status)
@@ -305,8 +351,10 @@ class Session:
 
     def button(self) -> dict:
         """A press the launcher took: the runtime attributes it, fires, and books the beam's count."""
+        self.catch_up()
         before = self.state
-        reply = self.table.button()
+        with self._own():
+            reply = self.table.button()
         self.state = reply["state"]
         fault = (reply.get("launcher") or {}).get("fault")
         if not reply.get("ok") and fault is None:
@@ -383,7 +431,7 @@ class Session:
         sync = getattr(self.table, "sync_launcher", None)
         if sync is None:
             return told
-        with self.launcher_lock:
+        with self.launcher_lock, self._own():
             self.table.listeners.append(hear)
             try:
                 sync()
@@ -395,7 +443,7 @@ class Session:
 
     def apply_news(self, news: LauncherNews) -> bool:
         """On the front end's thread: the table's news into the log and the state, then the status."""
-        changed = False
+        changed = self.catch_up()
         if news.told or self.table.state() != self.state:
             before = self.state
             self.state = self.table.state()
@@ -457,8 +505,10 @@ class Session:
                 "the last event was a launcher press: its cards are already out and cannot go back; "
                 "for a wrong card use penalty NAME wrong_card"
             )
+        self.catch_up()
         before = self.state
-        reply = self.table.undo()
+        with self._own():
+            reply = self.table.undo()
         self.state = reply["state"]
         if not reply.get("ok"):
             raise InputError(reply["error"]["message"])
@@ -467,9 +517,9 @@ class Session:
         return reply
 
     # --- bookkeeping ---------------------------------------------------------------------------------
-    def _refresh(self, before: dict | None = None, fired: int = 0) -> None:
+    def _refresh(self, before: dict | None = None, fired: int = 0, *, hopper: bool = True) -> None:
         state = self.state
-        if before is not None:
+        if before is not None and hopper:
             self.sync_hopper(before, fired)
         launcher_cards = (state.get("launcher") or {}).get("cards", 0)
         discard = state.get("discard", 112 - sum((state.get("hands") or {}).values()) - launcher_cards)
@@ -479,7 +529,7 @@ class Session:
         last = state.get("dealer")
         if state.get("phase") == "deal" and last is not None:
             self.ctx.dealer = next_seat(self.players, last, state.get("players"))
-            if before is not None and before.get("phase") != "deal":
-                self.emit(f"Next hand: {self.ctx.dealer} deals.")
+            if before is not None and (before.get("phase") != "deal" or before.get("dealer") != last):
+                self.emit(f"Next hand: {self.ctx.dealer} deals.")  # also after another front end scored
         elif last is not None:
             self.ctx.dealer = last

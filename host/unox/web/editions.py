@@ -25,6 +25,11 @@ def card_entry(rules: Any, card: Any) -> dict[str, Any]:
         "label": str(card.number) if card.number is not None else KIND_LABELS.get(card.kind, card.face),
         "name": f"{color_name} {face}" if color_name else face,
     }
+    if card.color is None and card.kind not in rules.colorless_kinds:
+        entry["names_color"] = True  # a wild names a colour; MK-I1's Item Wild names none
+    item = getattr(rules, "item_of", {}).get(card.code)
+    if item is not None:
+        entry["item"] = item  # the item printed on the card (MK-I1): the page reports it with the card
     if card.kind in rules.target_kinds:
         entry["target"] = True  # played with a player to trade with
     if card.kind in rules.count_kinds:
@@ -42,6 +47,7 @@ def edition(rules: Any) -> dict[str, Any]:
         "cards": [card_entry(rules, card) for card in rules.cards.values()],
         "challengeable": sorted(rules.challengeable),
         "penalties": dict(rules.penalties),
+        "items": sorted(set(getattr(rules, "item_of", {}).values())),
         "requests": {
             cmd: {name: {"kind": f.kind, "required": f.required, "hint": f.hint}
                   for name, f in fields.items()}

@@ -9,6 +9,7 @@ every client sees the events in the same order and a slow phone never holds up t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -17,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from unox.table.jsonl import answer
-from unox.table.runtime import Table
+from unox.table.narrate import describe
+from unox.table.runtime import REFUSED_PREFIX, Table, apply_request
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +37,8 @@ def encode(message: Message) -> str:
 class Client:
     """One WebSocket's outgoing queue; `send` drains it in order."""
 
-    def __init__(self, seat: str):
-        self.seat = seat
+    def __init__(self, seat: str, token: str | None = None):
+        self.seat, self.token = seat, token
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def put(self, text: str) -> bool:
@@ -46,16 +48,34 @@ class Client:
         return True
 
 
+def journal_history(table: Table, limit: int = HISTORY) -> list[str]:
+    """The log lines of the requests the table accepted so far, told again from its own entries: after a
+    restart the phones see what happened, not where the journal lives."""
+    settings = getattr(table, "settings", None)
+    if settings is None or not table.entries:
+        return []
+    game, lines = settings.build_game(), deque(maxlen=limit)
+    for request in table.entries:
+        before = game.state()
+        apply_request(game, request)
+        lines.extend(describe(request, before, game.state()))
+    return list(lines)
+
+
 class Hub:
     """One table, its lock, its sockets; `after_change(before, reply)` hooks run inside the lock."""
 
-    def __init__(self, table: Table, *, after_change: Callable[[dict, Any], None] | None = None):
+    def __init__(self, table: Table, *, after_change: Callable[[dict, Any], None] | None = None,
+                 fire_lock: Any = None):
         self.table = table
+        # Beside another front end that talks to the launcher (`unox play --web`): its lock, taken before
+        # the table's (the order that front end takes them in), so a phone's fire never cuts into its poll.
+        self.fire_lock = fire_lock if fire_lock is not None else contextlib.nullcontext()
         # The table's one lock (a public `lock` if the runtime grows one): a fire and a poll never overlap.
         self.lock: threading.RLock = getattr(table, "lock", None) or table._lock
         self.after_change = after_change
         self.clients: set[Client] = set()
-        self.history: deque[str] = deque(maxlen=HISTORY)
+        self.history: deque[str] = deque(journal_history(table), maxlen=HISTORY)
         self.device: dict[str, Any] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._state_text = ""
@@ -86,7 +106,8 @@ class Hub:
 
     def handle(self, line: str | bytes) -> dict[str, Any]:
         """One request line, in a worker thread; the reply is exactly `unox table`'s to that line."""
-        return self.change(lambda: answer(self.table, line))
+        with self.fire_lock:
+            return self.change(lambda: answer(self.table, line))
 
     def change(self, act: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """`act()` on the table in its lock; an accepted change then runs the `after_change` hook."""
@@ -127,6 +148,18 @@ class Hub:
         self._state_text = text
         self.broadcast({"type": "state", "state": state})
 
+    def publish_seats(self, taken: list[str]) -> None:
+        """Which players' seats a phone holds: the join page offers the rest, the operator may free them."""
+        self.broadcast({"type": "seats", "taken": taken})
+
+    def close_seat(self, seat: str) -> None:
+        """The operator freed `seat`: its pages are told so (they must not simply join it again), then lose
+        their socket (their token no longer works)."""
+        for client in [c for c in self.clients if c.seat == seat]:
+            self.clients.discard(client)
+            client.queue.put_nowait(encode({"type": "freed", "seat": seat}))
+            client.queue.put_nowait(None)
+
     def publish_device(self, device: dict[str, Any]) -> None:
         if device != self.device:
             self.device = device
@@ -142,9 +175,13 @@ class Hub:
                 pass
 
     def _on_event(self, text: str) -> None:
-        """A table listener: any thread, the table's lock held. Log now, read the state after the lock."""
-        self.history.append(text)
-        self.from_thread(self.broadcast, {"type": "log", "text": text})
+        """A table listener: any thread, the table's lock held. Log now, read the state after the lock.
+
+        A refusal goes to the one who asked, in its reply, never to everyone's log: its text may echo
+        whatever the request held."""
+        if not text.startswith(REFUSED_PREFIX):
+            self.history.append(text)
+            self.from_thread(self.broadcast, {"type": "log", "text": text})
         self.from_thread(self._check_soon)
 
     def _check_soon(self) -> None:

@@ -18,7 +18,8 @@ from typing import IO, Any
 from unox.web.seats import Seats, check_pin, random_pin
 
 DEFAULT_HOST, DEFAULT_PORT = "0.0.0.0", 8765
-MAX_MESSAGE = 65_536  # one WebSocket message: a request is a few hundred bytes
+MAX_MESSAGE = 16_384  # one WebSocket message, as one request body: a request is a few hundred bytes
+LISTEN_BACKLOG = 256
 AVAHI_SOCKETS = ("/run/avahi-daemon/socket", "/var/run/avahi-daemon/socket")
 
 
@@ -32,6 +33,8 @@ class WebOptions:
     port: int = DEFAULT_PORT
     pin: str | None = None
     read_only: bool = False
+    operator_pin: str | None = None
+    allow_hosts: tuple[str, ...] = ()
 
 
 def is_loopback(host: str) -> bool:
@@ -43,19 +46,21 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def choose_pin(options: WebOptions) -> str | None:
-    """The PIN: the one given, else 4 random digits. An empty PIN is allowed only on a loopback address."""
-    if options.pin == "":
+def choose_pin(options: WebOptions, option: str = "--pin") -> str | None:
+    """A PIN: the one given, else 6 random digits. An empty PIN is allowed only on a loopback address."""
+    given = options.pin if option == "--pin" else options.operator_pin
+    if given == "":
+        what = "a PIN" if option == "--pin" else "an operator PIN"
         if not is_loopback(options.host):
             raise WebError(
-                f"refusing to serve {options.host} without a PIN: anyone on the network could play; "
-                "leave out --pin for a random one, or use --host 127.0.0.1"
+                f"refusing to serve {options.host} without {what} ({option}): anyone on the network could "
+                f"join; leave out {option} for a random one, or use --host 127.0.0.1"
             )
         return None
-    if options.pin is None:
+    if given is None:
         return random_pin()
     try:
-        return check_pin(options.pin)
+        return check_pin(given, option)
     except ValueError as exc:
         raise WebError(str(exc)) from exc
 
@@ -72,7 +77,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         why = exc.strerror or exc
         raise WebError(f"cannot listen on {host}:{port} ({why}); give another --port or --host") from exc
-    sock.listen(64)
+    sock.listen(LISTEN_BACKLOG)
     sock.set_inheritable(True)
     return sock
 
@@ -98,11 +103,12 @@ def lan_address() -> str:
             return socket.gethostname()
 
 
-def announce(url: str, pin: str | None, out: IO[str]) -> None:
-    """The URL, the PIN and a QR code of the URL, for the people around the table."""
+def announce(url: str, pin: str | None, out: IO[str], operator_pin: str | None = None) -> None:
+    """The URL, the PINs and a QR code of the URL, for the people around the table (the console only)."""
     import segno
 
     print(f"unox serve: open {url} on each phone", file=out)
+    print(f"Operator PIN: {operator_pin}" if operator_pin else "Operator PIN: none (loopback only)", file=out)
     print(f"PIN: {pin}" if pin else "PIN: none (loopback only)", file=out)
     segno.make(url, error="m").terminal(out=out, compact=True, border=2)
     out.flush()
@@ -111,7 +117,8 @@ def announce(url: str, pin: str | None, out: IO[str]) -> None:
 class WebServer:
     """A uvicorn server over one table, with the button loop when it owns the launcher."""
 
-    def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False):
+    def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False,
+                 fire_lock: Any = None):
         from unox.web.device import ButtonLoop, sim_hopper_sync
         from unox.web.editions import own_request_cmds
         from unox.web.hub import Hub
@@ -123,20 +130,25 @@ class WebServer:
         except ValueError as exc:
             raise WebError(str(exc)) from exc
         self.pin = choose_pin(options)
+        self.operator_pin = choose_pin(options, "--operator-pin")
+        if self.operator_pin is not None and self.operator_pin == self.pin:
+            raise WebError("--operator-pin must differ from --pin: the player PIN may not open the "
+                           "operator's seat")
         self.options = options
         self.sock = bind(options.host, options.port)
         self.url = public_url(options.host, self.sock.getsockname()[1])
         sync = sim_hopper_sync(launcher) if launcher is not None else None
-        self.hub = Hub(table, after_change=sync)
-        self.seats = Seats(tuple(table.players), self.pin, read_only=options.read_only,
+        self.hub = Hub(table, after_change=sync, fire_lock=fire_lock)
+        self.seats = Seats(tuple(table.players), self.pin, self.operator_pin, read_only=options.read_only,
                            own_cmds=own_request_cmds(table))
         self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
-        hooks = [self.button.start] if self.button is not None else []
+        hooks = [quiet_out_of_files, *([self.button.start] if self.button is not None else [])]
         # the table's own launcher decides: another front end may own it (`unox demo --web`)
         attached = launcher is not None or getattr(table, "launcher", None) is not None
-        presses = "host" if launcher is not None and button_loop else "button" if attached else "count"
-        app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks)
-        self.server = _uvicorn_server(app)
+        # a phone presses for its player wherever a launcher is attached to this server: the host fires
+        presses = "host" if launcher is not None else "button" if attached else "count"
+        app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks, join_url=self.url)
+        self.server = _uvicorn_server(app, options.allow_hosts)
         self.thread: threading.Thread | None = None
 
     def run(self) -> None:
@@ -155,22 +167,39 @@ class WebServer:
             self.thread.join(timeout=5)
 
 
-def _uvicorn_server(app: Any) -> Any:
+def quiet_out_of_files() -> None:
+    """On the server's loop: running out of files is one log line a minute, not a traceback per accept."""
+    import asyncio
+
+    from unox.web.guard import OutOfFiles
+
+    asyncio.get_running_loop().set_exception_handler(OutOfFiles())
+
+
+def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = ()) -> Any:
     import uvicorn
 
+    from unox.web.guard import Book, Limits, file_limit, guarded_protocols
+    from unox.web.origin import HostAndOrigin, host_names
+    from unox.web.server import COOKIE
+
+    http, ws = guarded_protocols(Book(Limits.for_files(file_limit())))
     # wsproto: pure Python over h11, which uvicorn needs anyway; lighter than `websockets` on a Pi Zero.
-    config = uvicorn.Config(app, ws="wsproto", ws_max_size=MAX_MESSAGE, lifespan="on", log_level="warning",
-                            access_log=False, timeout_graceful_shutdown=2)
+    # No proxy sits in front: X-Forwarded-For is never trusted, the peer's own address is the address.
+    config = uvicorn.Config(HostAndOrigin(app, host_names(allow_hosts), COOKIE), http=http, ws=ws,
+                            ws_max_size=MAX_MESSAGE, lifespan="on", log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=2, proxy_headers=False, server_header=False)
     return uvicorn.Server(config)
 
 
 def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] = sys.stdout,
           lines: list[str] | None = None) -> int:
-    """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C."""
+    """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C.
+
+    `lines` (what opening the table said: the journal's path, a resume) go to this console only; the phones'
+    log starts from the journal's own history."""
     server = WebServer(table, options, launcher=launcher, button_loop=True)
-    for line in lines or []:
-        server.hub.history.append(line)
-    announce(server.url, server.pin, out)
+    announce(server.url, server.pin, out, server.operator_pin)
     for line in lines or []:
         print(line, file=out, flush=True)
     table.listeners.append(lambda line: print(line, file=out, flush=True))  # a transcript of the game
@@ -179,10 +208,11 @@ def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str]
 
 
 def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdout,
-                    launcher: Any = None) -> WebServer:
-    """The web server beside another front end that owns the launcher's button; `.stop()` ends it."""
-    server = WebServer(table, options, launcher=launcher, button_loop=False)
-    announce(server.url, server.pin, out)
+                    launcher: Any = None, fire_lock: Any = None) -> WebServer:
+    """The web server beside another front end that owns the launcher's button (and takes `fire_lock`
+    for each talk with it); `.stop()` ends it."""
+    server = WebServer(table, options, launcher=launcher, button_loop=False, fire_lock=fire_lock)
+    announce(server.url, server.pin, out, server.operator_pin)
     server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
     server.thread.start()
     return server
@@ -194,7 +224,7 @@ def serve_watching(table: Any, options: WebOptions, step: Callable[[], bool], *,
     import logging
 
     server = WebServer(table, options)
-    announce(server.url, server.pin, out)
+    announce(server.url, server.pin, out, server.operator_pin)
     stopping = threading.Event()
 
     def play() -> None:

@@ -1,11 +1,15 @@
-"""Who may do what: the PIN, the seats it opens, the tokens that name them, and each seat's requests.
+"""Who may do what: the PINs, the seats they open, the tokens that name them, and each seat's requests.
 
 A seat is a player's name, `operator` (anything, for anyone) or `table` (read-only, for a tablet or TV).
-Five wrong PINs from one client within a minute lock that client out for a minute.
+The player PIN opens the players' seats and the table view; only the operator PIN opens the operator's.
+A player's seat is one phone's: a second join is refused (409) until the operator frees it, so no flood of
+joins can take a seat or push a player's token out. Wrong PINs are limited per address and for the whole
+table, each lockout twice as long as the last.
 """
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from collections import deque
@@ -15,10 +19,14 @@ from typing import Any
 
 OPERATOR, TABLE = "operator", "table"
 RESERVED_SEATS = (OPERATOR, TABLE)
-MAX_WRONG_PINS = 5
+PIN_DIGITS = 6
+MAX_WRONG_PINS = 5  # from one address within the window
+MAX_WRONG_PINS_ALL = 20  # from every address together within the window
 LOCKOUT_WINDOW_S = 60.0
-LOCKOUT_S = 60.0
-MAX_TOKENS = 500  # the oldest token goes when a new one would pass this: a page that reloads joins again
+LOCKOUT_S = 60.0  # the first lockout; each next one lasts twice as long as the last
+MAX_LOCKOUT_S = 3600.0
+MAX_VIEWS = 32  # table-view tokens (a probe of the PIN is one): the oldest view goes first
+MAX_OPERATORS = 4  # the operator on a phone and a laptop, and a reload or two
 PLAYER_CMDS = ("play", "uno", "press", "catch", "draw", "pass", "challenge", "state")
 # Which field of a request names the player acting; a player's token may only fill it with themselves.
 ACTOR_FIELD = {"play": "player", "uno": "player", "press": "player", "catch": "by", "draw": "player",
@@ -26,7 +34,7 @@ ACTOR_FIELD = {"play": "player", "uno": "player", "press": "player", "catch": "b
 
 
 class JoinRefused(Exception):
-    """A join the server refuses: `.status` (401, 400, 429) and `.code`, `.message` for the reply."""
+    """A join the server refuses: `.status` (401, 403, 400, 409, 429), `.code` and `.message`."""
 
     def __init__(self, status: int, code: str, message: str):
         super().__init__(message)
@@ -34,13 +42,13 @@ class JoinRefused(Exception):
 
 
 def random_pin() -> str:
-    return f"{secrets.randbelow(10_000):04d}"
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
-def check_pin(pin: str) -> str:
+def check_pin(pin: str, option: str = "--pin") -> str:
     """A PIN is 4 to 12 digits; the message says so when it is not."""
     if not (pin.isdigit() and pin.isascii() and 4 <= len(pin) <= 12):
-        raise ValueError(f"--pin {pin!r}: give 4 to 12 digits, e.g. --pin 2468")
+        raise ValueError(f"{option} {pin!r}: give 4 to 12 digits, e.g. {option} 246813")
     return pin
 
 
@@ -54,49 +62,98 @@ def check_player_names(players: Sequence[str]) -> None:
         )
 
 
+class Lockout:
+    """Wrong PINs within a window; too many lock out for a time that doubles with each lockout."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.wrong: deque[float] = deque()
+        self.until = 0.0
+        self.lockouts = 0
+
+    def wait(self, now: float) -> int:
+        """Whole seconds until the lockout ends; 0 when not locked out."""
+        return math.ceil(self.until - now) if self.until > now else 0
+
+    def wrong_pin(self, now: float) -> None:
+        self.wrong.append(now)
+        while self.wrong and self.wrong[0] <= now - LOCKOUT_WINDOW_S:
+            self.wrong.popleft()
+        if len(self.wrong) >= self.limit:
+            self.until = now + min(MAX_LOCKOUT_S, LOCKOUT_S * 2**self.lockouts)
+            self.lockouts += 1
+            self.wrong.clear()
+
+
 @dataclass
 class Seats:
-    """The PIN, the live tokens and the lockout book; `read_only` makes every seat a watcher (the demo)."""
+    """The PINs, the live tokens and the lockout books; `read_only` makes every seat a watcher (the demo)."""
 
     players: tuple[str, ...]
     pin: str | None
+    operator_pin: str | None = None
     read_only: bool = False
     own_cmds: frozenset[str] = frozenset()  # the edition's own requests a player answers for themselves
     clock: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
         self.tokens: dict[str, str] = {}
-        self.wrong: dict[str, deque[float]] = {}
-        self.locked_until: dict[str, float] = {}
+        self.by_address: dict[str, Lockout] = {}
+        self.everyone = Lockout(MAX_WRONG_PINS_ALL)
 
     def join(self, client: str, pin: Any, seat: Any) -> str:
-        """A new token for `seat`, or JoinRefused: a locked-out client, a wrong PIN, an unknown seat."""
+        """A new token for `seat`, or JoinRefused: a lockout, a wrong PIN, a seat unknown, closed or taken."""
         now = self.clock()
-        if self.locked_until.get(client, 0.0) > now:
-            wait = int(self.locked_until[client] - now) + 1
-            raise JoinRefused(429, "locked_out", f"too many wrong PINs: try again in {wait} s")
-        if self.pin is not None and not (isinstance(pin, str) and secrets.compare_digest(pin, self.pin)):
-            self._wrong_pin(client, now)
+        mine = self.by_address.get(client)
+        wait = max(self.everyone.wait(now), mine.wait(now) if mine else 0)
+        if wait:
+            raise JoinRefused(429, "locked_out", f"too many wrong PINs: locked for {wait} s, then try again")
+        opens = self.opens(pin)
+        if opens is None:
+            self.by_address.setdefault(client, Lockout(MAX_WRONG_PINS)).wrong_pin(now)
+            self.everyone.wrong_pin(now)
             raise JoinRefused(401, "bad_pin", "wrong PIN: type the PIN shown where unox serve runs")
         seats = (*self.players, OPERATOR, TABLE)
         if seat not in seats:
             raise JoinRefused(
                 400, "unknown_seat", f"{seat!r} is no seat here; choose one of: {', '.join(seats)}"
             )
+        if seat == OPERATOR and opens != OPERATOR:
+            raise JoinRefused(403, "operator_pin", "the player PIN does not open the operator's seat: the "
+                              "operator joins with the operator PIN shown where unox serve runs")
+        if seat in self.players and seat in self.tokens.values():
+            raise JoinRefused(409, "seat_taken", f"{seat}'s seat is taken by another phone: if that phone "
+                              f"is yours, ask the operator to free {seat}'s seat, then join again")
         token = secrets.token_urlsafe(24)
         self.tokens[token] = seat
-        while len(self.tokens) > MAX_TOKENS:
-            del self.tokens[next(iter(self.tokens))]
+        if seat in RESERVED_SEATS:
+            bound = MAX_OPERATORS if seat == OPERATOR else MAX_VIEWS
+            held = [t for t, s in self.tokens.items() if s == seat]
+            for old in held[: max(0, len(held) - bound)]:
+                del self.tokens[old]
         return token
 
-    def _wrong_pin(self, client: str, now: float) -> None:
-        book = self.wrong.setdefault(client, deque())
-        book.append(now)
-        while book and book[0] <= now - LOCKOUT_WINDOW_S:
-            book.popleft()
-        if len(book) >= MAX_WRONG_PINS:
-            self.locked_until[client] = now + LOCKOUT_S
-            book.clear()
+    def opens(self, pin: Any) -> str | None:
+        """Which seats `pin` opens: `operator` (every seat), `players` (all but the operator's) or None."""
+        given = pin if isinstance(pin, str) else ""
+        operator = self.operator_pin
+        if operator is not None and secrets.compare_digest(given.encode(), operator.encode()):
+            return OPERATOR
+        if self.pin is None or secrets.compare_digest(given.encode(), self.pin.encode()):
+            return OPERATOR if self.operator_pin is None else "players"  # no operator PIN: loopback only
+        return None
+
+    def taken(self) -> list[str]:
+        """The players' seats a phone holds."""
+        held = set(self.tokens.values())
+        return [p for p in self.players if p in held]
+
+    def free(self, seat: str) -> bool:
+        """The operator frees `seat`: its phone's token stops working; False when nobody held it."""
+        gone = [t for t, s in self.tokens.items() if s == seat]
+        for token in gone:
+            del self.tokens[token]
+        return bool(gone)
 
     def seat_of(self, token: str | None) -> str | None:
         return self.tokens.get(token) if token else None

@@ -21,12 +21,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from unox.web.editions import edition_of
 from unox.web.hub import Client, Hub
-from unox.web.seats import JoinRefused, Seats
+from unox.web.seats import OPERATOR, JoinRefused, Seats
 
 log = logging.getLogger(__name__)
 
 COOKIE = "unox_token"
-MAX_BODY = 16_384
+MAX_BODY = 16_384  # a request body, and one WebSocket message (launch.MAX_MESSAGE)
 PAGES = ("/", "/play", "/table", "/operator")
 # How a press reaches the table: `host` (the phone's request fires the launcher), `count` (no launcher: the
 # phone says how many cards came out), `button` (another front end owns the launcher: press its button).
@@ -49,6 +49,10 @@ def static_bytes(name: str) -> bytes:
     return resources.files("unox.web").joinpath("static", name).read_bytes()
 
 
+# Every API reply may carry a token or a hand's state: no cache keeps it, no sniffer reads it as a page.
+API_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
 def error(status: int, code: str, message: str) -> JSONResponse:
     return AsciiJSON({"ok": False, "error": {"code": code, "message": message}}, status_code=status)
 
@@ -67,8 +71,9 @@ def client_id(conn: HTTPConnection) -> str:
 class Api:
     """The endpoints. `presses`: how a phone presses (PRESSES); the pages show the matching control."""
 
-    def __init__(self, hub: Hub, seats: Seats, *, presses: str):
+    def __init__(self, hub: Hub, seats: Seats, *, presses: str, join_url: str | None = None):
         self.hub, self.seats, self.presses = hub, seats, presses
+        self.how_to_join = join_info(join_url) if join_url else None
         self.files = {name: static_bytes(name) for name in STATIC}
         self.edition = edition_of(hub.table)  # the edition's cards for the page; fixed for the table's life
 
@@ -80,6 +85,7 @@ class Api:
             Route("/api/join", self.join, methods=["POST"]),
             Route("/api/requests", self.requests, methods=["POST"]),
             Route("/api/state", self.state),
+            Route("/api/seats/free", self.free_seat, methods=["POST"]),
             WebSocketRoute("/api/ws", self.websocket),
         ]
 
@@ -101,8 +107,10 @@ class Api:
             token = self.seats.join(client_id(request), body.get("pin"), body.get("seat"))
         except JoinRefused as exc:
             return error(exc.status, exc.code, exc.message)
-        response = AsciiJSON({"ok": True, "token": token, "seat": body["seat"]})
+        operator = self.seats.opens(body.get("pin")) == OPERATOR
+        response = AsciiJSON({"ok": True, "token": token, "seat": body["seat"], "operator": operator})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        self.hub.publish_seats(self.seats.taken())
         return response
 
     def undoes_a_fire(self, request: Any) -> bool:
@@ -128,10 +136,31 @@ class Api:
     async def welcome(self, seat: str) -> dict[str, Any]:
         """`GET /api/state`: the protocol's state reply, and what this seat's page needs to know."""
         state = await asyncio.to_thread(self.hub.state)
+        taken = self.seats.taken()
         return {
             "ok": True, "state": state, "seat": seat, "presses": self.presses,
             "read_only": self.seats.read_only, "launcher": self.hub.device, "cards": self.edition,
+            "free": [p for p in self.seats.players if p not in taken], "taken": taken,
+            "join": self.how_to_join,
         }
+
+    async def free_seat(self, request: Request) -> Response:
+        """`POST /api/seats/free {"seat":"Ann"}`: the operator lets another phone take a player's seat."""
+        seat = self.seat_or_401(request)
+        if isinstance(seat, Response):
+            return seat
+        if seat != OPERATOR:
+            return error(403, "forbidden", "only the operator frees a seat: ask the operator")
+        raw = await read_body(request)
+        body = parse_json(raw) if raw is not None else None
+        name = body.get("seat") if isinstance(body, dict) else None
+        if name not in self.seats.players:
+            players = ", ".join(self.seats.players)
+            return error(400, "unknown_seat", f"send {{\"seat\": NAME}} with one of: {players}")
+        freed = self.seats.free(name)
+        self.hub.close_seat(name)
+        self.hub.publish_seats(self.seats.taken())
+        return AsciiJSON({"ok": True, "seat": name, "freed": freed, "taken": self.seats.taken()})
 
     async def requests(self, request: Request) -> Response:
         seat = self.seat_or_401(request)
@@ -173,7 +202,7 @@ class Api:
             )
             return
         await ws.accept()
-        client = Client(seat)
+        client = Client(seat, token_of(ws))
         self.hub.add(client)  # first: no change can fall between the hello's state and the pushes
         client.put(json.dumps({"type": "hello", **await self.welcome(seat)}))
         client.put(json.dumps({"type": "history", "lines": list(self.hub.history)}))
@@ -181,6 +210,8 @@ class Api:
         try:
             while True:
                 text = await ws.receive_text()
+                if self.seats.seat_of(client.token) != seat:  # the operator freed this seat meanwhile
+                    break
                 status, reply = await self.answer(seat, text)
                 client.put(json.dumps({"type": "reply", "status": status, "reply": reply}))
         except WebSocketDisconnect:
@@ -228,12 +259,24 @@ def host_fired(request: Any) -> bool:
 class AsciiJSON(JSONResponse):
     """JSON with every non-ASCII character escaped: a lone surrogate in a request cannot break the reply."""
 
+    def __init__(self, content: Any, status_code: int = 200, **kwargs: Any):
+        super().__init__(content, status_code=status_code, headers=API_HEADERS, **kwargs)
+
     def render(self, content: Any) -> bytes:
         return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
-def build_app(hub: Hub, seats: Seats, *, presses: str, on_startup: list | None = None) -> Starlette:
-    api = Api(hub, seats, presses=presses)
+def join_info(url: str) -> dict[str, str]:
+    """The address phones open, and its QR code as an SVG data URI (the CSP allows `data:` images)."""
+    import segno
+
+    qr = segno.make(url, error="m").svg_data_uri(scale=1, border=2, dark="#000", light="#fff")
+    return {"url": url, "qr": qr}
+
+
+def build_app(hub: Hub, seats: Seats, *, presses: str, on_startup: list | None = None,
+              join_url: str | None = None) -> Starlette:
+    api = Api(hub, seats, presses=presses, join_url=join_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

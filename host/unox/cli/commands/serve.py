@@ -10,7 +10,7 @@ from unox.cli.errors import CommandError
 
 EXAMPLE = """examples:
   unox serve --players Ann,Bob,Cy --launcher serial:/dev/unox-launcher --journal game.db
-  unox serve --resume game.db --pin 2468        after a restart: every phone comes back to the table
+  unox serve --resume game.db --pin 246813     after a restart: every phone comes back to the table
   unox serve --players Ann,Bob --host 127.0.0.1 --pin ""   this machine only, no PIN
 Each phone opens the printed URL (or scans the QR code), types the PIN and takes a seat: a player, the
 operator or the table view. The API is documented in docs/web.md."""
@@ -45,8 +45,13 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
     """--host, --port and --pin: `unox serve`, `unox play --web` and `unox demo --web` take them."""
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the LAN)")
     parser.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
-    parser.add_argument("--pin", help='the PIN phones type to join (default: 4 random digits; "" for none, '
+    parser.add_argument("--pin", help='the PIN players type to join (default: 6 random digits; "" for none, '
                         "loopback only)")
+    parser.add_argument("--operator-pin", help="the PIN that opens the operator's seat; the player PIN never "
+                        'does (default: 6 random digits, printed here only; "" for none, loopback only)')
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a name phones may reach this server under besides its addresses and its .local "
+                        "name (repeat for more); any other Host is refused")
 
 
 def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
@@ -54,7 +59,8 @@ def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port {args.port}: give a port from 1 to 65535 (default 8765)")
-    return WebOptions(host=args.host, port=args.port, pin=args.pin, read_only=read_only)
+    return WebOptions(host=args.host, port=args.port, pin=args.pin, read_only=read_only,
+                      operator_pin=args.operator_pin, allow_hosts=tuple(args.allow_host))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,23 +84,21 @@ def run(args: argparse.Namespace) -> int:
 def start_beside(session: Any, args: argparse.Namespace) -> Any:
     """`unox play --web`: the web server beside the terminal UI on the same table; returns `stop()`.
 
-    The terminal UI keeps the launcher's button; phones play, call UNO and catch. The address and PIN
-    also go to the UI's log, since the UI covers the terminal they were printed on."""
+    Two peers over one table runtime: the terminal UI keeps the launcher's button and takes in what the
+    phones do with its own bookkeeping (dealer rotation, reload advice); a phone plays, calls UNO, catches
+    and presses for its player (the host fires, in the UI's launcher lock). The address and PINs also go
+    to the UI's log, since the UI covers the terminal they were printed on."""
     from unox.web.launch import WebError, start_in_thread
 
     try:
-        server = start_in_thread(session.table, web_options(args), launcher=session.launcher)
+        server = start_in_thread(session.table, web_options(args), launcher=session.launcher,
+                                 fire_lock=session.launcher_lock)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
-    session.emit(f"Phones: open {server.url} and type the PIN {server.pin or '(none)'}.")
-    session.table.listeners.append(lambda _line: mirror_state(session))
+    session.emit(f"Phones: open {server.url} and type the PIN {server.pin or '(none)'}; "
+                 f"the operator's PIN is {server.operator_pin or '(none)'}.")
+    session.watch_others()
     return server.stop
-
-
-def mirror_state(session: Any) -> None:
-    """A table event, maybe from a phone: the terminal UI's session shows the table's state at its next
-    redraw. (Runs in the table's lock; the session reads `state` and nothing here writes anything else.)"""
-    session.state = session.table.state()
 
 
 WATCH_PACE_S = 0.8  # `unox demo --web`: at least this long between bot moves, so eyes can follow

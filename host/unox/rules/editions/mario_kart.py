@@ -62,6 +62,7 @@ class MarioKartRules(ClassicRules):
     colorless_kinds = ITEM_WILD_KINDS  # D21: the covered Item Wild names no colour
     first_covered = True  # MK-S4: an ignored first card stays on the pile; the next is turned up on it
     variants = (*ClassicRules.variants, "scoring")
+    item_of = ITEM_OF  # the item on each card, for a front end that reports a card turned up (MK-I1)
     requests = {
         "item": {
             "player": RequestField("player", hint='the Item Wild\'s player, e.g. "player":"Bob"'),

@@ -26,7 +26,7 @@ const store = {
   set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
 };
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
-let pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
+let taken = [], joinInfo = null, freed = false, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
 // ---- building the DOM -------------------------------------------------------------------------
 function h(tag, attrs, ...kids) {
@@ -96,6 +96,7 @@ function connect() {
   ws.onmessage = (ev) => { heard = Date.now(); receive(JSON.parse(ev.data)); };
   ws.onclose = async () => {
     setConn(false);
+    if (freed) return;
     const wait = Math.min(5000, 500 * 2 ** retry++);
     setTimeout(async () => { if (await loadState()) connect(); }, wait);
   };
@@ -112,10 +113,17 @@ function receive(m) {
   else if (m.type === "history") logLines = m.lines.slice(-60);
   else if (m.type === "hello") { welcome(m); }
   else if (m.type === "launcher") device = m.launcher;
+  else if (m.type === "seats") taken = m.taken;
+  else if (m.type === "freed") { // the operator gave this seat to another phone: never take it back by itself
+    freed = true; store.set("seat", null); store.set("pin", null);
+    message = "The operator freed this seat: join again to take a seat.";
+    location.replace("/");
+    return;
+  }
   render();
 }
 function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
-function welcome(w) { me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; setEdition(w.cards); setState(w.state); }
+function welcome(w) { joinInfo = w.join || null; me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; taken = w.taken || []; setEdition(w.cards); setState(w.state); }
 async function loadState() {
   let r;
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
@@ -151,7 +159,7 @@ function turnText() {
   const owed = (S.owed || [])[0];
   const who = S.turn === me ? "You" : S.turn;
   if (owed && owed.player === S.turn) return who + (who === "You" ? " owe " : " owes ") + owes(owed);
-  if (S.pending) return (S.pending.player === me ? "You choose" : S.pending.player + " chooses") + ": " + (S.pending.why || S.pending.cmd);
+  if (S.pending) return (S.pending.player === me ? "You choose" : S.pending.player + " chooses") + ": " + plain(S.pending.why || "their choice");
   if (S.drawn && S.drawn === S.turn) return S.turn === me ? "You drew: play that card or pass" : S.turn + " drew: a play or a pass";
   return S.turn === me ? "Your turn: play a card or" + unit(1) : "It is " + S.turn + "'s turn";
 }
@@ -166,9 +174,11 @@ function statusLine() {
   const mine = S.phase === "turn" && S.turn === me;
   return h("p", { class: "status" + (mine ? " you" : ""), id: "turn" }, turnText());
 }
+// Between hands (the deal phase) the last hand's cards are history: no top card, no counts.
+const betweenHands = () => S.phase === "deal";
 function topPanel(big) {
-  return h("div", { class: "panel top" }, card(S.top, big),
-    h("div", {}, E.rules !== "extreme" ? h("div", { id: "edition" }, E.title) : null, h("div", {}, "Colour: ", h("strong", { id: "color" }, swatch(S.color))),
+  return h("div", { class: "panel top" }, card(betweenHands() ? null : S.top, big),
+    h("div", {}, E.rules !== "extreme" ? h("div", { id: "edition" }, E.title) : null, h("div", {}, "Colour: ", h("strong", { id: "color" }, swatch(betweenHands() ? null : S.color))),
       h("div", {}, "Direction: ", h("strong", {}, S.direction === "right" ? "↺ right (counter-clockwise)" : "↻ left (clockwise)")),
       h("div", { class: "note" }, "Launcher holds about " + ((S.launcher || {}).cards ?? "?") + " cards"),
       S.unsettled ? h("div", { class: "msg" }, "A fire is unsettled: the operator settles it before play goes on.") : null));
@@ -179,12 +189,12 @@ function seatsTable() {
   const rows = (S.players || Object.keys(S.scores || {})).map((p) => h("tr", { class: p === S.turn ? "turn" : null },
     h("td", {}, p === S.turn ? "▶ " : "", p, p === me ? " (you)" : "", (S.uno || []).includes(p) ? h("span", { class: "badge bad" }, "no UNO!") : null,
       (S.dropped || []).includes(p) ? h("span", { class: "badge" }, "out") : null),
-    h("td", { class: "n" }, (S.hands || {})[p] ?? "–"), h("td", {}, owed[p] || ""), h("td", { class: "n" }, (S.scores || {})[p] ?? 0)));
+    h("td", { class: "n" }, betweenHands() ? "–" : (S.hands || {})[p] ?? "–"), h("td", {}, owed[p] || ""), h("td", { class: "n" }, (S.scores || {})[p] ?? 0)));
   return h("table", { id: "seats" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards"), h("th", {}, "Owes"), h("th", {}, "Score"))),
     h("tbody", {}, rows));
 }
 function logList(n) {
-  return h("ul", { class: "log", id: "log", "aria-label": "table log" }, logLines.slice(-n).reverse().map((l) => h("li", {}, l)));
+  return h("ul", { class: "log", id: "log", "aria-label": "table log" }, logLines.slice(-n).reverse().map((l) => h("li", {}, words(l))));
 }
 function launcherPanel() {
   const d = device;
@@ -215,7 +225,7 @@ function picker(player, cmd) {
   const request = { cmd, card: pick.code };
   if (cmd === "play") request.player = player;
   let ready = true;
-  if (!chosen.color) {
+  if (chosen.names_color) { // a wild names a colour; Mario Kart's Item Wild names none (MK-I1)
     wrap.append(h("div", { class: "row", role: "group", "aria-label": "colour to name" }, h("span", {}, "Name the colour: "),
       Object.entries(COLORS).map(([c, name]) => paint(btn(name, () => { pick.named = name; render(); },
         { class: "pick c-" + c + (pick.named === name ? " sel" : ""), "aria-label": "name " + name, "aria-pressed": String(pick.named === name) }), c))));
@@ -272,39 +282,95 @@ function challengePanel(player) {
     h("div", { class: "row" }, btn(c.against + " held a matching card: guilty", () => send({ cmd: "challenge", player, guilty: true }), { id: "guilty" }),
       btn(c.against + " did not: not guilty", () => send({ cmd: "challenge", player, guilty: false }), { id: "innocent" })));
 }
-// An edition's own choice (state.pending), as a form built from the request's declared fields.
+// An edition's own choice (state.pending), made with the card picker and named players and items, in words:
+// no field names, no JSON, no rule IDs. The widgets follow the request's declared fields (kind and name).
+const FIELD_WORDS = { to: "Give them to", target: "Who it hits", cards: "The cards", card: "The card that came out",
+  color: "Colour", item: "Its item", deal: "Deal them out one at a time instead", fired: "Cards the launcher fired" };
+const fieldWords = (name) => FIELD_WORDS[name] || name.replace(/_/g, " ");
+const itemWords = (item) => String(item).replace(/_/g, " ");
 function pendingPanel(mayAnswer) {
   const p = S.pending;
   if (!p) return null;
-  const fields = E.requests[p.cmd] || {}, req = pick.req || (pick.req = {});
-  const players = (S.players || []).filter((q) => !(S.dropped || []).includes(q));
-  const wrap = h("div", { class: "panel", id: "pending" }, h("h2", {}, "Waiting for " + p.player + ": " + p.cmd),
-    h("p", {}, p.why || ""));
+  const who = p.player === me ? "Your choice" : "Waiting for " + p.player;
+  const wrap = h("div", { class: "panel", id: "pending" }, h("h2", {}, who), h("p", {}, plain(p.why || "")));
   if (!mayAnswer) return wrap;
-  for (const [name, f] of Object.entries(fields)) {
-    if (req[name] === undefined) req[name] = p[name] !== undefined ? p[name] : f.kind === "flag" ? false : f.kind.endsWith("s") ? [] : "";
-    const id = "req-" + name, set = (v) => { req[name] = v; };
-    let input;
-    if (f.kind === "player") input = h("select", { id, onchange: (e) => set(e.target.value) }, h("option", { value: "" }, "–"), players.map((q) => h("option", { value: q, selected: q === req[name] }, q)));
-    else if (f.kind === "flag") input = h("input", { id, type: "checkbox", checked: !!req[name], onchange: (e) => set(e.target.checked) });
-    else if (f.kind === "players") input = h("span", { id, class: "row" }, players.map((q) => h("label", {}, h("input", { type: "checkbox", checked: req[name].includes(q),
-      onchange: (e) => set(e.target.checked ? [...req[name], q] : req[name].filter((x) => x !== q)) }), " " + q)));
-    else input = h("input", { id, type: f.kind === "count" ? "number" : "text", min: 0, inputmode: f.kind === "count" ? "numeric" : null,
-      value: Array.isArray(req[name]) ? req[name].join(", ") : req[name], oninput: (e) => set(e.target.value) });
-    wrap.append(h("div", { class: "row" }, h("label", { for: id }, name + (f.required ? "" : " (optional)") + ": "), input, f.hint ? h("span", { class: "note" }, f.hint) : null));
+  const fields = E.requests[p.cmd] || {}, req = pick.req || (pick.req = {});
+  const shown = Object.entries(fields).filter(([name, f]) => !(name === "player" && f.kind === "player") &&
+    !(Array.isArray(p.needs) && ["target", "color"].includes(name) && !p.needs.includes(name)));
+  const fires = shown.some(([name]) => name === "fired");
+  for (const [name, f] of shown) {
+    if (name === "fired" || name === "item" && E.items.length) continue; // the launcher says it; the card carries its item
+    wrap.append(h("div", { class: "row field", id: "req-" + name, role: "group", "aria-label": fieldWords(name) },
+      h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
   }
-  wrap.append(btn("Send " + p.cmd, () => {
-    const out = { cmd: p.cmd };
-    for (const [name, f] of Object.entries(fields)) {
-      let v = req[name];
-      if (f.kind === "count") v = v === "" ? undefined : parseInt(v, 10);
-      if (f.kind === "texts" && !Array.isArray(v)) v = String(v).split(",").map((x) => x.trim()).filter(Boolean);
-      if (v === "" || v === undefined) continue;
-      out[name] = v;
+  const request = () => {
+    const out = { cmd: p.cmd, player: p.player };
+    for (const [name, f] of shown) {
+      const v = req[name];
+      if (v === undefined || v === null || v === "" || (f.kind === "flag" && !v)) continue;
+      out[name] = f.kind === "count" ? parseInt(v, 10) : v;
     }
-    send(out);
-  }, { class: "main", id: "answer" }));
+    return out;
+  };
+  const reported = shown.some(([name]) => name === "card") && req.card;
+  const row = h("div", { class: "row" });
+  if (fires && presses === "count")
+    row.append(h("label", { for: "req-fired-n" }, fieldWords("fired") + ": "), h("input", { id: "req-fired-n", type: "number", min: 0, max: 40,
+      inputmode: "numeric", value: req.fired ?? 1, oninput: (e) => { req.fired = e.target.value; } }));
+  if (fires && presses !== "count" && !reported) { // the host fires what is due; nothing else is said yet
+    row.append(btn("Fire the launcher", () => send({ cmd: p.cmd, player: p.player }), { class: "main", id: "answer" }));
+  } else {
+    const card = req.card && CARDS[req.card];
+    const answer = () => { // with a launcher the table fires what the edition says is due, and books the card
+      const out = request();
+      if (fires && presses === "count" && out.fired === undefined) out.fired = 1;
+      send(out);
+    };
+    row.append(btn(card ? "Done: " + card.name + (card.item ? " (" + itemWords(card.item) + ")" : "") : "Done", answer,
+      { class: "main", id: "answer" }));
+  }
+  wrap.append(row);
   return wrap;
+}
+// A field the request declares optional may be what this choice needs (Mario Kart's `needs`).
+const needed = (name, f, p) => f.required || (Array.isArray(p.needs) && p.needs.includes(name));
+// One field's widget: players as buttons, cards with the picker, colours and items by name.
+function choiceOf(name, f, req, p) {
+  const set = (v) => { req[name] = v; render(); };
+  const sel = (on) => ({ class: on ? "sel" : null, "aria-pressed": String(!!on) });
+  const others = (S.players || []).filter((q) => q !== p.player && !(S.dropped || []).includes(q));
+  if (f.kind === "player") return [...others.map((q) => btn(q, () => set(q), sel(req[name] === q))),
+    needed(name, f, p) ? null : btn("Nobody", () => set(undefined), sel(req[name] === undefined))];
+  if (f.kind === "players") return (S.players || []).map((q) => btn(q, () => set((req[name] || []).includes(q) ? req[name].filter((x) => x !== q) : [...(req[name] || []), q]), sel((req[name] || []).includes(q))));
+  if (f.kind === "flag") return h("input", { type: "checkbox", "aria-label": fieldWords(name), checked: !!req[name], onchange: (e) => { req[name] = e.target.checked; } });
+  if (name === "color") return Object.entries(COLORS).map(([c, n]) => paint(btn(n, () => set(n), Object.assign(sel(req[name] === n), { class: "pick c-" + c + (req[name] === n ? " sel" : "") })), c));
+  if (name === "item") return E.items.map((it) => btn(itemWords(it), () => set(it), sel(req[name] === it)));
+  if (f.kind === "texts") {
+    const chosen = req[name] || [];
+    return [cardChooser((code) => { if (!chosen.includes(code)) set([...chosen, code]); }),
+      h("div", { class: "row chosen" }, chosen.length ? chosen.map((code) => btn("Remove " + (CARDS[code] || { name: code }).name, () => set(chosen.filter((c) => c !== code)))) : h("span", { class: "note" }, "none yet"))];
+  }
+  if (f.kind === "text" && name === "card") return cardChooser((code) => { req.card = code; if (CARDS[code] && CARDS[code].item) req.item = CARDS[code].item; render(); }, req.card);
+  if (f.kind === "count") return h("input", { type: "number", min: 0, inputmode: "numeric", "aria-label": fieldWords(name), value: req[name] ?? "", oninput: (e) => { req[name] = e.target.value; } });
+  return h("input", { type: "text", "aria-label": fieldWords(name), value: req[name] ?? "", oninput: (e) => { req[name] = e.target.value; } });
+}
+// The card picker's colour row, then that colour's faces; `chosen` (one card) is marked.
+function cardChooser(onPick, chosen) {
+  const letters = [...E.colors.map((c) => c.code), ...(E.cards.some((c) => !c.color) ? ["W"] : [])];
+  const at = pick.chooser || (chosen && CARDS[chosen] ? CARDS[chosen].color || "W" : null);
+  const wrap = h("div", { class: "chooser" }, h("div", { class: "row", role: "group", "aria-label": "colour of the card" },
+    letters.map((c) => paint(btn(c === "W" ? "Wild" : COLORS[c], () => { pick.chooser = c; render(); },
+      { class: "pick c-" + c + (at === c ? " sel" : ""), "aria-pressed": String(at === c) }), c))));
+  if (at) wrap.append(h("div", { class: "grid", role: "group", "aria-label": "card" }, E.cards.filter((c) => (c.color || "W") === at).map((c) =>
+    paint(btn(c.label, () => onPick(c.code), { class: "pick c-" + at + (chosen === c.code ? " sel" : ""), "aria-label": c.name + (c.item ? ", " + itemWords(c.item) : ""), title: c.name, "aria-pressed": String(chosen === c.code) }), at))));
+  return wrap;
+}
+// Rule IDs are for the rule book, not the table: "(MK-I1, DL3)" and "(BA-A1)" are left out of what people read.
+const RULE_ID = /\s*\((?:[A-Z]{1,3}-[A-Z]*\d+[a-z]?|DL?\d+)(?:,\s*(?:[A-Z]{1,3}-[A-Z]*\d+[a-z]?|DL?\d+))*\)/g;
+const plain = (text) => String(text).replace(RULE_ID, "");
+// A log line as people read it: card codes by their names (as the picker shows them), no rule IDs.
+function words(line) {
+  return plain(line).replace(/\b([A-Z][A-Z0-9+]{1,3})\b/g, (code) => (CARDS[code] ? CARDS[code].name : code));
 }
 function unoAndCatch(player) {
   const row = h("div", { class: "row", id: "calls" });
@@ -330,18 +396,35 @@ function playerPage() {
   out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(8));
   return out;
 }
+// The table view, for a TV across the room: whose turn and the top card fill most of the screen; owed presses
+// and scores large; while a player's seat is free, the address to join and its QR code.
 function tablePage() {
-  const owed = (S.owed || []).map((o) => h("li", {}, o.player + ": " + owes(o)));
+  const owed = (S.owed || []).map((o) => h("li", {}, h("strong", {}, o.player), " owes " + owes(o)));
+  const players = S.players || [];
+  const free = players.filter((p) => !taken.includes(p) && !(S.dropped || []).includes(p));
+  const scores = h("table", { id: "seats", class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards"), h("th", {}, "Score"))),
+    h("tbody", {}, players.map((p) => h("tr", { class: p === S.turn ? "turn" : null },
+      h("td", {}, p === S.turn ? "▶ " : "", p, (S.uno || []).includes(p) ? h("span", { class: "badge bad" }, "no UNO!") : null),
+      h("td", { class: "n" }, betweenHands() ? "–" : (S.hands || {})[p] ?? "–"), h("td", { class: "n" }, (S.scores || {})[p] ?? 0)))));
+  const joinBox = free.length && joinInfo ? h("div", { class: "panel join", id: "join-info" },
+    h("img", { src: joinInfo.qr, alt: "QR code of " + joinInfo.url, class: "qr" }),
+    h("div", {}, h("p", {}, "Join: open ", h("strong", { id: "join-url" }, joinInfo.url)), h("p", { class: "note" }, "Free: " + free.join(", ") + ". The PIN is shown where unox runs."))) : null;
   return [h("div", { class: "tv" },
-    h("div", {}, statusLine(), topPanel(true), launcherPanel(), pendingPanel(false), h("h2", {}, "Owed" + unit(2)), owed.length ? h("ul", {}, owed) : h("p", { class: "note" }, "nobody owes" + unit(2))),
-    h("div", {}, h("h2", {}, "Players"), seatsTable(), h("h2", {}, "Log"), logList(20)))];
+    h("section", { class: "stage top" }, statusLine(), h("div", { class: "bigcard" }, card(betweenHands() ? null : S.top, true)),
+      h("div", { class: "facts" }, E.rules !== "extreme" ? h("span", { id: "edition" }, E.title) : null,
+        h("span", {}, "Colour: ", h("strong", { id: "color" }, swatch(betweenHands() ? null : S.color))),
+        h("span", {}, S.direction === "right" ? "↺ counter-clockwise" : "↻ clockwise")),
+      S.unsettled ? h("div", { class: "msg" }, "A fire is unsettled: the operator settles it before play goes on.") : null,
+      pendingPanel(false)),
+    h("section", { class: "side" }, h("div", { class: "owed", id: "owed" }, owed.length ? h("ul", {}, owed) : h("p", { class: "note" }, "nobody owes" + unit(2))),
+      scores, joinBox, launcherPanel(), h("h2", {}, "Log"), logList(12)))];
 }
 function operatorPage() {
   const players = S.players || [];
   if (!acting || !players.includes(acting)) acting = S.turn || players[0];
   const out = [statusLine(), msgBox(), launcherPanel()];
   if (S.unsettled) { // a fire the table stopped in: the operator counts what came out
-    const facts = Object.entries(S.unsettled).map(([k, v]) => k + ": " + v).join(", ");
+    const facts = Object.entries(S.unsettled).filter(([, v]) => v != null).map(([k, v]) => k + ": " + v).join(", ");
     out.push(h("div", { class: "panel", id: "settle" }, h("h2", {}, "Settle the last fire"), h("p", { class: "note" }, facts),
       h("div", { class: "row" }, h("label", { for: "settled" }, "Cards that came out: "),
         h("input", { id: "settled", type: "number", min: 0, max: 40, inputmode: "numeric", value: pick.settled ?? "", oninput: (e) => { pick.settled = e.target.value; } }),
@@ -368,13 +451,28 @@ function operatorPage() {
       btn("Wrong card: take back " + acting + "'s play", () => send({ cmd: "penalty", player: acting, kind: "wrong_card" })))));
   }
   out.push(h("div", { class: "panel" }, h("div", { class: "row" }, btn("Reload the launcher", () => send({ cmd: "reload" })), btn("Undo the last event", () => send({ cmd: "undo" }), { id: "undo" }))));
+  out.push(seatsPanel(players));
   out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(12));
   return out;
+}
+// A player's seat is one phone's; a phone that lost its cookie asks the operator, who frees the seat here.
+function seatsPanel(players) {
+  const held = players.filter((p) => taken.includes(p));
+  return h("div", { class: "panel", id: "seat-list" }, h("h2", {}, "Seats"),
+    held.length ? h("div", { class: "row" }, held.map((p) => btn("Free " + p + "'s seat", () => freeSeat(p), { id: "free-" + p })))
+      : h("p", { class: "note" }, "No player has joined from a phone yet."),
+    h("p", { class: "note" }, "Freeing a seat signs that phone out, so another phone (or the same one again) can take it."));
+}
+async function freeSeat(player) {
+  const r = await api("/api/seats/free", { seat: player });
+  message = r.status === 200 ? player + "'s seat is free: that phone can join again" : refusal(r.data, r.status);
+  if (r.status === 200) taken = r.data.taken;
+  render();
 }
 function scoreForm(players) {
   const rows = players.filter((p) => !(S.dropped || []).includes(p)).map((p) => {
     if (points[p] == null) points[p] = p === S.went_out ? "0" : "";
-    return h("div", { class: "row" }, h("label", { for: "pts-" + p, style: "min-width:6em" }, p),
+    return h("div", { class: "row" }, h("label", { for: "pts-" + p, class: "name" }, p),
       h("input", { id: "pts-" + p, type: "number", min: 0, inputmode: "numeric", value: points[p], oninput: (e) => { points[p] = e.target.value; } }));
   });
   return h("div", { class: "panel", id: "score" }, h("h2", {}, "Points left in each hand"), rows,
@@ -395,16 +493,26 @@ function nextDealer() {
 }
 
 // ---- the join page ----------------------------------------------------------------------------
+// A refusal in words: "wrong PIN", "locked for N s", "taken: ask the operator".
+const refusal = (data, status) => (data && data.error && data.error.message) || "the server answered " + status;
 function joinPage(seats, pinGiven) {
   const err = h("div", { class: "msg", role: "alert", id: "msg" }, message);
+  const say = (text) => { message = text; err.textContent = text; };
   if (!seats) {
     const pin = h("input", { id: "pin", type: "password", inputmode: "numeric", autocomplete: "off", "aria-label": "PIN", placeholder: "PIN" });
     const go = async () => {
-      const { status, data } = await join(pin.value, "table", true);
-      message = status === 200 ? "" : data.error.message;
-      if (status !== 200) return render();
+      let r;
+      try { r = await join(pin.value, "table", true); } catch (e) { return say("no connection to the table: check the Wi-Fi and try again"); }
+      if (r.status !== 200) return say(refusal(r.data, r.status));
+      say("");
+      if (r.data.operator) { // the operator's own PIN: straight to the operator's seat
+        const o = await join(pin.value, "operator");
+        if (o.status !== 200) return say(refusal(o.data, o.status));
+        return location.assign("/operator");
+      }
       const st = await api("/api/state");
-      $("app").replaceChildren(...joinPage(st.data.state.players || [], pin.value));
+      if (st.status !== 200) return say(refusal(st.data, st.status));
+      $("app").replaceChildren(...joinPage(st.data.free || [], pin.value));
     };
     pin.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     return [h("h1", {}, "Join the table"), h("p", {}, "Type the PIN shown where unox serve runs."), err,
@@ -412,12 +520,13 @@ function joinPage(seats, pinGiven) {
   }
   const take = async (seat) => {
     const { status, data } = await join(pinGiven, seat);
-    if (status !== 200) { message = data.error.message; return render(); }
-    location.assign(seat === "operator" ? "/operator" : seat === "table" ? "/table" : "/play");
+    if (status !== 200) return say(refusal(data, status));
+    location.assign(seat === "table" ? "/table" : "/play");
   };
   return [h("h1", {}, "Take a seat"), err, h("h2", {}, "A player"),
-    h("div", { class: "row" }, seats.map((p) => btn(p, () => take(p), { class: "main" }))),
-    h("h2", {}, "Or"), h("div", { class: "row" }, btn("The table view (tablet or TV)", () => take("table")), btn("The operator", () => take("operator")))];
+    seats.length ? h("div", { class: "row" }, seats.map((p) => btn(p, () => take(p), { class: "main" })))
+      : h("p", { class: "note", id: "no-seats" }, "Every player's seat is taken. Lost yours? Ask the operator to free it."),
+    h("h2", {}, "Or"), h("div", { class: "row" }, btn("The table view (tablet or TV)", () => take("table")))];
 }
 
 // ---- rendering --------------------------------------------------------------------------------
@@ -425,12 +534,13 @@ function render() {
   const page = PAGES[location.pathname];
   if (!page) return;
   if (!S) return;
-  $("who").textContent = me === "operator" ? "Operator" : me === "table" ? "Table view" : me + (readOnly ? " (watching)" : "");
+  $("who").textContent = me === "operator" ? "Operator" : me === "table" ? "Table view" : (me || "") + (readOnly ? " (watching)" : "");
   const focused = document.activeElement && document.activeElement.id;
   const wanted = me === "operator" ? "operator" : me === "table" ? "table" : "player";
   if (page !== wanted && !(page === "table")) { location.replace(wanted === "player" ? "/play" : "/" + wanted); return; }
   const parts = page === "table" ? tablePage() : page === "operator" ? operatorPage() : playerPage();
-  $("app").replaceChildren(...parts);
+  document.body.classList.toggle("tvpage", page === "table");
+  $("app").replaceChildren(...parts.flat().filter((part) => part != null)); // a null would print "null"
   if (focused && $(focused)) $(focused).focus();
 }
 async function start() {
