@@ -79,6 +79,11 @@ class GpioBoard:
         else:
             self._motor.stop()
 
+    def brake(self) -> None:
+        """Both bridge inputs high: the windings shorted, so the roller stops before a reverse pulse."""
+        self._motor.forward_device.value = 1
+        self._motor.backward_device.value = 1
+
     def motor_value(self) -> float:
         return float(self._motor.value)
 
