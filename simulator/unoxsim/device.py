@@ -12,7 +12,8 @@ The host side is `host_write()` / `host_read()` (the `sim://` port uses them). F
 per-card rates, the cable's per-frame rates, electrical noise on the beam line (`glitch`: the probability per
 ms, while the bridge drives the motor, of a 0.2 ms spurious low: a falling and a rising edge inside one
 firmware tick, which an edge-counting firmware takes for a card), and the people around it:
-`press_button()`, `open_lid()`, `set_battery()`, `take_stuck()`, `unplug()`, `power_cycle()`, `freeze()` (a hung firmware loop).
+`press_button()`, `open_lid()`, `set_battery()`, `take_stuck()`, `unplug()`, `power_cycle()`, `freeze()`
+(a hung firmware loop).
 """
 
 from __future__ import annotations
