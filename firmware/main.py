@@ -20,14 +20,10 @@ _WDT_ENABLE = 0x40000000  # above the small-int range: not a const()
 
 
 def chip_name():
+    # the build's machine name, as os.uname().machine gives it: "Raspberry Pi Pico2 with RP2350"
     import sys
 
-    try:
-        return sys.implementation._machine
-    except AttributeError:
-        import os
-
-        return os.uname().machine
+    return getattr(sys.implementation, "_machine", "")
 
 
 def wdt_ctrl(name):

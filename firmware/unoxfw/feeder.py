@@ -209,9 +209,7 @@ class Feeder:
         self._board.cut_after(self._s["max_on_ms"] + _CUT_MARGIN_MS)
         if not self._clean and not self._board.beam_blocked():
             self._clean = True
-            self._board.motor(-self._duty())  # pull back a card left in the nip (from rest: no brake)
-            self._phase = _PRE_BACK
-            self._t = now_ms
+            self._back(_PRE_BACK, now_ms)  # pull back a card left in the nip (braked first: it may coast)
             return None
         self._spin(now_ms)
         return None

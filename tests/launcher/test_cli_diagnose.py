@@ -45,9 +45,19 @@ def test_every_injected_fault_is_named_and_fails(capsys, param):
     assert all(word in failed for word in words), failed
 
 
+ABSORBED = {"glitch": "glitch=0.05"}  # faults the firmware itself absorbs: a healthy launcher despite them
+
+
 def test_every_fault_parameter_of_the_simulator_is_covered():
     behaviour = {"seed", "unjam", "drain", "bounce", "idle_step"}  # settings, not faults
-    assert set(PARAMETERS) - behaviour == set(FAULT_PARAMS)
+    assert set(PARAMETERS) - behaviour == set(FAULT_PARAMS) | set(ABSORBED)
+
+
+@pytest.mark.parametrize("param", sorted(ABSORBED))
+def test_noise_the_firmware_filters_out_passes_every_check(capsys, param):
+    """Issue 17 finding 4: beam glitches are not cards, so the motor check's count is still right."""
+    code, report = diagnose(capsys, f"sim:?seed=3&{ABSORBED[param]}")
+    assert code == 0 and report["ok"], report
 
 
 def test_text_table_and_unreachable_launcher(capsys):
