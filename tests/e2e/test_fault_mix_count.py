@@ -33,7 +33,8 @@ MIXES = {
 
 def pair_stopped_in_beam(model) -> bool:
     """A double-fed pair at rest in the beam (snagged, or wedged): one endless block, like one card."""
-    return any(card.count == 2 and (card.stuck or card.jammed) and model._in_beam(card) for card in model.path)
+    return any(card.count == 2 and (card.stuck or card.jammed) and model._in_beam(card)
+               for card in model.path)
 
 
 def press_and_clear(launcher, n: int) -> tuple[int, int, bool]:

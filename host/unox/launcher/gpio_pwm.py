@@ -28,8 +28,8 @@ def channels_for(in1: int, in2: int) -> tuple[int, int]:
         raise LauncherError(f"BCM {', '.join(map(str, bad))} has no hardware PWM; wire the motor to BCM 12 "
                             "and 13 (or 18 and 19), or use --launcher gpio:?pwm=software")
     if HARDWARE_PWM[in1] == HARDWARE_PWM[in2]:
-        raise LauncherError(f"BCM {in1} and {in2} share PWM channel {HARDWARE_PWM[in1]}: the two motor inputs "
-                            "need one channel each (BCM 12 and 13)")
+        raise LauncherError(f"BCM {in1} and {in2} share PWM channel {HARDWARE_PWM[in1]}: the two motor "
+                            "inputs need one channel each (BCM 12 and 13)")
     return HARDWARE_PWM[in1], HARDWARE_PWM[in2]
 
 
@@ -69,15 +69,15 @@ class HardwarePwmMotor:
         channel1, channel2 = channels_for(in1, in2)
         chip_dir = Path(root) / f"pwmchip{chip}"
         if not chip_dir.exists():
-            raise LauncherError(f"no hardware PWM at {chip_dir}: add dtoverlay=pwm-2chan,pin=12,func=4,pin2=13,"
-                                "func2=4 to /boot/firmware/config.txt and reboot (hardware/MODDING.md), or use "
-                                "--launcher gpio:?pwm=software")
+            raise LauncherError(f"no hardware PWM at {chip_dir}: add dtoverlay=pwm-2chan,pin=12,func=4,"
+                                "pin2=13,func2=4 to /boot/firmware/config.txt and reboot "
+                                "(hardware/MODDING.md), or use --launcher gpio:?pwm=software")
         try:
             self.forward_device = SysfsPwmChannel(chip_dir, channel1)
             self.backward_device = SysfsPwmChannel(chip_dir, channel2)
         except OSError as exc:
-            raise LauncherError(f"cannot drive the hardware PWM at {chip_dir} ({exc}); run unox as a user in "
-                                "the gpio group, or as root") from exc
+            raise LauncherError(f"cannot drive the hardware PWM at {chip_dir} ({exc}); run unox as a user "
+                                "in the gpio group, or as root") from exc
         self.value = 0.0
 
     def forward(self, speed: float) -> None:
