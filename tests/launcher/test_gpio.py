@@ -313,8 +313,8 @@ def test_every_reverse_pulse_comes_after_30_to_50_ms_of_braking(gpio, feeder, mo
 
 def test_the_interlock_heartbeat_toggles_only_while_a_fire_runs(mock_factory, clock, feeder):
     """Finding 2: the one-shot on nSLEEP holds the bridge awake only while this pin toggles."""
-    launcher = shut_lid_launcher(mock_factory, clock, pins={"heartbeat": 23})
-    beat = mock_factory.pin(23)
+    launcher = shut_lid_launcher(mock_factory, clock)
+    beat = mock_factory.pin(PINS["heartbeat"])
     steps = []  # (t, motor on, heartbeat edges given since the previous clock step)
     seen = [0]
 
@@ -336,8 +336,10 @@ def test_the_interlock_heartbeat_toggles_only_while_a_fire_runs(mock_factory, cl
     launcher.close()
 
 
-def test_without_a_heartbeat_pin_the_driver_still_runs(gpio, feeder):
-    assert gpio.fire(2).fired == 2 and gpio.board.beats == 0
+def test_without_a_heartbeat_pin_the_driver_still_runs(mock_factory, clock, feeder):
+    launcher = shut_lid_launcher(mock_factory, clock, pins={"heartbeat": None})
+    assert launcher.fire(2).fired == 2 and launcher.board.beats == 0
+    launcher.close()
 
 
 def test_the_motor_runs_on_the_pis_hardware_pwm_at_the_picos_frequency(tmp_path, mock_factory, clock):
