@@ -48,3 +48,6 @@ def test_the_firmware_count_stays_the_cards_out_under_glitches_through_simulate_
     assert truth["glitches"] > PRESSES // 4  # the beam line was noisy
     assert truth["counted"] > PRESSES // 2  # the standalone profile fired cards: not trivially 0
     assert truth["counted"] == truth["ejected"] + truth["in_slot"]
+    if os.environ.get("UNOX_GLITCH_CLI_PRESSES"):
+        print(f"\n{PRESSES} presses, {truth['counted']} cards counted, {truth['ejected'] + truth['in_slot']} out, "
+              f"{truth['glitches']} glitches")
