@@ -49,5 +49,5 @@ def test_the_firmware_count_stays_the_cards_out_under_glitches_through_simulate_
     assert truth["counted"] > PRESSES // 2  # the standalone profile fired cards: not trivially 0
     assert truth["counted"] == truth["ejected"] + truth["in_slot"]
     if os.environ.get("UNOX_GLITCH_CLI_PRESSES"):
-        out = truth["ejected"] + truth["in_slot"]
-        print(f"\n{PRESSES} presses, {truth['counted']} cards counted, {out} out, {truth['glitches']} glitches")
+        out, glitches = truth["ejected"] + truth["in_slot"], truth["glitches"]
+        print(f"\n{PRESSES} presses, {truth['counted']} cards counted, {out} out, {glitches} glitches")
