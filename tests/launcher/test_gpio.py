@@ -288,6 +288,8 @@ def test_glitches_on_the_beam_line_are_not_cards(gpio, feeder, mock_factory, clo
     result = gpio.fire(3)
     assert len(glitches) >= 20
     assert (result.fired, result.fault) == (3, None) and feeder.out == 3
+    # calibrate's timings come from real blocks too, not from the first glitch after the start
+    assert result.details["feed_ms"] >= feeder.card_ms and result.details["block_ms"] == feeder.block_ms
 
 
 def test_every_reverse_pulse_comes_after_30_to_50_ms_of_braking(gpio, feeder, mock_factory, clock):

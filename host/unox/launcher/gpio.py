@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 
+from unoxfw.feeder import _BEAM_STABLE_MS as BEAM_STABLE_MS
 from unoxfw.feeder import Feeder
 from unoxfw.settings import Settings
 from unoxfw.signals import Beeper
@@ -31,6 +32,22 @@ from unox.launcher.gpio_pins import PINS
 TICK_S = 0.002
 PRESS_STABLE_MS = 10  # as the firmware (unoxfw.app._PRESS_STABLE_MS)
 PWM_MODES = ("hardware", "software")
+
+
+def _blocks(edges: list[tuple[int, bool]]) -> list[tuple[int, int | None]]:
+    """(entered, left or None) of each beam block of BEAM_STABLE_MS or more: glitches are no card."""
+    blocks: list[tuple[int, int | None]] = []
+    entered = None
+    for t, entering in edges:
+        if entering:
+            entered = t
+        elif entered is not None:
+            if t - entered >= BEAM_STABLE_MS:
+                blocks.append((entered, t))
+            entered = None
+    if entered is not None:
+        blocks.append((entered, None))
+    return blocks
 
 
 class PressFilter:
@@ -157,12 +174,11 @@ class GpioLauncher(Launcher):
         details: dict = {"duty": self.settings.get("duty"), "fire_ms": self._ms() - start}
         if detail != "-":
             details["detail"] = detail
-        entries = [t for t, entering in self.board.edges if entering]
-        exits = [t for t, entering in self.board.edges if not entering]
-        if entries:
-            details["feed_ms"] = entries[0] - start
-        if entries and exits and exits[0] >= entries[0]:
-            details["block_ms"] = exits[0] - entries[0]
+        blocks = _blocks(self.board.edges)
+        if blocks:
+            details["feed_ms"] = blocks[0][0] - start
+            if blocks[0][1] is not None:
+                details["block_ms"] = blocks[0][1] - blocks[0][0]
         return details
 
     def _play(self, pattern: str) -> None:
