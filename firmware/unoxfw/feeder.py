@@ -57,7 +57,7 @@ _RUNDOWN_MAX_MS = const(2000)
 _CUT_MARGIN_MS = const(20)
 _MIN_BLOCK_MS = const(10)
 _SPIN_UP_MS = const(50)  # a card entering the beam sooner after the roller (re)started was not at speed
-_BEAM_STABLE_MS = const(4)  # a block shorter than this is a glitch, not a card (RULES: 3-5 ms)
+_BEAM_STABLE_MS = const(4)  # a block shorter than this is a glitch, not a card (issue 17: 3-5 ms)
 _BRAKE_MS = const(40)  # braking before each reverse pulse (30-50 ms)
 _BRAKE = const(7)
 _PRE_BACK = const(8)
@@ -327,6 +327,6 @@ class Feeder:
         if blocked:
             # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
             # been blocked since before this fire (no edge: a card left from an earlier fire).
-            self.wedged = 1 if self._board.beam_count() > self._base and self.fired() > 0 else 0
+            self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
             return self._finish("jam", "wedged")
         return self._finish("empty", "-")
