@@ -18,6 +18,7 @@ the Pico's 20 kHz (`pwm=hardware`, the default on a Pi), or gpiozero's software 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from unoxfw.feeder import _BEAM_STABLE_MS as BEAM_STABLE_MS
 from unoxfw.feeder import Feeder
@@ -87,7 +88,7 @@ class GpioLauncher(Launcher):
         clock: Clock | None = None,
         pwm: str | None = None,
         pwm_chip: int = 0,
-        pwm_root=None,
+        pwm_root: Path | None = None,
     ):
         if pwm is None:  # a real Pi gets the hardware PWM; mock pins have none
             pwm = "software" if factory == "mock" or not isinstance(factory, str) else "hardware"

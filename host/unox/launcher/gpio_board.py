@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from pathlib import Path
 
 from unox.launcher.base import LauncherError
 
@@ -46,7 +47,7 @@ class GpioBoard:
     """Motor, beam, button, lid and buzzer as gpiozero devices; edge callbacks only count."""
 
     def __init__(self, pin_factory, pins: dict[str, int], now_ms=None, *, pwm: str = "software",
-                 pwm_chip: int = 0, pwm_root=None):
+                 pwm_chip: int = 0, pwm_root: Path | None = None):
         from gpiozero import Button, DigitalInputDevice, DigitalOutputDevice, Motor, PWMOutputDevice
 
         from unox.launcher.gpio_pwm import SYSFS_PWM, HardwarePwmMotor
