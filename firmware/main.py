@@ -5,21 +5,43 @@
 #   import, the board set-up, the first ticks) resets the board. unoxsim boots in this same order.
 # - Frames never contain 0x03, so Ctrl-C stays enabled (no micropython.kbd_intr(-1)): mpremote and
 #   `unox firmware flash` stop this file with Ctrl-C, at any point of it.
-# - The RP2040 WDT cannot be stopped through machine.WDT and its limit is 8388 ms. On KeyboardInterrupt
-#   (during the imports, the boot or the loop) the motor stops and the watchdog is paused by clearing
-#   WATCHDOG CTRL.ENABLE (bit 30 at 0x40058000, RP2040 datasheet 4.7), so the REPL session that follows
-#   is not reset mid-flash.
+# - The WDT cannot be stopped through machine.WDT (RP2040 limit 8388 ms). On KeyboardInterrupt (during the
+#   imports, the boot or the loop) the motor stops and the watchdog is paused by clearing WATCHDOG
+#   CTRL.ENABLE (bit 30 on both chips), so the REPL session that follows is not reset mid-flash. The register
+#   depends on the chip: 0x40058000 on the RP2040 (Pico, datasheet 4.7), 0x400D8000 on the RP2350 (Pico 2,
+#   MicroPython's RPI_PICO2 build, datasheet 12.9; 0x40058000 is another block there). The chip is read
+#   from the build's machine name ("... with RP2040" / "... with RP2350"); on any other, nothing is written.
 
 import machine
 
 WDT = machine.WDT(timeout=5000)  # first: unoxfw.runner.WDT_MS (a test checks the two agree)
 
-_WDT_CTRL = 0x40058000  # above the small-int range: not a const()
-_WDT_ENABLE = 0x40000000
+_WDT_ENABLE = 0x40000000  # above the small-int range: not a const()
+
+
+def chip_name():
+    # the build's machine name, as os.uname().machine gives it: "Raspberry Pi Pico2 with RP2350"
+    import sys
+
+    return getattr(sys.implementation, "_machine", "")
+
+
+def wdt_ctrl(name):
+    # the WATCHDOG CTRL register of the chip `name` (a MicroPython machine name), or None if unknown
+    if "RP2350" in name:
+        return 0x400D8000
+    if "RP2040" in name:
+        return 0x40058000
+    return None
+
+
+CHIP = chip_name()
 
 
 def pause_watchdog(machine):
-    machine.mem32[_WDT_CTRL] &= ~_WDT_ENABLE
+    ctrl = wdt_ctrl(CHIP)
+    if ctrl is not None:
+        machine.mem32[ctrl] &= ~_WDT_ENABLE
 
 
 try:

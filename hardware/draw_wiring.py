@@ -58,20 +58,31 @@ ROLES = {
     "buzzer": "piezo buzzer",
     "battery_adc": "pack divider",
     "led": "on-board LED",
+    "heartbeat": "interlock one-shot B",
 }
+# Values drawn on the diagrams (hardware/BOM.md lists the parts).
+IR_RESISTOR = "100 ohm"  # bare 940 nm LED: (3.3 V - 1.3 V) / 20 mA; the Adafruit emitter has it built in
+BEAM_PULL_UP = "10k"  # at the MCU pin: the internal 50-80 kOhm is too weak beside 20 kHz motor wires
+INPUT_PULL_DOWN = "100k"  # on AIN1/AIN2: the bridge stays off while the pins float (boot, crash)
+FUSE = "F1 1.1 A hold / 2.2 A trip (PTC)"
+ONE_SHOT_MS = "~50 ms"
 TAG_W = 2.2
 PITCH = 1.0
 NOTES = {
     "pico": [
         "Common ground: pack -, H-bridge GND, beam GND and Pico GND (pin 38) are one net.",
         "The Pico is powered over USB from the Pi; the motor only ever from the pack, never from 3V3.",
-        "DRV8833: tie nSLEEP to 3V3. TB6612FNG: VCC, STBY and PWMA to 3V3 (and VM >= 4.5 V).",
-        "Beam, button and lid use the Pico's internal pull-ups; all three read low when active.",
+        "nSLEEP to 3V3 (DRV8833 boards have no pull-up: left open the motor never runs). TB6612FNG: VCC,",
+        "STBY and PWMA to 3V3, VM >= 4.5 V. C1 100 nF and C2 100 uF (mind its polarity) right at VM-GND.",
+        "The safe default build: the Pico's watchdog and on-time timer stop the motor without the Pi.",
+        "Button and lid use the Pico's internal pull-ups; the beam has a 10k pull-up at GP16 too.",
     ],
     "pi": [
         "Common ground: pack -, H-bridge GND, beam GND and Pi GND (pin 6) are one net.",
-        "The motor only ever from the pack, never from the Pi's 3V3 or 5V.",
-        "DRV8833: tie nSLEEP to 3V3. TB6612FNG: VCC, STBY and PWMA to 3V3 (and VM >= 4.5 V).",
+        "The motor only ever from the pack, never from the Pi's 3V3 or 5V. C1/C2 right at VM-GND.",
+        "Interlock: U2 holds nSLEEP/STBY high only while heartbeat toggles (unox toggles it while firing):",
+        "a killed or hung unox lets the bridge sleep within ~50 ms. 100k pull-downs on AIN1/AIN2/nSLEEP.",
+        "Fit the interlock and F1 before the first run: without them a crash can leave the motor on.",
         "No ADC on the Pi: the pack is not measured (add an MCP3008 on SPI0, BCM 8-11, to measure it).",
     ],
 }
@@ -119,10 +130,12 @@ def _controller(d: schemdraw.Drawing, build: str, pins: dict) -> elm.Ic:
     return ic
 
 
-def _hbridge(d: schemdraw.Drawing, x: float, y: float) -> None:
-    """Channel A of a DRV8833 / TB6612FNG driving the launcher's own motor from the pack."""
+def _hbridge(d: schemdraw.Drawing, x: float, y: float, build: str) -> None:
+    """Channel A of a DRV8833 / TB6612FNG driving the launcher's own motor from the pack, with its
+    decoupling, the pull-downs that keep it off while its inputs float, and nSLEEP (3V3 or the interlock)."""
     hb = elm.Ic(
         pins=[
+            elm.IcPin(name="nSLEEP/STBY", side="left", anchorname="SLEEP"),
             elm.IcPin(name="AIN2", side="left", anchorname="AIN2"),
             elm.IcPin(name="AIN1", side="left", anchorname="AIN1"),
             elm.IcPin(name="AOUT2", side="right", anchorname="AOUT2"),
@@ -130,27 +143,77 @@ def _hbridge(d: schemdraw.Drawing, x: float, y: float) -> None:
             elm.IcPin(name="VM", side="top", anchorname="VM"),
             elm.IcPin(name="GND", side="bottom", anchorname="GND"),
         ],
-        size=(5, 4),
+        size=(5, 5),
         leadlen=0.6,
-    ).right().anchor("AIN1").at((x, y)).label("DRV8833 or\nTB6612FNG\n(channel A)", "center")
+    ).right().anchor("AIN1").at((x, y)).label("U1 DRV8833 or\nTB6612FNG\n(channel A)", "center")
     d.add(hb)
-    out_tag(d, hb.AIN1, "motor_in1", "left")
-    out_tag(d, hb.AIN2, "motor_in2", "left")
+    for pin, net in (("AIN1", "motor_in1"), ("AIN2", "motor_in2")):
+        at = getattr(hb, pin)
+        d.add(elm.Dot().at((at[0] - 0.5, at[1])))
+        out_tag(d, at, net, "left", 1.6)
+        pull = d.add(elm.Resistor().at((at[0] - 0.5, at[1])).down(0.9).scale(0.5))
+        d.add(elm.Label().at((pull.end[0] - 0.2, pull.end[1])).label(INPUT_PULL_DOWN, halign="right",
+                                                                       fontsize=9))
+        d.add(elm.Ground().at(pull.end).scale(0.5))
+    sleep_net = "3V3" if build == "pico" else "nSLEEP"
+    out_tag(d, hb.SLEEP, sleep_net, "left", 1.6)
     d.add(elm.Line().at(hb.AOUT1).right(1.0))
     motor = d.add(elm.Motor().down().toy(hb.AOUT2).label("launcher motor", "bottom", ofst=0.3))
     d.add(elm.Line().at(motor.end).tox(hb.AOUT2))
-    d.add(elm.Line().at(hb.VM).up(0.5))
-    out_tag(d, d.here, "VPACK", "right", 0.6)
+    d.add(elm.Line().at(hb.VM).up(2.2))
+    vm = d.here
+    out_tag(d, vm, "VPACK", "right", 0.6)
+    d.add(elm.Line().at(vm).left(1.4))
+    d.add(elm.Dot())
+    c1 = d.add(elm.Capacitor().down(1.3).label("C1 100 nF", "right", fontsize=10))
+    d.add(elm.Ground().at(c1.end).scale(0.6))
+    d.add(elm.Line().at((vm[0] - 1.4, vm[1])).left(2.2))
+    c2 = d.add(elm.Capacitor(polar=True).down(1.3).label("C2 100 uF 16 V\n(+ to VPACK)", "left", fontsize=10))
+    d.add(elm.Ground().at(c2.end).scale(0.6))
     d.add(elm.Line().at(hb.GND).down(0.3))
     d.add(elm.Ground())
+
+
+def _interlock(d: schemdraw.Drawing, x: float, y: float) -> None:
+    """Pi build: a retriggerable one-shot holds nSLEEP high only while the heartbeat pin keeps toggling."""
+    u2 = elm.Ic(
+        pins=[
+            elm.IcPin(name="Rx/Cx", side="left", anchorname="RC"),
+            elm.IcPin(name="B", side="left", anchorname="B"),
+            elm.IcPin(name="A (GND)", side="left", anchorname="A"),
+            elm.IcPin(name="Q", side="right", anchorname="Q"),
+            elm.IcPin(name="VCC", side="top", anchorname="VCC"),
+            elm.IcPin(name="GND", side="bottom", anchorname="GND"),
+        ],
+        size=(4, 3.5),
+        leadlen=0.6,
+    ).right().anchor("B").at((x, y)).label("U2 74LVC1G123\nretriggerable\none-shot", "center", fontsize=10)
+    d.add(u2)
+    out_tag(d, u2.B, "heartbeat", "left", 1.0)
+    d.add(elm.Line().at(u2.A).left(0.5))
+    d.add(elm.Ground().scale(0.5))
+    d.add(elm.Line().at(u2.RC).left(0.5))
+    d.add(elm.Label().label(f"Rext 47k to 3V3, Cext 1 uF: {ONE_SHOT_MS}", halign="right", fontsize=9))
+    d.add(elm.Line().at(u2.VCC).up(0.4))
+    out_tag(d, d.here, "3V3", "right", 0.4)
+    d.add(elm.Line().at(u2.GND).down(0.3))
+    d.add(elm.Ground().scale(0.6))
+    d.add(elm.Line().at(u2.Q).right(0.6))
+    d.add(elm.Dot())
+    q = d.here
+    out_tag(d, q, "nSLEEP", "right", 0.8)
+    pull = d.add(elm.Resistor().at(q).down(1.0).scale(0.5))
+    d.add(elm.Label().at((pull.end[0] + 0.2, pull.end[1])).label(INPUT_PULL_DOWN, halign="left", fontsize=9))
+    d.add(elm.Ground().at(pull.end).scale(0.5))
 
 
 def _pack(d: schemdraw.Drawing, x: float, y: float, battery: dict | None) -> None:
     """The 3 x C pack for the motor; on the Pico build also the divider into the ADC."""
     d.add(elm.Ground().at((x, y)))
     cell = d.add(elm.Battery().up().at((x, y)).reverse().label(f"+ 3 x C\n{battery_v(battery)}", "bottom"))
-    top = (x, cell.end[1] + 0.6)
-    d.add(elm.Line().at(cell.end).toy(top[1]))
+    fuse = d.add(elm.Fuse().up(2.0).at(cell.end).label(FUSE, "left", fontsize=10))
+    top = (x, fuse.end[1] + 0.6)
+    d.add(elm.Line().at(fuse.end).toy(top[1]))
     out_tag(d, top, "VPACK", "left", 0.8)
     if battery is None:
         return
@@ -186,15 +249,32 @@ def _beam(d: schemdraw.Drawing, x: float, y: float) -> None:
         leadlen=0.6,
     ).right().anchor("OUT").at((x, y)).label("IR break-beam receiver", "top", ofst=0.2)
     d.add(rx)
-    out_tag(d, rx.OUT, "beam", "left")
+    out_tag(d, rx.OUT, "beam", "left", 2.4)
+    d.add(elm.Dot().at((rx.OUT[0] - 1.2, rx.OUT[1])))
+    pull = d.add(elm.Resistor().up(1.4).at((rx.OUT[0] - 1.2, rx.OUT[1])).scale(0.6))
+    label_at = (pull.end[0] - 0.2, pull.end[1] - 0.4)
+    d.add(elm.Label().at(label_at).label(f"{BEAM_PULL_UP} to 3V3", halign="right", fontsize=9))
+    d.add(elm.Vdd().at(pull.end).label("3V3", fontsize=9))
     out_tag(d, rx.VCC, "3V3", "left")
     d.add(elm.Line().at(rx.GND).left(0.4))
     d.add(elm.Ground())
 
 
+def _emitter(d: schemdraw.Drawing, x: float, y: float) -> None:
+    """The IR emitter with its current-limiting resistor (a bare LED across 3.3 V burns and sags the rail)."""
+    out_tag(d, (x, y), "3V3", "left", 0.5)
+    d.add(elm.Resistor().right().at((x, y)).label(f"R_IR {IR_RESISTOR}", "top", fontsize=10))
+    d.add(elm.LED().right().label("IR emitter, facing it", "top"))
+    d.add(elm.Line().right(0.5))
+    d.add(elm.Line().down(0.4))
+    d.add(elm.Ground())
+    note = f"R_IR {IR_RESISTOR}: a bare 940 nm LED at 20 mA.\nAdafruit's emitter has its own: a wire then."
+    d.add(elm.Label().at((x, y - 1.3)).label(note, halign="left", fontsize=9))
+
+
 def _peripherals(d: schemdraw.Drawing, x: float, y: float) -> None:
     _beam(d, x, y)
-    _to_ground(d, x, y - 4.5, "3V3", elm.LED(), "IR emitter, facing it")
+    _emitter(d, x, y - 4.5)
     _to_ground(d, x, y - 7.5, "button", elm.Button(), "front button")
     _to_ground(d, x, y - 10.5, "lid", elm.Switch(), "lid switch (closed = lid shut)")
     _to_ground(d, x, y - 13.5, "buzzer", elm.Crystal(), "passive piezo buzzer")
@@ -234,10 +314,12 @@ def draw(build: str, data: dict) -> str:
     d.config(fontsize=12)
     ic = _controller(d, build, pins)
     top_x, top_y = getattr(ic, next(iter(pins)))
-    _hbridge(d, top_x + 9.0, top_y - 1.0)
-    _pack(d, top_x + 10.0, top_y - 11.0, data["battery"] if build == "pico" else None)
+    _hbridge(d, top_x + 11.0, top_y - 1.5, build)
+    if build == "pi":
+        _interlock(d, top_x + 11.0, top_y - 12.0)
+    _pack(d, top_x + 1.0, top_y - 15.5, data["battery"] if build == "pico" else None)
     _peripherals(d, top_x + 25.0, top_y)
-    _notes(d, build, pins, ic.GND[0] - 2.0, top_y - 17.0)
+    _notes(d, build, pins, ic.GND[0] - 2.0, top_y - 22.0)
     return normalise(d.get_imagedata("svg").decode("utf-8"))
 
 

@@ -25,7 +25,24 @@ HOST_PINS = ROOT / "host" / "unox" / "launcher" / "gpio_pins.py"
 # Every build needs these roles; the firmware and the GPIO driver look them up by name.
 COMMON_KEYS = ("motor_in1", "motor_in2", "beam", "button", "lid", "buzzer")
 PICO_KEYS = COMMON_KEYS + ("battery_adc", "led")
-BATTERY_KEYS = ("r_top_ohm", "r_bottom_ohm", "adc_ref_mv", "nominal_mv", "low_mv")
+BATTERY_KEYS = ("r_top_ohm", "r_bottom_ohm", "adc_ref_mv", "nominal_mv", "low_mv", "crit_mv")
+# Roles that drive the H-bridge: high at the wrong moment, they run the motor.
+PI_MOTOR_KEYS = ("motor_in1", "motor_in2")
+# BCM pins that are high while the Pi boots, before unox can drive them low: a motor input there runs the
+# motor at every boot. The driver's input threshold (DRV8833 ~1.5 V over a ~100 kOhm pull-down) is far
+# below what these pins show.
+PI_HIGH_AT_BOOT = {
+    0: "BCM 0 (ID_SD) is pulled up at boot and belongs to the HAT ID EEPROM",
+    1: "BCM 1 (ID_SC) is pulled up at boot and belongs to the HAT ID EEPROM",
+    2: "BCM 2 (SDA1) has a 1.8 kOhm pull-up to 3V3 on the board: it is always high unless driven",
+    3: "BCM 3 (SCL1) has a 1.8 kOhm pull-up to 3V3 on the board: it is always high unless driven",
+    4: "BCM 4 is pulled up (50-65 kOhm) from power-on until unox claims it",
+    5: "BCM 5 is pulled up (50-65 kOhm) from power-on until unox claims it",
+    6: "BCM 6 is pulled up (50-65 kOhm) from power-on until unox claims it",
+    7: "BCM 7 is pulled up (50-65 kOhm) from power-on until unox claims it",
+    8: "BCM 8 is pulled up (50-65 kOhm) from power-on until unox claims it",
+    14: "BCM 14 (TXD0) idles high while the serial console runs on it",
+}
 
 # Pico: GPn -> physical header pin. GP0-GP22 and GP26-GP28 reach the header; GP23 (SMPS mode),
 # GP24 (VBUS sense) and GP29 (VSYS/3) are wired on the board, and GP25 is the on-board LED.
@@ -130,6 +147,12 @@ def _check_pico(pico: dict) -> None:
 
 
 def _check_pi(pi: dict) -> None:
+    for key in PI_MOTOR_KEYS:
+        if pi[key] in PI_HIGH_AT_BOOT:
+            raise PinMapError(
+                f"pins.toml: [pi] {key} = {pi[key]}: {PI_HIGH_AT_BOOT[pi[key]]}, so the motor would run "
+                "while the Pi boots; use BCM 12 and 13 (hardware PWM, low at boot)"
+            )
     for key, pin in pi.items():
         if pin not in PI_HEADER:
             raise PinMapError(f"pins.toml: [pi] {key} = {pin} is not a free BCM pin; use BCM 2-27")
@@ -145,6 +168,8 @@ def _check_battery(battery: dict) -> None:
             raise PinMapError(f"pins.toml: [battery] {key} = {battery[key]} must be positive")
     if battery["low_mv"] >= battery["nominal_mv"]:
         raise PinMapError("pins.toml: [battery] low_mv must be below nominal_mv")
+    if battery["crit_mv"] >= battery["low_mv"]:
+        raise PinMapError("pins.toml: [battery] crit_mv must be below low_mv (the warning comes first)")
     fresh_mv = battery["nominal_mv"] * FRESH_PACK_FACTOR
     on_adc = adc_mv(battery, fresh_mv)
     if on_adc >= battery["adc_ref_mv"]:

@@ -6,8 +6,11 @@ import machine
 from unoxfw.link import Endpoint
 from unoxfw.pins import PINS
 
-_WDT_CTRL = 0x40058000
+_WDT_CTRL = 0x40058000  # RP2040 (Pico)
+_WDT_CTRL_2350 = 0x400D8000  # RP2350 (Pico 2)
 _ENABLE = 1 << 30
+PICO = "Raspberry Pi Pico with RP2040"  # os.uname().machine of MicroPython's RPI_PICO build
+PICO2 = "Raspberry Pi Pico2 with RP2350"  # ... and of its RPI_PICO2 build
 
 
 class Clock:
@@ -60,6 +63,7 @@ class TestMain(unittest.TestCase):
         machine.reset_all()
         machine.mem32[_WDT_CTRL] = _ENABLE | 5000
         self.main = load_main()
+        self.main["CHIP"] = PICO
         self.run_main = self.main["run"]
 
     def test_watchdog_is_armed_before_anything_else_then_fed_and_paused_on_ctrl_c(self):
@@ -86,6 +90,42 @@ class TestMain(unittest.TestCase):
         self.assertTrue(app.feeder.busy())  # Ctrl-C came mid-fire
         self.assertEqual(board.motor_value(), 0)
         self.assertEqual(board.tone_hz(), 0)
+
+
+
+class TestWatchdogByChip(unittest.TestCase):
+    # Issue 17 finding 9: on a Pico 2 (RP2350) the RP2040's register is another block; the pause must
+    # clear ENABLE in the chip's own WATCHDOG CTRL and write nothing anywhere else.
+    def setUp(self):
+        machine.reset_all()
+        machine.mem32[_WDT_CTRL] = _ENABLE | 5000
+        machine.mem32[_WDT_CTRL_2350] = _ENABLE | 5000
+        self.main = load_main()
+
+    def test_the_register_is_chosen_by_the_chip_name(self):
+        wdt_ctrl = self.main["wdt_ctrl"]
+        self.assertEqual(wdt_ctrl(PICO), _WDT_CTRL)
+        self.assertEqual(wdt_ctrl(PICO2), _WDT_CTRL_2350)
+        self.assertIsNone(wdt_ctrl("JS with Emscripten"))
+        self.assertIsInstance(self.main["CHIP"], str)  # read from this interpreter at load
+
+    def test_ctrl_c_on_a_pico_2_pauses_the_rp2350_watchdog_and_leaves_0x40058000_alone(self):
+        self.main["CHIP"] = PICO2
+        self.main["run"](machine, Clock(300), ScriptIO(b""), self.main["WDT"])
+        self.assertEqual(machine.mem32[_WDT_CTRL_2350] & _ENABLE, 0)
+        self.assertEqual(machine.mem32[_WDT_CTRL], _ENABLE | 5000)
+
+    def test_ctrl_c_on_a_pico_pauses_the_rp2040_watchdog_and_leaves_the_rp2350_address_alone(self):
+        self.main["CHIP"] = PICO
+        self.main["run"](machine, Clock(300), ScriptIO(b""), self.main["WDT"])
+        self.assertEqual(machine.mem32[_WDT_CTRL] & _ENABLE, 0)
+        self.assertEqual(machine.mem32[_WDT_CTRL_2350], _ENABLE | 5000)
+
+    def test_on_an_unknown_chip_nothing_is_written(self):
+        self.main["CHIP"] = "some other board"
+        self.main["run"](machine, Clock(300), ScriptIO(b""), self.main["WDT"])
+        self.assertEqual(machine.mem32[_WDT_CTRL], _ENABLE | 5000)
+        self.assertEqual(machine.mem32[_WDT_CTRL_2350], _ENABLE | 5000)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # simulator and tests). Only calls that real MicroPython `machine` offers are used.
 #
 # Board(machine, pins, battery=None):  (battery None: unoxfw.pins.BATTERY)
-#   motor(value) -1..1 (DRV8833 IN1/IN2 PWM), motor_value(), beam_count(), beam_blocked(), presses(),
+#   motor(value) -1..1 (DRV8833 IN1/IN2 PWM; 0 coasts), brake() (both inputs high), motor_value(),
+#   beam_count(), beam_blocked(), presses(),
 #   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
 #   cut_after(ms), cut_cancel(), use_wdt(wdt)
 #
@@ -78,6 +79,12 @@ class Board:
             self._in1.duty_u16(0)
             self._in2.duty_u16(0)
         self._motor = value
+
+    def brake(self):
+        # both bridge inputs high: the motor's windings are shorted and the roller stops within ~50 ms
+        self._in1.duty_u16(_FULL)
+        self._in2.duty_u16(_FULL)
+        self._motor = 0
 
     def motor_value(self):
         return self._motor

@@ -9,7 +9,10 @@
 # wedged in the exit slot (0 or 1): still inside the launcher, they go back on the stack when the lid is
 # opened, so the report (App: FIRED k) takes them off. Not done in `fired`, which stays the beam's count.
 #
-# How a card is counted: a falling edge on the beam (a card entering it), counted by the board's IRQ.
+# How a card is counted (BeamCounter): a block of the beam that lasts _BEAM_STABLE_MS (4 ms; a card blocks it
+# ~43 ms). The board's IRQ counts falling edges; each tick samples the level, and a block that began since
+# the last tick (a new edge, or the level found low) counts once it has stayed blocked that long. A glitch
+# on the beam lead (motor wires beside it switch 1-2 A at 20 kHz) is a few microseconds low: never counted.
 # How EMPTY is told from JAM (no current sensing): when no card reaches the beam within card_ms the
 # motor stops, gives a reverse pulse and retries once. If the retry stalls too, the beam decides:
 #   beam blocked -> JAM  (a card is wedged in the exit slot);
@@ -19,6 +22,12 @@
 # A double feed (one long beam block, one edge) counts two cards: see BlockTimer.
 # At the end the motor keeps going until the last card has left the beam (else STUCK after exit_ms),
 # then the reverse pulse pulls the next card back; a card in the beam after that is STUCK (T4).
+# Every reverse pulse comes after _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full
+# speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating.
+# A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
+# of the beam (after STUCK, the card that jammed behind the stuck one). The next fire then starts with the
+# reverse pulse, when the beam is clear, so that card is pulled back and enters the beam with the roller at
+# speed: its block is measured, and a double-fed pair waiting there is counted as two.
 # A cut (lid, host silence, ontime, abort) stops the motor at once, but the roller coasts and may still carry
 # a card out: the beam keeps counting through the run-down, and the result comes _RUNDOWN_MS after the cut
 # and _QUIET_MS after the beam last changed (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too.
@@ -48,6 +57,43 @@ _RUNDOWN_MAX_MS = const(2000)
 _CUT_MARGIN_MS = const(20)
 _MIN_BLOCK_MS = const(10)
 _SPIN_UP_MS = const(50)  # a card entering the beam sooner after the roller (re)started was not at speed
+_BEAM_STABLE_MS = const(4)  # a block shorter than this is a glitch, not a card (issue 17: 3-5 ms)
+_BRAKE_MS = const(40)  # braking before each reverse pulse (30-50 ms)
+_BRAKE = const(7)
+_PRE_BACK = const(8)
+
+
+class BeamCounter:
+    # Counts cards as blocks of the beam that stay blocked _BEAM_STABLE_MS, from the IRQ's edge count and the
+    # level sampled each tick. `count` only grows.
+    def __init__(self):
+        self.count = 0
+        self._edges = 0
+        self._low = False
+        self._counted = True
+        self._since = 0
+
+    def start(self, edges, blocked, now_ms):
+        # a block already there when a fire starts is an old card, not a new one
+        self._edges = edges
+        self._low = blocked
+        self._counted = True
+        self._since = now_ms
+
+    def sample(self, edges, blocked, now_ms):
+        new_edge = edges != self._edges
+        self._edges = edges
+        if not blocked:
+            self._low = False
+            return
+        if new_edge or not self._low:
+            # a block began since the last sample (any glitch before it has risen again)
+            self._low = True
+            self._counted = False
+            self._since = now_ms
+        if not self._counted and ticks_diff(now_ms, self._since) >= _BEAM_STABLE_MS:
+            self._counted = True
+            self.count += 1
 
 
 class BlockTimer:
@@ -131,12 +177,15 @@ class Feeder:
         self._cut = None
         self._edges = 0
         self._beam = False
+        self.beam = BeamCounter()
+        self._next = _IDLE
+        self._clean = True  # the last fire ended with its reverse pulse: nothing waits in the nip
 
     def busy(self):
         return self._phase != _IDLE
 
     def fired(self):
-        count = self._board.beam_count() - self._base - self._pulled + self.blocks.extra
+        count = self.beam.count - self._base - self._pulled + self.blocks.extra
         return count if count > 0 else 0
 
     def _duty(self):
@@ -144,7 +193,8 @@ class Feeder:
 
     def start(self, n, now_ms):
         self._n = n
-        self._base = self._board.beam_count()
+        self.beam.start(self._board.beam_count(), self._board.beam_blocked(), now_ms)
+        self._base = self.beam.count
         self._pulled = 0
         self._seen = 0
         self._retried = False
@@ -157,6 +207,10 @@ class Feeder:
         self._t0 = now_ms
         self.blocks.start(self._board.beam_blocked(), self._s["duty"], now_ms)
         self._board.cut_after(self._s["max_on_ms"] + _CUT_MARGIN_MS)
+        if not self._clean and not self._board.beam_blocked():
+            self._clean = True
+            self._back(_PRE_BACK, now_ms)  # pull back a card left in the nip (braked first: it may coast)
+            return None
         self._spin(now_ms)
         return None
 
@@ -167,14 +221,17 @@ class Feeder:
         self._t = now_ms
 
     def _back(self, phase, now_ms):
-        self._board.motor(-self._duty())
-        self._phase = phase
+        # brake first, then the reverse pulse (phase `phase` once reversing)
+        self._board.brake()
+        self._next = phase
+        self._phase = _BRAKE
         self._t = now_ms
 
-    def _finish(self, fault, detail):
+    def _finish(self, fault, detail, clean=False):
         self._board.motor(0)
         self._board.cut_cancel()
         self._phase = _IDLE
+        self._clean = clean
         return (self.fired(), self._n, fault, detail)
 
     def cutting(self):
@@ -206,6 +263,7 @@ class Feeder:
         phase = self._phase
         if phase == _IDLE:
             return None
+        self.beam.sample(self._board.beam_count(), self._board.beam_blocked(), now_ms)
         self.blocks.watch(self._board.beam_blocked(), phase == _SPIN or phase == _EXIT, now_ms)
         if phase == _RUNDOWN:
             return self._tick_rundown(now_ms)
@@ -217,7 +275,18 @@ class Feeder:
         waited = ticks_diff(now_ms, self._t)
         if phase == _SPIN:
             return self._tick_spin(now_ms, waited)
-        if phase == _RETRY_BACK:
+        if phase == _BRAKE:
+            if waited >= _BRAKE_MS:
+                if self._next == _SPIN:
+                    self._spin(now_ms)
+                else:
+                    self._board.motor(-self._duty())
+                    self._phase = self._next
+                    self._t = now_ms
+        elif phase == _PRE_BACK:
+            if waited >= self._s["reverse_ms"]:
+                self._back(_SPIN, now_ms)  # brake, then forward
+        elif phase == _RETRY_BACK:
             if waited >= self._s["reverse_ms"]:
                 if self._blocked_at_stall and not self._board.beam_blocked():
                     self._pulled += 1
@@ -233,7 +302,8 @@ class Feeder:
                 self._phase = _SETTLE
                 self._t = now_ms
         elif waited >= self._s["settle_ms"]:
-            return self._finish("stuck" if self._board.beam_blocked() else None, "-")
+            blocked = self._board.beam_blocked()
+            return self._finish("stuck" if blocked else None, "-", not blocked)
         return None
 
     def _tick_spin(self, now_ms, waited):
@@ -257,6 +327,6 @@ class Feeder:
         if blocked:
             # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
             # been blocked since before this fire (no edge: a card left from an earlier fire).
-            self.wedged = 1 if self._board.beam_count() > self._base and self.fired() > 0 else 0
+            self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
             return self._finish("jam", "wedged")
         return self._finish("empty", "-")

@@ -11,9 +11,10 @@ PINS = {
     "led": 25,
 }
 BATTERY = {
-    "r_top_ohm": 10000,
-    "r_bottom_ohm": 10000,
+    "r_top_ohm": 47000,
+    "r_bottom_ohm": 47000,
     "adc_ref_mv": 3300,
     "nominal_mv": 4500,
     "low_mv": 3900,
+    "crit_mv": 3300,
 }

@@ -1,7 +1,10 @@
 # unoxfw.settings: calibration values the host may change with CONFIG key value. Each has bounds; a
 # refused value leaves the old one in place and the reply names the allowed range.
 
-# key: (default, lowest, highest)
+from unoxfw.pins import BATTERY
+
+# key: (default, lowest, highest). The battery thresholds' defaults come from hardware/pins.toml [battery]
+# (NiMH cells need lower ones: hardware/MODDING.md); a host's [firmware] config overrides them per session.
 LIMITS = {
     "duty": (80, 20, 100),  # motor PWM duty in percent while firing
     "card_ms": (900, 100, 5000),  # a card that does not reach the beam in this time is a stall
@@ -14,8 +17,8 @@ LIMITS = {
     "beat_ms": (250, 100, 10000),  # firmware HEARTBEAT period (the host calls the link down after 1 s)
     "host_beat_ms": (500, 100, 5000),  # the host's HEARTBEAT period, sent by the host after HELLO
     "sleep_ms": (300000, 0, 3600000),  # idle time before sleep (L3); 0 = never sleep
-    "low_mv": (3900, 2500, 6000),  # below: low battery signal (L5)
-    "crit_mv": (3300, 2000, 6000),  # below: FIRE refused with fault battery
+    "low_mv": (BATTERY["low_mv"], 2500, 6000),  # below: low battery signal (L5)
+    "crit_mv": (BATTERY["crit_mv"], 2000, 6000),  # below: FIRE refused with fault battery
 }
 
 

@@ -1,13 +1,15 @@
 # unoxfw.signals: the buzzer patterns (RULES L1-L5) and a non-blocking player driven by tick(now_ms).
 #
 # A pattern is a flat tuple of (freq_hz, ms) steps; freq 0 is silence. Documented in docs/protocol.md.
+# Every tone is 2.4-4 kHz: the piezo (a 4 kHz part) is 15-20 dB quieter far below its resonance, and the
+# faults players must hear are the loudest, at 4 kHz. Patterns are told apart by rhythm, not pitch.
 #   press      one short beep: the press was taken (L1); nothing more means no card was fired
 #   firing     three short beeps while the motor starts: cards are being fired (L2)
-#   empty      three long low beeps after a fire that found no card: check and reload (L4)
-#   jam        two very long low beeps: a card is wedged; open the lid and free it
+#   empty      three long beeps after a fire that found no card: check and reload (L4)
+#   jam        two very long beeps: a card is wedged; open the lid and free it
 #   stuck      one long then two short: a card is left in the exit slot; it belongs to the presser (T4)
-#   battery    five fast high chirps: the pack is low, fit new 3 x C cells (L5)
-#   lid        two short mid beeps: the lid is open, the motor will not run
+#   battery    five fast chirps: the pack is low, fit new 3 x C cells (L5)
+#   lid        two short beeps: the lid is open, the motor will not run
 #   not_owed   one long low buzz: that press was not owed to anybody (sent by the host)
 #   link_lost  three falling tones: the host went quiet; the launcher now works alone
 # Waking from sleep gives no pattern at all (L3).
@@ -25,16 +27,18 @@ except ImportError:  # CPython
 _GAP_MS = const(150)
 _QUEUE = const(4)
 
+LOWEST_HZ = 2400  # the piezo's useful band (RULES: 2-4 kHz); tests hold every pattern to it
+HIGHEST_HZ = 4000
 PATTERNS = {
-    "press": (2000, 80),
-    "firing": (2400, 60, 0, 60, 2400, 60, 0, 60, 2400, 60),
-    "empty": (700, 300, 0, 150, 700, 300, 0, 150, 700, 300),
-    "jam": (500, 600, 0, 200, 500, 600),
-    "stuck": (1000, 500, 0, 100, 1000, 100, 0, 100, 1000, 100),
-    "battery": (3200, 40, 0, 60, 3200, 40, 0, 60, 3200, 40, 0, 60, 3200, 40, 0, 60, 3200, 40),
-    "lid": (1500, 100, 0, 100, 1500, 100),
-    "not_owed": (400, 450),
-    "link_lost": (1600, 150, 0, 50, 1200, 150, 0, 50, 800, 300),
+    "press": (3000, 80),
+    "firing": (3400, 60, 0, 60, 3400, 60, 0, 60, 3400, 60),
+    "empty": (4000, 300, 0, 150, 4000, 300, 0, 150, 4000, 300),
+    "jam": (4000, 600, 0, 200, 4000, 600),
+    "stuck": (4000, 500, 0, 100, 4000, 100, 0, 100, 4000, 100),
+    "battery": (3600, 40, 0, 60, 3600, 40, 0, 60, 3600, 40, 0, 60, 3600, 40, 0, 60, 3600, 40),
+    "lid": (3200, 100, 0, 100, 3200, 100),
+    "not_owed": (2400, 450),
+    "link_lost": (3600, 150, 0, 50, 3000, 150, 0, 50, 2400, 300),
 }
 
 

@@ -7,12 +7,15 @@ A real launcher is pressed by hand; `unox simulate-device --pty` has no hand, so
     count               the simulated hopper's ground truth, as JSON  -> {"ejected": 12, "hopper": 71, ...}
     lid open|shut       the lid switch                                 -> ok
     take                a player pulls what sticks out of the slot     -> ok 1 (cards taken)
+    load N              N cards put into the hopper                    -> ok
     unplug | plug       the USB cable (the board runs on)              -> ok
 
 Anything else gets `error: ...` naming the commands. `send(path, "press")` is the client.
 `count`'s fields: `ejected` (cards that left the launcher), `in_slot` (cards stopped with their front past the
 beam, for the presser), `hopper` (cards left in it), `in_path` (cards between hopper and exit), `loaded`
-(cards put in since start), `boots`, `now_ms` (virtual time).
+(cards put in since start), `boots`, `now_ms` (virtual time); and what the firmware itself says: `counted`
+(cards its beam counted since boot), `presses` (button presses it took), `firing` (1 while a fire runs);
+`glitches` (spurious lows the `glitch` fault put on the beam line).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import stat
 
 from unoxsim.device import VirtualDevice
 
-COMMANDS = "press [hold_ms], count, lid open|shut, take, unplug, plug"
+COMMANDS = "press [hold_ms], count, lid open|shut, take, load N, unplug, plug"
 _MAX_LINE = 256
 MAX_HOLD_MS = 60_000  # a finger held longer than a minute is a typo, not a press: `press 99999999` was a day
 
@@ -34,7 +37,8 @@ def hopper_count(device: VirtualDevice) -> dict[str, int]:
     model = device.model
     return {"ejected": model.ejected, "in_slot": model.past_beam(), "hopper": model.hopper,
             "in_path": model.in_path(), "loaded": model.loaded, "boots": device.boots,
-            "now_ms": device.now_ms()}
+            "now_ms": device.now_ms(), "counted": device.app.counted, "presses": device.app.presses_taken,
+            "firing": int(device.app.feeder.busy()), "glitches": device.glitches}
 
 
 def command(device: VirtualDevice, line: str) -> str:
@@ -54,6 +58,8 @@ def command(device: VirtualDevice, line: str) -> str:
             device.close_lid()
         elif name == "take" and not args:
             return f"ok {device.take_stuck()}"
+        elif name == "load" and len(args) == 1:
+            device.load_cards(int(args[0]))
         elif name == "unplug" and not args:
             device.unplug()
         elif name == "plug" and not args:

@@ -9,14 +9,18 @@ right after an input changed or bytes arrived, never past a scheduled event. The
 every 1-10 ms. Nothing sleeps.
 
 The host side is `host_write()` / `host_read()` (the `sim://` port uses them). Faults: the physics'
-per-card rates, the cable's per-frame rates, and the people around it: `press_button()`, `open_lid()`,
-`set_battery()`, `take_stuck()`, `unplug()`, `power_cycle()`, `freeze()` (a hung firmware loop).
+per-card rates, the cable's per-frame rates, electrical noise on the beam line (`glitch`: the probability per
+ms, while the bridge drives the motor, of a 0.2 ms spurious low: a falling and a rising edge inside one
+firmware tick, which an edge-counting firmware takes for a card), and the people around it:
+`press_button()`, `open_lid()`, `set_battery()`, `take_stuck()`, `unplug()`, `power_cycle()`, `freeze()`
+(a hung firmware loop).
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -50,13 +54,20 @@ class VirtualDevice:
     def __init__(self, *, seed: int = 0, cards: int = 83, jam: float = 0.0, double: float = 0.0,
                  stuck: float = 0.0, unjam: float = 0.5, battery_mv: float = 4500.0, drain: float = 0.0625,
                  lid: str = "shut", bounce: int = 2, drop: float = 0.0, corrupt: float = 0.0,
-                 dup: float = 0.0, idle_step: int = 10, config: dict[str, int] | None = None) -> None:
+                 dup: float = 0.0, idle_step: int = 10, config: dict[str, int] | None = None,
+                 glitch: float = 0.0) -> None:
         if lid not in ("open", "shut"):
             raise ValueError(f"lid={lid!r}: use 'open' or 'shut'")
         if not 0 <= bounce <= 10:
             raise ValueError(f"bounce={bounce}: chatter edges per press must be 0..10")
         if not 1 <= idle_step <= 100:
             raise ValueError(f"idle_step={idle_step}: use 1..100 ms")
+        if not 0.0 <= glitch <= 1.0:
+            raise ValueError(f"glitch={glitch}: a probability per ms must be between 0 and 1")
+        self.glitch = glitch
+        self.glitches = 0  # spurious lows put on the beam line so far
+        self._glitch_rng = random.Random(f"{seed}:glitch")  # its own stream: the faults' draws stay the same
+        self._dt = 0
         self.seed, self.bounce, self.idle_step, self.config = seed, bounce, idle_step, config
         self.clock = VirtualClock()
         self.model = LauncherModel(cards=cards, seed=seed, faults=FaultRates(jam, double, stuck, unjam))
@@ -159,10 +170,13 @@ class VirtualDevice:
         in1, in2 = self._in1.drive(), self._in2.drive()
         self.clock.advance(dt)
         self.model.step(dt, in1, in2)
+        self._dt = dt if in1 > 0 or in2 > 0 else 0
         self._guarded(self._tick)
 
     def _tick(self) -> None:
         self._apply_sensors()
+        if self.glitch and self._dt:
+            self._glitch_beam(self._dt)
         self.board.run_timers()
         if not self.frozen:
             from unoxfw import runner
@@ -180,6 +194,16 @@ class VirtualDevice:
             work()
         except MachineReset as reset:
             self._boot(reset.cause)
+
+    def _glitch_beam(self, dt: int) -> None:
+        """Spurious lows drawn for each ms the motor ran; each is over before the firmware's next tick."""
+        lows = sum(1 for _ in range(dt) if self._glitch_rng.random() < self.glitch)
+        if not lows or self.model.beam_blocked():
+            return  # a low on a line already low changes nothing
+        for _ in range(lows):
+            self.glitches += 1
+            self._beam.set_external(0)
+            self._beam.set_external(None)
 
     def _apply_sensors(self) -> None:
         model = self.model

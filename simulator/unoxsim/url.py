@@ -21,6 +21,8 @@ PARAMETERS: dict[str, tuple[str, type, float, float, str]] = {
     "drain": ("drain", float, 0.0, 10000.0, "pack voltage lost per ampere-second, mV"),
     "lid": ("lid", str, 0, 0, "open or shut"),
     "bounce": ("bounce", int, 0, 10, "button contact chatter edges"),
+    "glitch": ("glitch", float, 0.0, 1.0,
+               "probability per motor-on ms of a 0.2 ms spurious low on the beam line"),
     "drop": ("drop", float, 0.0, 1.0, "probability per frame of a lost frame, each direction"),
     "corrupt": ("corrupt", float, 0.0, 1.0, "probability per frame of a flipped bit, each direction"),
     "dup": ("dup", float, 0.0, 1.0, "probability per frame of a duplicate, each direction"),

@@ -231,6 +231,22 @@ def test_every_signal_pattern_is_distinct():
                              "link_lost"}
 
 
+def test_every_tone_is_near_the_piezo_resonance_and_patterns_differ_by_rhythm_alone():
+    """Issue 17 finding 6: 'empty' at 700 Hz and 'jam' at 500 Hz were 15-20 dB under a 4 kHz piezo's
+    resonance. Every tone is 2-4 kHz now, so the patterns must be told apart by their on/off timings."""
+    from unoxfw.signals import HIGHEST_HZ, LOWEST_HZ
+
+    assert 2000 <= LOWEST_HZ and HIGHEST_HZ <= 4000
+    for name, steps in PATTERNS.items():
+        tones = [hz for hz in steps[0::2] if hz]
+        assert tones and all(LOWEST_HZ <= hz <= HIGHEST_HZ for hz in tones), (name, tones)
+    rhythms = {name: tuple((bool(hz), ms) for hz, ms in zip(p[0::2], p[1::2], strict=True))
+               for name, p in PATTERNS.items()}
+    assert len(set(rhythms.values())) == len(rhythms), rhythms
+    for fault in ("empty", "jam", "stuck"):  # the faults players must hear are at the loudest pitch
+        assert max(PATTERNS[fault][0::2]) == HIGHEST_HZ
+
+
 def test_config_sets_a_value_and_refuses_out_of_range_leaving_it(make_rig, fake_machine):
     rig = make_rig(cards=20)
     rig.connect()

@@ -22,6 +22,18 @@ def test_motor_forward_reverse_and_coast_on_drv8833_inputs(board, fake_machine):
     assert in1.duty_u16() == 65535 and board.motor_value() == 1
 
 
+def test_brake_drives_both_bridge_inputs_high_and_reads_as_motor_off(board, fake_machine):
+    """Issue 17 finding 3: both inputs high short the windings (DRV8833/TB6612 brake), stopping the roller
+    before a reverse pulse; the motor is not 'running' then (the battery is judged only at rest anyway)."""
+    in1, in2 = fake_machine.pwm(PINS["motor_in1"]), fake_machine.pwm(PINS["motor_in2"])
+    board.motor(0.8)
+    board.brake()
+    assert (in1.duty_u16(), in2.duty_u16()) == (65535, 65535)
+    assert board.motor_value() == 0
+    board.motor(-0.8)
+    assert (in1.duty_u16(), in2.duty_u16()) == (0, int(0.8 * 65535))
+
+
 def test_beam_irq_counts_cards_entering(board, fake_machine):
     beam = fake_machine.pin(PINS["beam"])
     for _ in range(3):

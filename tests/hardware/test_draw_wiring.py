@@ -96,3 +96,30 @@ def test_check_mode_reports_a_stale_diagram_then_redraws_it(draw_wiring, tmp_pat
     assert "wiring.svg" in capsys.readouterr().err
     assert draw_wiring.main([]) == 0
     assert draw_wiring.main(["--check"]) == 0
+
+
+# ---- issue 17: what a first build needs on the diagrams ---------------------------------------------------
+@pytest.mark.parametrize("build", ["pico", "pi"])
+def test_the_ir_emitter_is_drawn_with_its_current_limiting_resistor(draw_wiring, build):
+    """Finding 1: a bare 940 nm LED across 3.3 V burns and sags the rail; its resistor is drawn, valued."""
+    words = texts(draw_wiring.OUTPUTS[build].read_text(encoding="utf-8"))
+    assert "R_IR 100 ohm" in words
+    ohms = int(draw_wiring.IR_RESISTOR.split()[0])
+    assert 15 <= (3300 - 1300) / ohms <= 25  # mA through a bare LED (Vf ~1.3 V): in its 20 mA rating
+
+
+@pytest.mark.parametrize("build", ["pico", "pi"])
+def test_decoupling_fuse_pull_downs_nsleep_and_the_beam_pull_up_are_drawn(draw_wiring, build):
+    """Findings 2, 4 and 10: what the diagrams left out."""
+    words = texts(draw_wiring.OUTPUTS[build].read_text(encoding="utf-8"))
+    joined = " ".join(words)
+    assert "C1 100 nF" in words and any(word.startswith("C2 100 uF 16 V") for word in words)
+    assert any(word.startswith("F1 ") for word in words)  # the fuse in the pack's + lead
+    assert "nSLEEP/STBY" in words
+    assert words.count("100k") >= (3 if build == "pi" else 2)  # AIN1, AIN2 (and nSLEEP on the Pi)
+    assert "10k to 3V3" in words  # the beam's external pull-up
+    if build == "pico":
+        assert "nSLEEP to 3V3" in joined and "safe default build" in joined
+    else:
+        assert "U2 74LVC1G123" in joined and words.count("nSLEEP") == 2  # one-shot Q to the bridge
+        assert "heartbeat" in words and "GPIO24" in words

@@ -143,3 +143,30 @@ def test_pi_gpio_header_pins_follow_the_40_pin_layout(gen_pins):
     # Cross-check with the published layout's fixed points: BCM 2 = pin 3, BCM 21 = pin 40, BCM 26 = pin 37.
     assert gen_pins.PI_PHYSICAL[2] == 3 and gen_pins.PI_PHYSICAL[21] == 40 and gen_pins.PI_PHYSICAL[26] == 37
     assert len(gen_pins.PI_PHYSICAL) == 26 and set(gen_pins.PI_PHYSICAL) == set(range(2, 28))
+
+
+# ---- issue 17 finding 11: Pi motor pins that are high while the Pi boots ---------------------------------
+@pytest.mark.parametrize(("pin", "why"), [
+    (2, "1.8 kOhm pull-up"), (3, "1.8 kOhm pull-up"), (4, "pulled up"), (5, "pulled up"), (6, "pulled up"),
+    (7, "pulled up"), (8, "pulled up"), (14, "serial console"),
+])
+@pytest.mark.parametrize("key", ["motor_in1", "motor_in2"])
+def test_a_motor_pin_high_at_boot_is_refused_naming_why(gen_pins, pin_map, key, pin, why):
+    other = [k for k, v in pin_map["pi"].items() if v == pin and k != key]
+    for k in other:  # keep the map otherwise valid: move whatever used that pin elsewhere
+        pin_map["pi"][k] = 26
+    pin_map["pi"][key] = pin
+    needle = f"{key} = {pin}: .*{why}.*motor would run while the Pi boots"
+    with pytest.raises(gen_pins.PinMapError, match=needle):
+        gen_pins.validate(pin_map)
+
+
+def test_the_same_pins_are_fine_for_inputs(gen_pins, pin_map):
+    pin_map["pi"]["button"] = 5  # an input: a boot-time pull-up is harmless there
+    gen_pins.validate(pin_map)
+
+
+def test_crit_mv_must_stay_below_low_mv(gen_pins, pin_map):
+    pin_map["battery"]["crit_mv"] = pin_map["battery"]["low_mv"]
+    with pytest.raises(gen_pins.PinMapError, match="crit_mv must be below low_mv"):
+        gen_pins.validate(pin_map)

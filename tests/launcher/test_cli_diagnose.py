@@ -45,9 +45,19 @@ def test_every_injected_fault_is_named_and_fails(capsys, param):
     assert all(word in failed for word in words), failed
 
 
+ABSORBED = {"glitch": "glitch=0.05"}  # faults the firmware itself absorbs: a healthy launcher despite them
+
+
 def test_every_fault_parameter_of_the_simulator_is_covered():
     behaviour = {"seed", "unjam", "drain", "bounce", "idle_step"}  # settings, not faults
-    assert set(PARAMETERS) - behaviour == set(FAULT_PARAMS)
+    assert set(PARAMETERS) - behaviour == set(FAULT_PARAMS) | set(ABSORBED)
+
+
+@pytest.mark.parametrize("param", sorted(ABSORBED))
+def test_noise_the_firmware_filters_out_passes_every_check(capsys, param):
+    """Issue 17 finding 4: beam glitches are not cards, so the motor check's count is still right."""
+    code, report = diagnose(capsys, f"sim:?seed=3&{ABSORBED[param]}")
+    assert code == 0 and report["ok"], report
 
 
 def test_text_table_and_unreachable_launcher(capsys):
@@ -57,3 +67,21 @@ def test_text_table_and_unreachable_launcher(capsys):
     assert out.splitlines()[0] == "launcher: serial:/dev/ttyUNOX-none"
     assert out.splitlines()[1].startswith("link  FAIL  cannot open /dev/ttyUNOX-none")
     assert "FAILED" in out.splitlines()[-1]
+
+
+def test_diagnose_prints_the_configured_battery_thresholds_not_the_defaults(tmp_path):
+    """Issue 17 finding 7: with NiMH thresholds in the config, the battery row names them (it named the
+    firmware's defaults), and a 3.7 V NiMH pack that is fine for them passes."""
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text("[firmware]\nlow_mv = 3450\ncrit_mv = 3100\n", encoding="utf-8")
+    command = [sys.executable, "-m", "unox", "diagnose", "--launcher", "sim:?seed=1&battery=3700", "--config",
+               str(config), "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    report = json.loads(result.stdout)
+    [battery] = [c for c in report["checks"] if c["name"] == "battery"]
+    assert battery["result"] == "pass", battery
+    assert "low below 3450 mV" in battery["detail"] and "refused below 3100 mV" in battery["detail"]
+    assert str(LIMITS["low_mv"][0]) not in battery["detail"]

@@ -122,14 +122,45 @@ def test_ctrl_c_during_a_fire_stops_the_motor(mock_factory, clock, feeder):
 
 def test_L1_press_beeps_at_once_and_is_taken_once(gpio, mock_factory, clock):
     buzzer = mock_factory.pin(PINS["buzzer"])
+    pressed = clock.now()
     mock_factory.pin(PINS["button"]).drive_low()
-    assert buzzer.state > 0 and buzzer.frequency == PATTERNS["press"][0]  # before anyone waits
     assert gpio.wait_press(timeout=0.5) is True
+    assert buzzer.state > 0 and buzzer.frequency == PATTERNS["press"][0]
+    assert 0.010 <= clock.now() - pressed <= 0.020  # 10 ms steady, then taken and beeped at once
     before = clock.now()
     assert gpio.wait_press(timeout=0.5) is False  # one press, taken once
     assert clock.now() - before == pytest.approx(0.5, abs=0.02)
     assert buzzer.state == 0  # the beep ended
     mock_factory.pin(PINS["button"]).drive_high()  # release, or gpiozero's hold thread waits out hold_time
+
+
+def test_a_bouncing_button_is_one_press_as_the_firmware_debounces_it(gpio, mock_factory, clock):
+    """Issue 17 finding 5: gpiozero's Button without debounce took every chattering edge as a press."""
+    button = mock_factory.pin(PINS["button"])
+    for _ in range(3):
+        for _ in range(4):  # contact chatter: 4 bounces 1 ms apart, then down and steady
+            button.drive_low()
+            clock.sleep(0.001)
+            button.drive_high()
+            clock.sleep(0.001)
+        button.drive_low()
+        assert gpio.wait_press(timeout=0.2) is True
+        for _ in range(3):  # chatter at release is not a press either
+            button.drive_high()
+            clock.sleep(0.001)
+            button.drive_low()
+            clock.sleep(0.001)
+        button.drive_high()
+        assert gpio.wait_press(timeout=0.2) is False
+        clock.sleep(0.05)
+
+
+def test_a_blip_shorter_than_10_ms_is_not_a_press(gpio, mock_factory, clock):
+    button = mock_factory.pin(PINS["button"])
+    button.drive_low()
+    clock.sleep(0.008)
+    button.drive_high()
+    assert gpio.wait_press(timeout=0.2) is False
 
 
 def test_L3_first_press_after_idle_only_wakes(mock_factory, clock):
@@ -138,11 +169,11 @@ def test_L3_first_press_after_idle_only_wakes(mock_factory, clock):
     clock.sleep(61)
     buzzer.clear_states()
     button.drive_low()
+    assert launcher.wait_press(timeout=0.05) is False  # taken after 10 ms steady, but only to wake
     button.drive_high()
     assert all(s.state == 0 for s in buzzer.states)  # no beep: it was asleep
-    assert launcher.wait_press(timeout=0) is False
     button.drive_low()
-    assert launcher.wait_press(timeout=0) is True
+    assert launcher.wait_press(timeout=0.05) is True
 
 
 def test_L2_firing_pattern_plays_while_firing(gpio, feeder, mock_factory):
@@ -239,3 +270,118 @@ def test_gpio_has_no_device_memory_and_no_standalone_fires(gpio, feeder):
     assert result.fired == 1
     assert gpio.fire_result(12) is None  # the host is the launcher's brain: nothing outlives it to ask
     assert gpio.take_standalone_fires() == []  # and it never fires without the host
+
+
+# ---- issue 17: the direct build's electrical care ------------------------------------------------------
+def test_glitches_on_the_beam_line_are_not_cards(gpio, feeder, mock_factory, clock):
+    """Finding 4: every beam edge counted; now a card is a block of 4 ms or more (the Feeder's rule)."""
+    beam = mock_factory.pin(PINS["beam"])
+    glitches = []
+
+    def glitch(t: float) -> None:
+        if gpio.board.motor_value() > 0 and beam.state and len(glitches) < 40:
+            beam.drive_low()
+            beam.drive_high()
+            glitches.append(t)
+
+    clock.hooks.append(glitch)
+    result = gpio.fire(3)
+    assert len(glitches) >= 20
+    assert (result.fired, result.fault) == (3, None) and feeder.out == 3
+    # calibrate's timings come from real blocks too, not from the first glitch after the start
+    assert result.details["feed_ms"] >= feeder.card_ms and result.details["block_ms"] == feeder.block_ms
+
+
+def test_every_reverse_pulse_comes_after_30_to_50_ms_of_braking(gpio, feeder, mock_factory, clock):
+    """Finding 3: reversing a roller at full speed draws ~3.5 A; both inputs high brake it first."""
+    in1, in2 = mock_factory.pin(PINS["motor_in1"]), mock_factory.pin(PINS["motor_in2"])
+    trace = []
+    clock.hooks.append(lambda t: trace.append((t, in1.state, in2.state)))
+    feeder.hopper = 0  # a stall, the retry's reverse pulse, EMPTY
+    assert gpio.fire(1).fault == "empty"
+    feeder.hopper = 5
+    assert gpio.fire(2).fault is None  # the end-of-fire reverse pulse
+    starts = [i for i in range(1, len(trace)) if trace[i][2] and 0 < trace[i][2] < 1 and not trace[i][1]
+              and not (trace[i - 1][2] and not trace[i - 1][1])]
+    braked = []
+    for i in starts:
+        j = i - 1
+        while j >= 0 and trace[j][1] == 1 and trace[j][2] == 1:
+            j -= 1
+        braked.append(trace[i][0] - trace[j + 1][0])
+    # the retry after the stall, the pull-back that starts the fire after EMPTY, the end-of-fire pulse
+    assert len(braked) == 3 and all(0.030 <= s <= 0.052 for s in braked), braked
+
+
+def test_the_interlock_heartbeat_toggles_only_while_a_fire_runs(mock_factory, clock, feeder):
+    """Finding 2: the one-shot on nSLEEP holds the bridge awake only while this pin toggles."""
+    launcher = shut_lid_launcher(mock_factory, clock)
+    beat = mock_factory.pin(PINS["heartbeat"])
+    steps = []  # (t, motor on, heartbeat edges given since the previous clock step)
+    seen = [0]
+
+    def watch(t: float) -> None:
+        beats = launcher.board.beats
+        steps.append((t, bool(launcher.board.motor_value()), beats - seen[0]))
+        seen[0] = beats
+
+    clock.hooks.append(watch)
+    states = {beat.state}
+    clock.hooks.append(lambda t: states.add(beat.state))
+    assert launcher.fire(3).fired == 3
+    running = [step for step in steps if step[1]]
+    assert running and all(edges >= 1 for _, _, edges in running)  # an edge every 2 ms step while running
+    assert states == {0, 1}  # the pin really toggles
+    idle = len(steps)
+    launcher.wait_press(timeout=1.0)
+    assert sum(edges for _, _, edges in steps[idle:]) == 0  # idle: no heartbeat, the bridge sleeps
+    launcher.close()
+
+
+def test_without_a_heartbeat_pin_the_driver_still_runs(mock_factory, clock, feeder):
+    launcher = shut_lid_launcher(mock_factory, clock, pins={"heartbeat": None})
+    assert launcher.fire(2).fired == 2 and launcher.board.beats == 0
+    launcher.close()
+
+
+def test_the_motor_runs_on_the_pis_hardware_pwm_at_the_picos_frequency(tmp_path, mock_factory, clock):
+    """Finding 8: software PWM at 100 Hz; now the sysfs PWM channels of BCM 12 and 13 at 20 kHz."""
+    from unox.launcher.gpio_board import GpioBoard
+    from unoxfw.board import _MOTOR_HZ
+
+    chip = tmp_path / "pwmchip0"
+    for channel in (0, 1):
+        (chip / f"pwm{channel}").mkdir(parents=True)
+    (chip / "export").write_text("")
+    board = GpioBoard(mock_factory, PINS, pwm="hardware", pwm_root=tmp_path)
+
+    def read(channel: int, name: str) -> int:
+        return int((chip / f"pwm{channel}" / name).read_text())
+
+    assert read(0, "period") == read(1, "period") == 1_000_000_000 // _MOTOR_HZ == 50_000
+    assert read(0, "enable") == read(1, "enable") == 1
+    board.motor(0.8)
+    assert (read(0, "duty_cycle"), read(1, "duty_cycle")) == (40_000, 0)
+    board.brake()
+    assert (read(0, "duty_cycle"), read(1, "duty_cycle")) == (50_000, 50_000)
+    board.motor(-0.5)
+    assert (read(0, "duty_cycle"), read(1, "duty_cycle")) == (0, 25_000)
+    assert board.motor_value() == -0.5
+    assert PINS["motor_in1"] not in mock_factory.pins  # gpiozero never claimed the PWM pins
+    board.close()
+    assert read(0, "enable") == read(1, "enable") == 0 and read(0, "duty_cycle") == 0
+
+
+@pytest.mark.parametrize("pins, words", [
+    ({"motor_in1": 5, "motor_in2": 6}, "BCM 5, 6 has no hardware PWM"),
+    ({"motor_in1": 12, "motor_in2": 18}, "share PWM channel 0"),
+])
+def test_hardware_pwm_on_pins_without_it_is_a_clear_error(tmp_path, mock_factory, clock, pins, words):
+    (tmp_path / "pwmchip0").mkdir()
+    with pytest.raises(LauncherError, match=words):
+        GpioLauncher(factory=mock_factory, clock=clock, pins=pins, pwm="hardware", pwm_root=tmp_path)
+
+
+def test_hardware_pwm_without_the_overlay_says_what_to_add(tmp_path, mock_factory, clock):
+    with pytest.raises(LauncherError, match="dtoverlay=pwm-2chan.*pwm=software"):
+        GpioLauncher(factory=mock_factory, clock=clock, pwm="hardware", pwm_root=tmp_path)

@@ -26,11 +26,14 @@ def _ok(name: str, good: bool, detail: str) -> Check:
 
 
 def run_checks(
-    launcher: Launcher, *, cards: int = 2, button_timeout: float = 10.0, prompt: Callable[[str], None] = print
+    launcher: Launcher, *, cards: int = 2, button_timeout: float = 10.0,
+    prompt: Callable[[str], None] = print, thresholds: dict | None = None,
 ) -> list[Check]:
-    """Every check, in the order a person would fix them; none stops the others."""
+    """Every check, in the order a person would fix them; none stops the others. `thresholds`: the
+    configured [firmware] settings (low_mv, crit_mv), which the battery row prints."""
     status = launcher.status()
-    checks = [check_firmware(status), check_lid(status), check_battery(status), check_beam_clear(status)]
+    checks = [check_firmware(status), check_lid(status), check_battery(status, thresholds),
+              check_beam_clear(status)]
     checks.append(check_buzzer(launcher))
     checks.append(check_button(launcher, button_timeout, prompt))
     checks += check_motor(launcher, cards)
@@ -64,11 +67,15 @@ def check_lid(status: LauncherStatus) -> Check:
     return _ok("lid", not status.lid_open, fault_action("lid") if status.lid_open else "shut")
 
 
-def check_battery(status: LauncherStatus) -> Check:
+def check_battery(status: LauncherStatus, thresholds: dict | None = None) -> Check:
+    settings = {key: LIMITS[key][0] for key in ("low_mv", "crit_mv")}
+    settings.update({key: int(value) for key, value in (thresholds or {}).items() if key in settings})
     if status.battery_mv is None:
         return Check("battery", "skip", "this launcher cannot measure its pack")
-    low = status.low_battery or "battery" in status.faults
-    detail = f"{status.battery_mv} mV (low below {LIMITS['low_mv'][0]} mV)"
+    # judged against the configured threshold: the device re-judges a changed low_mv only at its next sample
+    low = status.battery_mv < settings["low_mv"]
+    detail = (f"{status.battery_mv} mV (low below {settings['low_mv']} mV, fires refused below "
+              f"{settings['crit_mv']} mV)")
     return _ok("battery", not low, f"battery low: {detail}; {fault_action('battery')}" if low else detail)
 
 

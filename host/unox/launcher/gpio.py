@@ -6,13 +6,21 @@ gpiozero board, on an injectable clock, so tests use MockFactory pins and virtua
 `fire_result()` and `take_standalone_fires()` keep the interface's defaults (None, []): here the host
 process IS the launcher's brain. Nothing outlives it to remember a fire (a host restart is a device
 reboot, so an unsettled fire is the operator's call), and it never fires without the host, so there
-are no standalone fires to report. A timer thread stops the motor at the on-time cap if the loop hangs.
+are no standalone fires to report. A timer thread stops the motor at the on-time cap if the loop hangs; what
+stops it when the whole process dies is the hardware interlock: the fire loop toggles the heartbeat pin
+every tick, and the bridge sleeps ~50 ms after the toggling stops (hardware/MODDING.md).
+
+The button is debounced as the firmware does it: a press counts when, after a falling edge, the button has
+been down and steady for 10 ms, so contact chatter is one press. The motor runs on the Pi's hardware PWM at
+the Pico's 20 kHz (`pwm=hardware`, the default on a Pi), or gpiozero's software PWM (`pwm=software`).
 """
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
+from unoxfw.feeder import _BEAM_STABLE_MS as BEAM_STABLE_MS
 from unoxfw.feeder import Feeder
 from unoxfw.settings import Settings
 from unoxfw.signals import Beeper
@@ -23,6 +31,49 @@ from unox.launcher.gpio_board import GpioBoard, make_factory
 from unox.launcher.gpio_pins import PINS
 
 TICK_S = 0.002
+PRESS_STABLE_MS = 10  # as the firmware (unoxfw.app._PRESS_STABLE_MS)
+PWM_MODES = ("hardware", "software")
+
+
+def _blocks(edges: list[tuple[int, bool]]) -> list[tuple[int, int | None]]:
+    """(entered, left or None) of each beam block of BEAM_STABLE_MS or more: glitches are no card."""
+    blocks: list[tuple[int, int | None]] = []
+    entered = None
+    for t, entering in edges:
+        if entering:
+            entered = t
+        elif entered is not None:
+            if t - entered >= BEAM_STABLE_MS:
+                blocks.append((entered, t))
+            entered = None
+    if entered is not None:
+        blocks.append((entered, None))
+    return blocks
+
+
+class PressFilter:
+    """Button edges in, presses out: a press is taken once the button has been down and steady for
+    PRESS_STABLE_MS after a falling edge. Chatter at release settles up and is dropped."""
+
+    def __init__(self, now_ms: int, down: bool) -> None:
+        self._down = down
+        self._since = now_ms
+        self._pending = False
+
+    def edge(self, now_ms: int, down: bool) -> bool:
+        """An edge at `now_ms`; True when the state it ends had made a press (held steady until now)."""
+        taken = self.poll(now_ms)
+        if down != self._down:
+            self._down, self._since = down, now_ms
+        if down:
+            self._pending = True
+        return taken
+
+    def poll(self, now_ms: int) -> bool:
+        if self._pending and self._down and now_ms - self._since >= PRESS_STABLE_MS:
+            self._pending = False
+            return True
+        return False
 
 
 class GpioLauncher(Launcher):
@@ -35,14 +86,22 @@ class GpioLauncher(Launcher):
         pins: dict[str, int] | None = None,
         config: dict | None = None,
         clock: Clock | None = None,
+        pwm: str | None = None,
+        pwm_chip: int = 0,
+        pwm_root: Path | None = None,
     ):
+        if pwm is None:  # a real Pi gets the hardware PWM; mock pins have none
+            pwm = "software" if factory == "mock" or not isinstance(factory, str) else "hardware"
+        if pwm not in PWM_MODES:
+            raise LauncherError(f"unknown pwm {pwm!r}; use one of: {', '.join(PWM_MODES)}")
         self.pin_factory = make_factory(factory) if isinstance(factory, str) else factory
         self.clock = clock or RealClock()
         try:
             self.settings = Settings((config or {}).get("firmware"))
         except ValueError as exc:
             raise LauncherError(f"bad [firmware] config: {exc}") from exc
-        self.board = GpioBoard(self.pin_factory, {**PINS, **(pins or {})}, self._ms)
+        self.board = GpioBoard(self.pin_factory, {**PINS, **(pins or {})}, self._ms, pwm=pwm,
+                               pwm_chip=pwm_chip, pwm_root=pwm_root)
         self._lock = threading.Lock()  # presses and the buzzer; never held across a sleep
         self.feeder = Feeder(self.board, self.settings)
         self.beeper = Beeper(self.board)
@@ -50,21 +109,27 @@ class GpioLauncher(Launcher):
         self._last_active = self._ms()
         self.cards_counted = 0
         self.faults: list[str] = []
-        self.board.watch_button(self._pressed)
+        self._press_filter = PressFilter(self._ms(), self.board.button_down())
+        self.board.watch_button(self._button_edge)
 
     def _ms(self) -> int:
         return int(round(self.clock.now() * 1000))
 
-    def _pressed(self) -> None:
+    def _button_edge(self, down: bool) -> None:
         now = self._ms()
+        with self._lock:
+            if self._press_filter.edge(now, down):
+                self._take_press(now)
+
+    def _take_press(self, now: int) -> None:
+        """Called with the lock held, once per debounced press."""
         sleep_ms = self.settings.get("sleep_ms")
         asleep = sleep_ms and now - self._last_active >= sleep_ms
         self._last_active = now
         if asleep:
             return  # L3: the first press after a long idle only wakes the launcher, no beep
-        with self._lock:
-            self._presses += 1
-            self.beeper.play("press", now)  # L1: a taken press beeps at once
+        self._presses += 1
+        self.beeper.play("press", now)  # L1: a taken press beeps at once
 
     def fire(self, n: int, fire_id: int | None = None) -> FireResult:
         check_count(n)
@@ -73,9 +138,11 @@ class GpioLauncher(Launcher):
         if n and not self.board.lid_open():
             self._play("firing")  # L2
         self.board.edges.clear()
+        self.board.beat()  # wakes the interlock before the motor may turn
         result = self.feeder.start(n, start)
         try:
             while result is None:
+                self.board.beat()
                 self._tick()
                 self.clock.sleep(TICK_S)
                 result = self.feeder.tick(self._ms())
@@ -108,12 +175,11 @@ class GpioLauncher(Launcher):
         details: dict = {"duty": self.settings.get("duty"), "fire_ms": self._ms() - start}
         if detail != "-":
             details["detail"] = detail
-        entries = [t for t, entering in self.board.edges if entering]
-        exits = [t for t, entering in self.board.edges if not entering]
-        if entries:
-            details["feed_ms"] = entries[0] - start
-        if entries and exits and exits[0] >= entries[0]:
-            details["block_ms"] = exits[0] - entries[0]
+        blocks = _blocks(self.board.edges)
+        if blocks:
+            details["feed_ms"] = blocks[0][0] - start
+            if blocks[0][1] is not None:
+                details["block_ms"] = blocks[0][1] - blocks[0][0]
         return details
 
     def _play(self, pattern: str) -> None:
@@ -121,8 +187,11 @@ class GpioLauncher(Launcher):
             self.beeper.play(pattern, self._ms())
 
     def _tick(self) -> None:
+        now = self._ms()
         with self._lock:
-            self.beeper.tick(self._ms())
+            if self._press_filter.poll(now):
+                self._take_press(now)
+            self.beeper.tick(now)
 
     def beep(self, pattern: str) -> None:
         self._play(check_pattern(pattern))

@@ -1,13 +1,21 @@
 """The firmware's hardware layer (`unoxfw.board.Board`'s methods) over gpiozero devices.
 
 With it the direct-GPIO driver runs the firmware's own `Feeder` and `Beeper` step machines, so counting,
-jam, empty, stuck and the on-time cap follow exactly the same rules as on the Pico.
+jam, empty, stuck and the on-time cap follow exactly the same rules as on the Pico (the beam's 4 ms debounce
+and the brake before each reverse pulse included: both live in the Feeder).
+
+The motor: `pwm="hardware"` drives the bridge from the Pi's hardware PWM at the Pico's 20 kHz
+(`unox.launcher.gpio_pwm`, BCM 12 and 13); `pwm="software"` uses gpiozero's software PWM (100 Hz: it hums,
+and its duty is not the Pico's). The interlock: the `heartbeat` pin feeds a retriggerable one-shot that holds
+the bridge's nSLEEP/STBY high only while it toggles (hardware/MODDING.md); `beat()` toggles it, and the
+driver calls it only from its fire loop, so a killed, hung or idle driver lets the bridge sleep.
 """
 
 from __future__ import annotations
 
 import importlib
 import threading
+from pathlib import Path
 
 from unox.launcher.base import LauncherError
 
@@ -38,8 +46,11 @@ def make_factory(name: str):
 class GpioBoard:
     """Motor, beam, button, lid and buzzer as gpiozero devices; edge callbacks only count."""
 
-    def __init__(self, pin_factory, pins: dict[str, int], now_ms=None):
-        from gpiozero import Button, DigitalInputDevice, Motor, PWMOutputDevice
+    def __init__(self, pin_factory, pins: dict[str, int], now_ms=None, *, pwm: str = "software",
+                 pwm_chip: int = 0, pwm_root: Path | None = None):
+        from gpiozero import Button, DigitalInputDevice, DigitalOutputDevice, Motor, PWMOutputDevice
+
+        from unox.launcher.gpio_pwm import SYSFS_PWM, HardwarePwmMotor
 
         self._devices: list = []
         self._cut_timer: threading.Timer | None = None
@@ -47,18 +58,28 @@ class GpioBoard:
         self._now_ms = now_ms or (lambda: 0)
         self.edges: list[tuple[int, bool]] = []  # (ms, entering) of beam edges, read by calibrate
         pf = pin_factory
+        self._heartbeat = None
         try:
-            self._motor = self._own(Motor(pins["motor_in1"], pins["motor_in2"], pwm=True, pin_factory=pf))
+            if pwm == "hardware":
+                self._motor = self._own(HardwarePwmMotor(pins["motor_in1"], pins["motor_in2"], chip=pwm_chip,
+                                                         root=pwm_root or SYSFS_PWM))
+            else:
+                self._motor = self._own(Motor(pins["motor_in1"], pins["motor_in2"], pwm=True, pin_factory=pf))
             self._beam = self._own(DigitalInputDevice(pins["beam"], pull_up=True, pin_factory=pf))
             self._button = self._own(Button(pins["button"], pull_up=True, pin_factory=pf))
             self._lid = self._own(DigitalInputDevice(pins["lid"], pull_up=True, pin_factory=pf))
             self._buzzer = self._own(PWMOutputDevice(pins["buzzer"], frequency=2000, pin_factory=pf))
+            if pins.get("heartbeat") is not None:
+                self._heartbeat = self._own(DigitalOutputDevice(pins["heartbeat"], pin_factory=pf))
+        except LauncherError:
+            self.close()
+            raise
         except Exception as exc:  # gpiozero raises many kinds (GPIOPinInUse, PinInvalidPin, ...)
             self.close()
             raise LauncherError(f"cannot set up the launcher pins {pins}: {exc}") from exc
         self._beam.when_activated = self._on_beam
         self._beam.when_deactivated = lambda: self.edges.append((self._now_ms(), False))
-        self.on_press = None  # set by the driver; called on each button press edge
+        self.beats = 0
 
     def _own(self, device):
         self._devices.append(device)
@@ -69,7 +90,15 @@ class GpioBoard:
         self.edges.append((self._now_ms(), True))
 
     def watch_button(self, callback) -> None:
-        self._button.when_pressed = callback
+        """`callback(down)` on every edge of the button, chatter included: the driver debounces."""
+        self._button.when_pressed = lambda: callback(True)
+        self._button.when_released = lambda: callback(False)
+
+    def beat(self) -> None:
+        """One heartbeat edge for the interlock's one-shot (a no-op without a heartbeat pin)."""
+        if self._heartbeat is not None:
+            self._heartbeat.toggle()
+            self.beats += 1
 
     def motor(self, value: float) -> None:
         if value > 0:
@@ -78,6 +107,15 @@ class GpioBoard:
             self._motor.backward(min(-value, 1.0))
         else:
             self._motor.stop()
+
+    def brake(self) -> None:
+        """Both bridge inputs high: the windings shorted, so the roller stops before a reverse pulse."""
+        hardware_brake = getattr(self._motor, "brake", None)  # HardwarePwmMotor; gpiozero's Motor has none
+        if hardware_brake is not None:
+            hardware_brake()
+        else:
+            self._motor.forward_device.value = 1
+            self._motor.backward_device.value = 1
 
     def motor_value(self) -> float:
         return float(self._motor.value)

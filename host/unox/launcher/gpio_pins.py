@@ -7,4 +7,5 @@ PINS: dict[str, int] = {
     "button": 27,
     "lid": 22,
     "buzzer": 18,
+    "heartbeat": 24,
 }

@@ -12,7 +12,7 @@ SPEC_FORMS = (
     "script",
     "serial:/dev/ttyACM0",
     "gpio",
-    "gpio:?factory=lgpio|rpigpio|mock",
+    "gpio:?factory=lgpio|rpigpio|mock&pwm=hardware|software&pwm_chip=N",
 )
 GPIO_FACTORIES = ("lgpio", "rpigpio", "mock")
 
@@ -38,9 +38,14 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
     if kind == "script" and params:
         raise _invalid(spec, "script takes no parameters")
     if kind == "gpio":
-        unknown = set(params) - {"factory"}
+        unknown = set(params) - {"factory", "pwm", "pwm_chip"}
         if unknown or params.get("factory", "lgpio") not in GPIO_FACTORIES:
-            raise _invalid(spec, f"gpio takes only factory={'|'.join(GPIO_FACTORIES)}")
+            raise _invalid(spec, f"gpio takes only factory={'|'.join(GPIO_FACTORIES)}, pwm=hardware|software "
+                           "and pwm_chip=N")
+        if params.get("pwm", "hardware") not in ("hardware", "software"):
+            raise _invalid(spec, "pwm is hardware (the Pi's PWM channels, 20 kHz) or software")
+        if not params.get("pwm_chip", "0").isdigit():
+            raise _invalid(spec, "pwm_chip is the N of /sys/class/pwm/pwmchipN (0 on a Pi 0-4)")
     return kind, target, params
 
 
@@ -54,7 +59,8 @@ def open_launcher(spec: str, **options) -> Launcher:
     if kind == "gpio":
         from unox.launcher.gpio import GpioLauncher
 
-        return GpioLauncher(factory=params.get("factory", "lgpio"), **options)
+        return GpioLauncher(factory=params.get("factory", "lgpio"), pwm=params.get("pwm"),
+                            pwm_chip=int(params.get("pwm_chip", "0")), **options)
     if kind == "sim":
         from unox.launcher.sim import SimLauncher
 

@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             checks = run_checks(launcher, cards=args.cards, button_timeout=args.button_timeout,
-                                prompt=lambda text: print(text, file=sys.stderr))
+                                prompt=lambda text: print(text, file=sys.stderr),
+                                thresholds=settings.get("firmware"))
         except LauncherError as exc:
             checks = [Check("link", "fail", str(exc))]
         finally:

@@ -44,7 +44,8 @@ def register(subparsers: Any) -> None:
         "  unox simulate-device --control /tmp/unox-sim.sock --send press  # its button\n"
         "  unox simulate-device --control /tmp/unox-sim.sock --send count  # cards\n"
         "  kill -USR1 PID                                                  # its button\n"
-        "control commands: press [hold_ms], count, lid open|shut, take, unplug, plug",
+        "control commands: press [hold_ms], count, lid open|shut, take, load N,\n"
+        "  unplug, plug",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal (required)")

@@ -1,0 +1,84 @@
+"""Issue 13 item 7: FIRED k equals the cards out under every mix of stuck cards, jams and double feeds.
+
+The path found: after a STUCK, the card that jammed behind the stuck one is freed when the presser pulls the
+stuck card out, and waits in the nip just short of the beam. The next fire's roller carried it into the beam
+while still spinning up, where block timing ignores a block (it cannot be measured at speed), so a double-fed
+pair waiting there was counted as one card. Now a fire after one that did not end with its reverse pulse
+starts with that pulse (the beam being clear), so the waiting card goes back and enters at speed.
+
+What no beam can tell: a double-fed pair that stops in the beam for good (snagged in the slot, or wedged as a
+fire's last card) is one block that never ends, exactly like one card. Those presses are told apart here from
+the simulator's ground truth and counted (docs/reliability.md); every other press must be exact.
+Default 250 presses per mix; `UNOX_MIX_PRESSES=15000` is the issue's audit (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from unoxsim.physics import HOPPER_CAPACITY
+
+PRESSES = int(os.environ.get("UNOX_MIX_PRESSES", "250"))
+MIXES = {
+    "stuck": "stuck=0.05",
+    "jam": "jam=0.05",
+    "double": "double=0.05",
+    "stuck+jam": "stuck=0.05&jam=0.05",
+    "stuck+double": "stuck=0.05&double=0.05",
+    "jam+double": "jam=0.05&double=0.05",
+    "stuck+jam+double": "stuck=0.05&jam=0.05&double=0.05",
+}
+
+
+def pair_stopped_in_beam(model) -> bool:
+    """A double-fed pair at rest in the beam (snagged, or wedged): one endless block, like one card."""
+    return any(card.count == 2 and (card.stuck or card.jammed) and model._in_beam(card)
+               for card in model.path)
+
+
+def press_and_clear(launcher, n: int) -> tuple[int, int, bool]:
+    """One press as a table plays it: fire, then do what the fault's help says. (fired, out, pair)."""
+    device = launcher.device
+    if device.model.hopper < 40:
+        device.load_cards(HOPPER_CAPACITY - device.model.hopper)
+    before = device.cards_out + device.model.past_beam()
+    result = launcher.fire(n)
+    pair = pair_stopped_in_beam(device.model)
+    if result.fault == "jam":  # open the lid: the wedged card goes back on the stack (it was not counted)
+        device.open_lid()
+        device.close_lid()
+    elif result.fault == "stuck":  # the presser takes what sticks out of the slot (T4)
+        device.take_stuck()
+    return result.fired, device.cards_out + device.model.past_beam() - before, pair
+
+
+@pytest.mark.parametrize("mix", list(MIXES))
+def test_fired_k_is_the_cards_out_under_every_fault_mix(sim, mix):
+    launcher = sim(f"seed=11&cards={HOPPER_CAPACITY}&{MIXES[mix]}")
+    wrong, pairs, fired_total = [], 0, 0
+    for i in range(PRESSES):
+        fired, out, pair = press_and_clear(launcher, 1 + i % 3)
+        fired_total += fired
+        if pair and out == fired + 1:
+            pairs += 1  # the beam's blind spot, counted for the record
+        elif fired != out:
+            wrong.append((i, fired, out))
+    assert wrong == []
+    if os.environ.get("UNOX_MIX_PRESSES"):
+        print(f"\n{mix}: {PRESSES} presses, {fired_total} cards, 0 unreported; "
+              f"{pairs} double-fed pairs stopped in the beam")
+
+
+def test_a_double_fed_pair_left_in_the_nip_after_a_stuck_card_is_counted_as_two(sim):
+    launcher = sim(f"seed=2&cards={HOPPER_CAPACITY}&stuck=1&double=1")
+    device = launcher.device
+    first = launcher.fire(1)  # a pair snags in the slot; the next pair jams behind it
+    assert first.fault == "stuck"
+    device.model.faults.stuck = device.model.faults.double = 0.0  # from here on, clean feeding
+    device.take_stuck()  # the presser pulls the stuck pair: the pair behind it waits in the nip
+    waiting = [card for card in device.model.path if card.count == 2]
+    assert waiting and not device.model.beam_blocked()
+    for n in (1, 2, 3):
+        fired, out, _ = press_and_clear(launcher, n)
+        assert fired == out
