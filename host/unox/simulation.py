@@ -73,7 +73,9 @@ class Match:
         phase = game.phase
         record.actions += 1
         if record.actions > self.max_actions:
-            raise SimulationError(f"game with seed {record.seed} did not end within {self.max_actions} actions")
+            raise SimulationError(
+                f"game with seed {record.seed} did not end within {self.max_actions} actions"
+            )
         if game.pending is not None:
             self.answer_pending()  # one choice may lead to another (Mario Kart's item, then choose)
         elif phase == "turn":

@@ -50,14 +50,14 @@ def write_passwords(path: Path, users: dict[str, str]) -> None:
     """One line per user, hashed by `mosquitto_passwd -b` (mosquitto's own tool)."""
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
-        raise BrokerError("mosquitto_passwd is not installed; install it with: sudo apt-get install mosquitto")
+        raise BrokerError("mosquitto_passwd is missing; install it with: sudo apt-get install mosquitto")
     path.touch(mode=0o600)
     for user, password in users.items():
         subprocess.run([tool, "-b", str(path), user, password], check=True, capture_output=True)
 
 
 class PrivateBroker:
-    """mosquitto in `folder` on a free loopback port, with the given users; `start()`, `restart()`, `stop()`."""
+    """mosquitto in `folder` on a free loopback port with the given users: start, restart, stop."""
 
     def __init__(self, folder: Path, users: dict[str, str] | None = None, port: int | None = None):
         self.folder = Path(folder)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+from functools import wraps
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +31,22 @@ CREATE TABLE results (
 __all__ = ["JournalError", "ResultsJournal"]
 
 
+def _serial(method: Any) -> Any:
+    """One call at a time: the table's loop and the broker's thread share the connection."""
+
+    @wraps(method)
+    def wrapper(self: ResultsJournal, *args: Any, **kwargs: Any) -> Any:
+        with self._mutex:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
 class ResultsJournal:
     """Hand results keyed by hand id, plus settings (`meta`), committed on every write."""
 
     def __init__(self, path: str | Path):
+        self._mutex = threading.RLock()
         self.path = Path(path)
         if self.path.is_dir():
             raise JournalError(f"{self.path} is a folder; give a file name, e.g. {self.path / 'club.db'}")
@@ -74,11 +88,12 @@ class ResultsJournal:
                 why = f"SQLite cannot read it: {exc}"
             finally:
                 db.close()
-        raise JournalError(f"{self.path} is not a unox tournament journal ({why}); unox changed nothing in it: "
-                           "give a new file name")
+        raise JournalError(f"{self.path} is not a unox tournament journal ({why}); unox changed nothing "
+                           "in it: give a new file name")
 
     # -- results ----------------------------------------------------------------------------------
 
+    @_serial
     def record(self, hand_id: str, round_no: int, table: int, hand: int, result: dict[str, Any], *,
                acked: bool = False) -> bool:
         """Write a result once: True when it is new, False when that hand id was already here."""
@@ -98,37 +113,46 @@ class ResultsJournal:
         self._db.execute("COMMIT")
         return new
 
+    @_serial
     def acknowledge(self, hand_id: str) -> None:
         self._db.execute("UPDATE results SET acked = 1 WHERE hand_id = ?", (hand_id,))
 
+    @_serial
     def has(self, hand_id: str) -> bool:
         return self._db.execute("SELECT 1 FROM results WHERE hand_id = ?", (hand_id,)).fetchone() is not None
 
+    @_serial
     def results(self) -> list[dict[str, Any]]:
         """Every result, in the order the schedule plays them (round, table, hand)."""
         rows = self._db.execute("SELECT result FROM results ORDER BY round, table_no, hand")
         return [json.loads(text) for (text,) in rows]
 
+    @_serial
     def unacked(self) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT result FROM results WHERE acked = 0 ORDER BY round, table_no, hand")
         return [json.loads(text) for (text,) in rows]
 
+    @_serial
     def copies(self) -> dict[str, int]:
         """How often each hand id arrived (the coordinator's record of duplicates it ignored)."""
         return dict(self._db.execute("SELECT hand_id, copies FROM results"))
 
     # -- meta -------------------------------------------------------------------------------------
 
+    @_serial
     def get(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else json.loads(row[0])
 
+    @_serial
     def set(self, key: str, value: Any) -> None:
         self._db.execute(
-            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, _dump(value)),
         )
 
+    @_serial
     def close(self) -> None:
         self._db.close()
         self._lock.release()
@@ -142,3 +166,22 @@ class ResultsJournal:
 
 def _dump(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=True)
+
+
+def read_only(path: Path) -> tuple[Any, list[dict[str, Any]]]:
+    """(the stored plan, the results) of a journal, read without its lock: a running coordinator keeps it."""
+    if not path.is_file():
+        raise JournalError(f"no tournament journal at {path}; give the file written by unox tournament start")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                raise JournalError(f"{path} is not a unox tournament journal; give the file written by "
+                                   "unox tournament start")
+            plan = db.execute("SELECT value FROM meta WHERE key = 'plan'").fetchone()
+            rows = db.execute("SELECT result FROM results ORDER BY round, table_no, hand").fetchall()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise JournalError(f"{path} is not a unox tournament journal ({exc})") from exc
+    return (None if plan is None else json.loads(plan[0])), [json.loads(text) for (text,) in rows]
