@@ -65,12 +65,15 @@ def test_a_message_queued_for_an_offline_persistent_client_arrives_when_it_retur
         again.stop()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("http://host/club", "not a broker address"),
-    ("mqtt://host/", "needs the tournament's name"),
-    ("mqtt://host/a/b", "needs the tournament's name"),
-    ("mqtt://host:99999/club", "out of range"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("http://host/club", "not a broker address"),
+        ("mqtt://host/", "needs the tournament's name"),
+        ("mqtt://host/a/b", "needs the tournament's name"),
+        ("mqtt://host:99999/club", "out of range"),
+    ],
+)
 def test_a_bad_tournament_address_is_one_clear_error(text, message):
     with pytest.raises(AddressError, match=message):
         parse(text)
@@ -79,5 +82,10 @@ def test_a_bad_tournament_address_is_one_clear_error(text, message):
 def test_an_address_carries_user_password_port_and_name():
     address = parse("mqtt://table1:s%40cret@pi.local:1884/club-night")
     assert (address.host, address.port, address.username, address.password, address.name) == (
-        "pi.local", 1884, "table1", "s@cret", "club-night")
+        "pi.local",
+        1884,
+        "table1",
+        "s@cret",
+        "club-night",
+    )
     assert "s@cret" not in address.url()

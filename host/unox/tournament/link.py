@@ -47,6 +47,7 @@ class Link:
         self.refused: str | None = None
         self.connects = 0
         self._after_connect = on_connect
+        self._pending: list[Any] = []  # MQTTMessageInfo of publishes the broker has not taken yet
         self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                                    clean_session=not persistent, protocol=mqtt.MQTTv311)
         if address.username is not None:
@@ -56,6 +57,7 @@ class Link:
         self._client.reconnect_delay_set(*RECONNECT)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
+        self._client.on_subscribe = self._on_subscribe
         self._client.on_message = self._on_message
 
     def start(self) -> Link:
@@ -77,12 +79,25 @@ class Link:
     def publish(self, topic: str, payload: Any, *, retain: bool = False) -> Any:
         """QoS 1; while the broker is away paho queues it and sends it on reconnect. Returns paho's
         MQTTMessageInfo (`wait_for_publish`)."""
-        return self._client.publish(topic, json.dumps(payload, sort_keys=True), qos=QOS, retain=retain)
+        return self.publish_text(topic, json.dumps(payload, sort_keys=True), retain=retain)
 
-    def publish_text(self, topic: str, text: str, *, retain: bool = False) -> None:
-        self._client.publish(topic, text, qos=QOS, retain=retain)
+    def publish_text(self, topic: str, text: str, *, retain: bool = False) -> Any:
+        info = self._client.publish(topic, text, qos=QOS, retain=retain)
+        self._pending = [i for i in self._pending if not _published(i)] + [info]
+        return info
 
-    def stop(self) -> None:
+    def stop(self, flush: float = 5.0) -> None:
+        """Disconnect once the broker has what we published (up to `flush` seconds), so a last receipt
+        is not lost with the process."""
+        deadline = time.monotonic() + flush
+        for info in self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.connected.is_set():
+                break
+            try:
+                info.wait_for_publish(left)
+            except (RuntimeError, ValueError):
+                break  # paho: the message was dropped or the client is not connected
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -102,8 +117,15 @@ class Link:
                             "password in the mqtt:// address (docs/tournament.md)")
             client.disconnect()
             return
-        for topic in self.subscriptions:
-            client.subscribe(topic, qos=QOS)
+        if self.subscriptions:
+            client.subscribe([(topic, QOS) for topic in self.subscriptions])
+        else:
+            self._ready()
+
+    def _on_subscribe(self, client: Any, userdata: Any, mid: Any, reasons: Any, properties: Any) -> None:
+        self._ready()  # connected counts from here: what is published to us from now on reaches us
+
+    def _ready(self) -> None:
         self.connects += 1
         self.connected.set()
         if self._after_connect is not None:
@@ -127,6 +149,14 @@ class Link:
             if _matches(pattern, topic):
                 return handler
         return None
+
+
+def _published(info: Any) -> bool:
+    """paho's is_published, which raises for a publish made while disconnected (paho resends it itself)."""
+    try:
+        return bool(info.is_published())
+    except (RuntimeError, ValueError):
+        return False
 
 
 def _matches(pattern: str, topic: str) -> bool:

@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     status.add_argument("--json", action="store_true", help="print JSON")
     status.set_defaults(func=run_status)
     demo = sub.add_parser("demo", help="bots play a whole C-V3 tournament at two tables through a broker",
-                          description="Bots play a whole C-V3 tournament (8 players, 2 tables, 28 hands each) "
+                          description="Bots play a whole C-V3 tournament (8 players, 28 hands each) "
                           "at two tables, each its own process, through a broker. Without --broker a "
                           "private mosquitto is started on a free loopback port and stopped at the end.")
     demo.add_argument("--broker", metavar="URL", help="use this broker instead of a private one")
@@ -74,7 +74,7 @@ def _address(text: str, option: str = "--broker") -> BrokerAddress:
 
 def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str) -> Plan:
     """A new tournament's plan stored in its journal, or the one a resumed journal holds."""
-    from unox.tournament.schedule import Plan, ScheduleError
+    from unox.tournament.schedule import Plan
 
     stored = journal.get("plan")
     if args.resume is not None:
@@ -87,15 +87,29 @@ def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str) -> Plan:
     if stored is not None:
         raise CommandError(f"{journal.path} already holds a tournament; continue it with --resume "
                            f"{journal.path}, or give a new --journal file")
+    plan = new_plan(args)
+    journal.set("plan", plan.to_json())
+    journal.set("name", name)
+    return plan
+
+
+def new_plan(args: argparse.Namespace) -> Plan:
+    """The schedule for `--players` and `--rules`, checked before any file is written."""
+    from unox.rules.editions import get_rules, rule_names
+    from unox.tournament.schedule import Plan, ScheduleError
+
     if not args.players:
         raise CommandError("give the players with --players Ann,Bob,..., or continue with --resume FILE")
+    rules = args.rules or "classic"
+    paired = [name for name in rule_names() if "partners" in get_rules(name).variants]
+    if rules not in paired:
+        raise CommandError(f"--rules {rules!r} has no partners variant for a tournament of pairs; use one of "
+                           f"{', '.join(paired)}")
     try:
-        plan = Plan(tuple(p.strip() for p in args.players.split(",")), args.rules or "classic")
+        plan = Plan(tuple(p.strip() for p in args.players.split(",")), rules)
         plan.rounds  # noqa: B018 - checks the players make a schedule
     except ScheduleError as exc:
         raise CommandError(str(exc)) from exc
-    journal.set("plan", plan.to_json())
-    journal.set("name", name)
     return plan
 
 
@@ -112,6 +126,8 @@ def run_start(args: argparse.Namespace) -> int:
                            "leave out --players and --rules")
     if args.resume is not None and not args.resume.is_file():
         raise CommandError(f"no journal at {args.resume}; give the file written by --journal")
+    if args.resume is None:
+        new_plan(args)
     try:
         journal = ResultsJournal(args.journal or args.resume)
     except JournalError as exc:
