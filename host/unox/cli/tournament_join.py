@@ -18,6 +18,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help`
 if TYPE_CHECKING:
     from unox.tournament.address import BrokerAddress
     from unox.tournament.journal import ResultsJournal
+    from unox.tournament.seat import TableSeat
 
 MAX_TABLES = 10  # unox.tournament.schedule.MAX_PLAYERS // 4
 CONNECT_WAIT_S = 10.0  # then the table says it is waiting, and paho goes on trying
@@ -31,7 +32,8 @@ def add_tournament_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--table", metavar="N",
                        help=f"this table's number in the tournament, 1 to {MAX_TABLES}")
     group.add_argument("--bots", choices=BOTS,
-                       help="the seats are bots that play every hand (a demo or a test of the club's setup)")
+                       help="bots play every hand (a demo, or a test of the club's setup); without it people "
+                       "play each round over the table protocol")
 
 
 def default_journal(name: str, table: int) -> Path:
@@ -66,10 +68,7 @@ def run_table(args: argparse.Namespace) -> int:
     from unox.tournament.seat import TableSeat
 
     address, number = checked_options(args)
-    if args.bots is None:
-        raise CommandError("unox table --tournament plays its seats with bots: add --bots heuristic "
-                           "(people play a tournament table with unox play; docs/tournament.md)")
-    seed = whole_number("--seed", args.seed, 0, MAX_SEED) or 0
+    seed = whole_number("--seed", args.seed, 0, MAX_SEED)
     path = args.journal or default_journal(address.name, number)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -80,10 +79,14 @@ def run_table(args: argparse.Namespace) -> int:
         _check_same_table(journal, address.name, number)
         seat = TableSeat(address, number, journal).start()
         try:
-            _say(f"table {number} of {address.name}: results journal {path}")
+            say = _say if args.bots else _tell  # people use stdout for the table protocol
+            say(f"table {number} of {address.name}: results journal {path}")
             if not seat.link.wait_connected(CONNECT_WAIT_S):
-                _say(f"waiting for the broker at {address.host}:{address.port} (the table keeps trying)")
-            played = play_table(seat, bot=args.bots, seed=seed, say=_say)
+                say(f"waiting for the broker at {address.host}:{address.port} (the table keeps trying)")
+            if args.bots is None:
+                _serve_people(seat, args, path, seed)
+                return 0
+            played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
             _say(f"table {number}: every result is in ({played} hands played now)")
         except LinkError as exc:
             raise CommandError(str(exc)) from exc
@@ -92,6 +95,39 @@ def run_table(args: argparse.Namespace) -> int:
     finally:
         journal.close()
     return 0
+
+
+def _serve_people(seat: TableSeat, args: argparse.Namespace, results: Path, seed: int | None) -> None:
+    """The table protocol on stdin/stdout, one table per round (each with its own journal beside
+    `results`, so a crash resumes in the middle of a hand)."""
+    from unox.cli.commands.table import _open_launcher
+    from unox.table.journal import Journal, JournalError
+    from unox.table.runtime import Table
+    from unox.table.settings import SettingsError, TableSettings
+    from unox.tournament.bot_table import NO_TARGET
+    from unox.tournament.rounds import serve_rounds
+
+    plan = seat.wait_plan()
+
+    def open_table(round_no: int, seated: list[str]) -> Table:
+        journal = Journal(results.with_name(f"{results.stem}.round{round_no}.db"))
+        try:
+            if len(journal):
+                return Table.resume(journal, launcher=_open_launcher(str(journal.settings["launcher"]), args))
+            settings = TableSettings(players=tuple(seated), rules=plan.rules, variant="partners",
+                                     target=NO_TARGET, profile=args.profile or "measured", seed=seed,
+                                     launcher=args.launcher or "script")
+            return Table.create(settings, launcher=_open_launcher(settings.launcher, args), journal=journal)
+        except (JournalError, SettingsError) as exc:
+            journal.close()
+            raise CommandError(str(exc)) from exc
+        except BaseException:
+            journal.close()
+            raise
+
+    done = serve_rounds(seat, iter(sys.stdin.buffer.readline, b""), sys.stdout, open_table, _tell)
+    _tell(f"table {seat.number}: " + ("every result is in" if done else
+                                      "the input ended; continue with the same command and --journal"))
 
 
 def _check_same_table(journal: ResultsJournal, name: str, number: int) -> None:
@@ -107,4 +143,7 @@ def _check_same_table(journal: ResultsJournal, name: str, number: int) -> None:
 
 def _say(text: str) -> None:
     print(text, flush=True)
-    sys.stdout.flush()
+
+
+def _tell(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
