@@ -38,15 +38,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     start = sub.add_parser("start", help="run the coordinator until every hand's result is in",
                            description="Run the coordinator: it publishes the schedule, opens each round, "
                            "journals and acknowledges each result and keeps the standings.")
-    start.add_argument("--broker", metavar="URL", required=True,
-                       help="mqtt://[USER:PASS@]HOST[:PORT]/NAME")
-    start.add_argument("--players", help="4, 8, 12 ... names, e.g. Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal (C-V3)")
-    start.add_argument("--rules", default=None, metavar="EDITION", help="the edition each table plays "
-                       "(default classic)")
-    start.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every result")
-    start.add_argument("--resume", type=Path, metavar="FILE", help="continue the tournament a journal holds")
-    start.add_argument("--json", action="store_true", help="print the final standings as JSON")
+    _add_start_options(start)
     start.set_defaults(func=run_start)
+    serve = sub.add_parser("serve", help="run the coordinator and show the standings on a web page (a TV)",
+                           description="Run the coordinator as `start` does, and serve the standings on "
+                           "a read-only page that refreshes itself; it keeps serving after the last hand, "
+                           "until Ctrl-C.")
+    _add_start_options(serve)
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    serve.add_argument("--port", default="8766", metavar="PORT",
+                       help="port of the page (default 8766; 0: any)")
+    serve.set_defaults(func=run_serve)
     status = sub.add_parser("status", help="the standings, from the journal or from the broker")
     status.add_argument("--journal", type=Path, metavar="FILE", help="the coordinator's journal")
     status.add_argument("--broker", metavar="URL", help="read the retained standings from the broker")
@@ -61,6 +63,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--seed", metavar="N", default="0", help="the same seed plays the same tournament")
     demo.add_argument("--json", action="store_true", help="print the final standings as JSON")
     demo.set_defaults(func=run_demo)
+
+
+def _add_start_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", metavar="URL", required=True,
+                       help="mqtt://[USER:PASS@]HOST[:PORT]/NAME")
+    parser.add_argument("--players", help="4, 8, 12 ... names, e.g. Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal (C-V3)")
+    parser.add_argument("--rules", default=None, metavar="EDITION", help="the edition each table plays "
+                       "(default classic)")
+    parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every result")
+    parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the tournament a journal holds")
+    parser.add_argument("--json", action="store_true", help="print the final standings as JSON")
 
 
 def _address(text: str, option: str = "--broker") -> BrokerAddress:
@@ -113,7 +126,7 @@ def new_plan(args: argparse.Namespace) -> Plan:
     return plan
 
 
-def run_start(args: argparse.Namespace) -> int:
+def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> int:
     from unox.tournament.coordinator import Coordinator
     from unox.tournament.journal import JournalError, ResultsJournal
     from unox.tournament.link import LinkError
@@ -134,11 +147,15 @@ def run_start(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     try:
         plan = _plan(args, journal, address.name)
-        coordinator = Coordinator(address, journal, plan).start()
+        coordinator = Coordinator(address, journal, plan)
+        server = _standings_server(address.name, coordinator, page) if page is not None else None
+        coordinator.start()
         try:
             if not coordinator.link.wait_connected(10):
                 print(f"waiting for the broker at {address.host}:{address.port}", file=sys.stderr, flush=True)
-            while not coordinator.over.wait(0.5):
+            if server is not None:
+                server.run()  # until Ctrl-C; the coordinator works on its own thread meanwhile
+            while server is None and not coordinator.over.wait(0.5):
                 if coordinator.link.refused is not None:
                     raise CommandError(coordinator.link.refused)
         except LinkError as exc:
@@ -149,6 +166,24 @@ def run_start(args: argparse.Namespace) -> int:
     finally:
         journal.close()
     return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from unox.cli.table_options import whole_number
+
+    port = whole_number("--port", args.port, 0, 65535)
+    return run_start(args, page=(args.host, int(port or 0)))
+
+
+def _standings_server(name: str, coordinator: object, page: tuple[str, int]) -> object:
+    from unox.web.launch import WebError
+    from unox.web.standings import StandingsServer
+
+    try:
+        standings = coordinator.standings  # type: ignore[attr-defined]
+        return StandingsServer(f"unox tournament {name}", standings, *page)
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
 
 
 def run_status(args: argparse.Namespace) -> int:
