@@ -66,8 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _add_start_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--broker", metavar="URL", required=True,
-                       help="mqtt://[USER:PASS@]HOST[:PORT]/NAME")
+    parser.add_argument("--broker", metavar="URL", help="mqtt://[USER:PASS@]HOST[:PORT]/NAME (required)")
     parser.add_argument("--players", help="4, 8, 12 ... names, e.g. Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal (C-V3)")
     parser.add_argument("--rules", default=None, metavar="EDITION", help="the edition each table plays "
                        "(default classic)")
@@ -131,6 +130,8 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
     from unox.tournament.journal import JournalError, ResultsJournal
     from unox.tournament.link import LinkError
 
+    if args.broker is None:
+        raise CommandError("give the broker with --broker mqtt://USER:PASS@HOST/NAME (docs/tournament.md)")
     address = _address(args.broker)
     if (args.journal is None) == (args.resume is None):
         raise CommandError("give --journal FILE for a new tournament, or --resume FILE to continue one")
