@@ -19,7 +19,7 @@ from unox.install import InstallError
 BROKER_CONF_PATH = Path("etc/mosquitto/conf.d/unox.conf")
 BROKER_PASSWORDS_PATH = Path("etc/mosquitto/unox.passwd")
 MQTT_PORT = 1883
-MAX_TABLES = 10
+MAX_TABLES = 20
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from unox.tournament.journal import ResultsJournal
     from unox.tournament.seat import TableSeat
 
-MAX_TABLES = 10  # unox.tournament.schedule.MAX_PLAYERS // 4
+MAX_TABLES = 20  # unox.tournament.schedule.MAX_PLAYERS // 4 (tests/tournament checks they agree)
 CONNECT_WAIT_S = 10.0  # then the table says it is waiting, and paho goes on trying
 BOTS = ("heuristic", "random")
 

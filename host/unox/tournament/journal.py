@@ -97,21 +97,29 @@ class ResultsJournal:
     def record(self, hand_id: str, round_no: int, table: int, hand: int, result: dict[str, Any], *,
                acked: bool = False) -> bool:
         """Write a result once: True when it is new, False when that hand id was already here."""
+        return self.record_many([(hand_id, round_no, table, hand, result)], acked=acked)[0]
+
+    @_serial
+    def record_many(self, rows: list[tuple[str, int, int, int, dict[str, Any]]], *,
+                    acked: bool = False) -> list[bool]:
+        """Several results in one transaction (one disk flush for a burst); for each, whether it was new."""
+        news = []
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            cursor = self._db.execute(
-                "INSERT OR IGNORE INTO results (hand_id, round, table_no, hand, result, acked) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (hand_id, round_no, table, hand, _dump(result), int(acked)),
-            )
-            new = cursor.rowcount == 1
-            if not new:
-                self._db.execute("UPDATE results SET copies = copies + 1 WHERE hand_id = ?", (hand_id,))
+            for hand_id, round_no, table, hand, result in rows:
+                cursor = self._db.execute(
+                    "INSERT OR IGNORE INTO results (hand_id, round, table_no, hand, result, acked) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (hand_id, round_no, table, hand, _dump(result), int(acked)),
+                )
+                news.append(cursor.rowcount == 1)
+                if not news[-1]:
+                    self._db.execute("UPDATE results SET copies = copies + 1 WHERE hand_id = ?", (hand_id,))
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
-        return new
+        return news
 
     @_serial
     def acknowledge(self, hand_id: str) -> None:

@@ -8,13 +8,14 @@ tables. Each round is `HANDS_PER_ROUND` hands of `partners` at every table, part
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from unox.rules.errors import RuleError
 from unox.rules.variants import ROTATION_HANDS, multi_table_rounds, teams
 
 HANDS_PER_ROUND = ROTATION_HANDS  # 4 hands with each partner (C-V2, C-V3)
-MAX_PLAYERS = 40  # 10 tables
+MAX_PLAYERS = 80  # 20 tables
 
 Pair = tuple[str, str]
 Match = tuple[Pair, Pair]  # the two pairs at one table
@@ -72,7 +73,7 @@ class Plan:
     rules: str = "classic"
     hands_per_round: int = HANDS_PER_ROUND
 
-    @property
+    @cached_property
     def rounds(self) -> list[list[Match]]:
         return rounds_for(list(self.players))
 
@@ -82,12 +83,21 @@ class Plan:
 
     def hands(self) -> list[tuple[str, int, int, int, Match]]:
         """Every hand to play: (hand id, round, table, hand, match), in order."""
+        return self._hands
+
+    @cached_property
+    def _hands(self) -> list[tuple[str, int, int, int, Match]]:
         return [
             (hand_id(r, t, h), r, t, h, match)
             for r, matches in enumerate(self.rounds, 1)
             for t, match in enumerate(matches, 1)
             for h in range(1, self.hands_per_round + 1)
         ]
+
+    @cached_property
+    def by_id(self) -> dict[str, tuple[int, int, int, Match]]:
+        """hand id -> (round, table, hand, match)."""
+        return {hand_id: (r, t, h, match) for hand_id, r, t, h, match in self.hands()}
 
     def hands_per_player(self) -> int:
         return len(self.rounds) * self.hands_per_round

@@ -19,7 +19,7 @@ def checked(plan: Plan, result: Any) -> dict[str, Any]:
     """The result, if it names a scheduled hand and its points fit that hand's seats; else a ResultError."""
     if not isinstance(result, dict) or not isinstance(result.get("hand_id"), str):
         raise ResultError("a result must be an object with a hand_id")
-    hands = {hand_id: (r, t, h, match) for hand_id, r, t, h, match in plan.hands()}
+    hands = plan.by_id
     if result["hand_id"] not in hands:
         raise ResultError(f"hand {result['hand_id'][:40]!r} is not in the schedule")
     round_no, table, hand, match = hands[result["hand_id"]]
@@ -37,28 +37,43 @@ def checked(plan: Plan, result: Any) -> dict[str, Any]:
             "went_out": went_out, "points": {p: points[p] for p in seated}}
 
 
-def standings(plan: Plan, results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Totals from the checked results, the pairs taken from the schedule (never from the result)."""
-    totals = {player: 0 for player in plan.players}
-    played = {player: 0 for player in plan.players}
-    matches = {hand_id: match for hand_id, _, _, _, match in plan.hands()}
-    for result in results:
-        pairs = [tuple(pair) for pair in matches[result["hand_id"]]]
-        settle_teams(None, totals, pairs, result["went_out"], result["points"])
+class Tally:
+    """The standings, added up one result at a time (the coordinator keeps one; a result costs O(1))."""
+
+    def __init__(self, plan: Plan, results: list[dict[str, Any]] = ()):  # type: ignore[assignment]
+        self.plan = plan
+        self.totals = {player: 0 for player in plan.players}
+        self.played = {player: 0 for player in plan.players}
+        self.counted = 0
+        for result in results:
+            self.add(result)
+
+    def add(self, result: dict[str, Any]) -> None:
+        """One checked result; the pairs come from the schedule, never from the result."""
+        pairs = [tuple(pair) for pair in self.plan.by_id[result["hand_id"]][3]]
+        settle_teams(None, self.totals, pairs, result["went_out"], result["points"])
         for player in result["points"]:
-            played[player] += 1
-    order = list(plan.players)
-    ranked = sorted(order, key=lambda p: (-totals[p], order.index(p)))
-    total_hands = len(plan.hands())
-    over = len(results) == total_hands
-    return {
-        "players": [{"player": p, "points": totals[p], "hands": played[p]} for p in ranked],
-        "results": len(results),
-        "of": total_hands,
-        "hands_per_player": plan.hands_per_player(),
-        "over": over,
-        "winner": highest(totals, order) if over else None,
-    }
+            self.played[player] += 1
+        self.counted += 1
+
+    def table(self) -> dict[str, Any]:
+        order = list(self.plan.players)
+        ranked = sorted(order, key=lambda p: (-self.totals[p], order.index(p)))
+        total_hands = len(self.plan.hands())
+        over = self.counted == total_hands
+        return {
+            "players": [{"player": p, "points": self.totals[p], "hands": self.played[p]} for p in ranked],
+            "results": self.counted,
+            "of": total_hands,
+            "hands_per_player": self.plan.hands_per_player(),
+            "over": over,
+            "winner": highest(self.totals, order) if over else None,
+        }
+
+
+def standings(plan: Plan, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Totals from the checked results."""
+    return Tally(plan, results).table()
 
 
 def table_text(table: dict[str, Any]) -> str:
