@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.cli.mqtt_option import add_mqtt_option, start_for_table
 from unox.cli.table_options import add_table_options, check_resume_args, launcher_config, settings_from_args
 
 EXAMPLE = """examples:
@@ -60,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from unox.cli.commands.serve import add_web_options
 
     add_web_options(parser)
+    add_mqtt_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -68,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
         return _list()
     session = open_session(args)
     stop_web = None
+    stop_mqtt = lambda: None  # noqa: E731
     try:
+        stop_mqtt = start_for_table(args, session.table)  # --mqtt: Home Assistant (docs/install.md)
         if args.web:
             from unox.cli.commands.serve import start_beside
 
@@ -87,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if stop_web is not None:
             stop_web()
+        stop_mqtt()
         session.close()  # after any launcher call still running on a worker thread
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from unox.cli.errors import CommandError
+from unox.cli.mqtt_option import add_mqtt_option, start_for_table
 
 EXAMPLE = """examples:
   unox serve --players Ann,Bob,Cy --launcher serial:/dev/unox-launcher --journal game.db
@@ -38,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="keep no journal (by default the table is journalled where `unox play --list` "
                         "finds it: $XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables)")
     add_web_options(parser)
+    add_mqtt_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -64,14 +66,17 @@ def run(args: argparse.Namespace) -> int:
     from unox.cli.commands.play import open_session
 
     session = open_session(args)
+    stop_mqtt = lambda: None  # noqa: E731
     try:
         table, launcher = session.table, detach_script(session)
+        stop_mqtt = start_for_table(args, table)  # --mqtt: Home Assistant (docs/install.md)
         return serve(table, options, launcher=launcher, lines=session.log)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     except KeyboardInterrupt:
         return 0
     finally:
+        stop_mqtt()
         session.table.close()
 
 
