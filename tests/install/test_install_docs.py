@@ -25,8 +25,8 @@ def install_examples() -> list[list[str]]:
 def test_install_md_shows_both_commands_printed_and_written():
     examples = install_examples()
     shown = {(words[1], "--write" in words) for words in examples}
-    assert shown == {("service", False), ("service", True), ("udev", False), ("udev", True), ("broker", False),
-                     ("broker", True)}
+    assert shown == {("service", False), ("service", True), ("udev", False), ("udev", True),
+                     ("broker", False), ("broker", True)}
 
 
 @pytest.mark.parametrize("words", install_examples(), ids=" ".join)
