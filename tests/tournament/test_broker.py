@@ -89,3 +89,10 @@ def test_an_address_carries_user_password_port_and_name():
         "club-night",
     )
     assert "s@cret" not in address.url()
+
+
+def test_a_password_left_out_of_the_address_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("UNOX_MQTT_PASSWORD", "from-env")
+    assert parse("mqtt://table1@pi.local/club").password == "from-env"
+    assert parse("mqtt://table1:given@pi.local/club").password == "given"
+    assert parse("mqtt://pi.local/club").password is None

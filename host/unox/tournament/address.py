@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 DEFAULT_PORT = 1883
+PASSWORD_VARIABLE = "UNOX_MQTT_PASSWORD"  # the password of a URL that gives a user and none
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # a topic level: no '/', '+', '#' or spaces
 
 
@@ -53,4 +55,6 @@ def parse(text: str, *, option: str = "--tournament", need_name: bool = True) ->
         raise AddressError(f"{option} {text!r} takes no path; write it as {form}")
     username = unquote(parts.username) if parts.username is not None else None
     password = unquote(parts.password) if parts.password is not None else None
+    if username is not None and password is None:
+        password = os.environ.get(PASSWORD_VARIABLE)  # keeps the password out of `ps` and shell history
     return BrokerAddress(parts.hostname, port or DEFAULT_PORT, username, password, name)
