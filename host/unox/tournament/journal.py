@@ -15,6 +15,7 @@ import threading
 from functools import wraps
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from unox.table.journal_lock import JournalError, JournalLock
 
@@ -79,7 +80,7 @@ class ResultsJournal:
             return
         why = "not an SQLite file"
         if head == b"SQLite format 3\x00":
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            db = sqlite3.connect(f"file:{quote(str(self.path))}?mode=ro", uri=True)
             try:
                 if db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
                     return
@@ -181,7 +182,7 @@ def read_only(path: Path) -> tuple[Any, list[dict[str, Any]]]:
     if not path.is_file():
         raise JournalError(f"no tournament journal at {path}; give the file written by unox tournament start")
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
         try:
             if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
                 raise JournalError(f"{path} is not a unox tournament journal; give the file written by "
