@@ -25,12 +25,14 @@ CONNECT_WAIT_S = 10.0  # then the table says it is waiting, and paho goes on try
 BOTS = ("heuristic", "random")
 
 
-def add_tournament_options(parser: argparse.ArgumentParser) -> None:
+def add_tournament_options(parser: argparse.ArgumentParser, *, bots: bool = True) -> None:
     group = parser.add_argument_group("tournament (docs/tournament.md)")
     group.add_argument("--tournament", metavar="URL",
                        help="join a tournament: mqtt://[USER:PASS@]HOST[:PORT]/NAME")
     group.add_argument("--table", metavar="N",
                        help=f"this table's number in the tournament, 1 to {MAX_TABLES}")
+    if not bots:
+        return
     group.add_argument("--bots", choices=BOTS,
                        help="bots play every hand (a demo, or a test of the club's setup); without it people "
                        "play each round over the table protocol")

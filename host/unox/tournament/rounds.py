@@ -51,7 +51,7 @@ def serve_rounds(seat: TableSeat, lines: Iterable[str | bytes], out: IO[Any], op
 
 def _play_round(seat: TableSeat, table: Table, round_no: int, ids: list[str], source: Iterator[str | bytes],
                 out: IO[Any], say: Callable[[str], None]) -> bool:
-    _report_scored(seat, table, round_no, ids, say)
+    report_scored(seat, table, round_no, ids, say)
     while not all(seat.journal.has(i) for i in ids):
         line = next(source, None)
         if line is None:
@@ -60,11 +60,11 @@ def _play_round(seat: TableSeat, table: Table, round_no: int, ids: list[str], so
             continue
         out.write(encode(answer(table, line)))
         out.flush()
-        _report_scored(seat, table, round_no, ids, say)
+        report_scored(seat, table, round_no, ids, say)
     return True
 
 
-def _report_scored(seat: TableSeat, table: Table, round_no: int, ids: list[str],
+def report_scored(seat: TableSeat, table: Table, round_no: int, ids: list[str],
                    say: Callable[[str], None]) -> None:
     """The hand just scored, if it is new: journalled and sent (its id says round, table and hand)."""
     last = table.game.last_hand
