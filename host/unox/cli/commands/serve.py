@@ -8,6 +8,7 @@ from typing import Any
 
 from unox.cli.errors import CommandError
 from unox.cli.mqtt_option import add_mqtt_option, start_for_table
+from unox.cli.tournament_join import add_tournament_options
 
 EXAMPLE = """examples:
   unox serve --players Ann,Bob,Cy --launcher serial:/dev/unox-launcher --journal game.db
@@ -40,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "finds it: $XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables)")
     add_web_options(parser)
     add_mqtt_option(parser)
+    add_tournament_options(parser, bots=False)
     parser.set_defaults(func=run)
 
 
@@ -62,6 +64,10 @@ def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
 def run(args: argparse.Namespace) -> int:
     from unox.web.launch import WebError, serve
 
+    if args.tournament is not None:  # docs/tournament.md: one table per round on the phones
+        from unox.cli.tournament_serve import run_serve
+
+        return run_serve(args)
     options = web_options(args)
     from unox.cli.commands.play import open_session
 
