@@ -45,12 +45,13 @@ def test_the_club_commands_in_docs_tournament_md_run_a_whole_tournament(broker, 
         cwd=tmp_path,
         env=env,
     )
+    processes: list[subprocess.Popen] = []
     try:
         read_until(serve, "the standings are at")
         table1 = _localised(_find(found, "table", "--tournament"), broker)
         table2 = _localised(next(a for a in found if a[0] == "table" and "--bots" in a), broker)
         assert "--table" in table1 and table1[table1.index("--table") + 1] == "1"
-        processes = [
+        processes += [
             subprocess.Popen(
                 [*UNOX, *argv],
                 stdout=subprocess.PIPE,
@@ -80,6 +81,10 @@ def test_the_club_commands_in_docs_tournament_md_run_a_whole_tournament(broker, 
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == by_broker  # read while the coordinator still runs
     finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(WAIT)
         serve.send_signal(signal.SIGINT)
         serve.communicate(timeout=WAIT)
     assert serve.returncode == 0

@@ -51,7 +51,12 @@ def test_the_standings_page_shows_the_coordinators_standings_on_a_tv(broker, tmp
         line = read_until(serve, "the standings are at")[-1]
         url = line.split(" at ")[1].split()[0]
         table = table_process(broker.url("table1", "tv"), 1, tmp_path / "table1.db")
-        assert table.wait(WAIT) == 0
+        try:
+            assert table.wait(WAIT) == 0
+        finally:
+            if table.poll() is None:
+                table.kill()
+                table.wait(WAIT)
         with urllib.request.urlopen(url + "standings.json", timeout=WAIT) as reply:
             served = json.load(reply)
         played = journal_rows(tmp_path / "table1.db")

@@ -65,12 +65,18 @@ def test_C_V3_the_whole_tournament_by_two_table_processes_and_a_coordinator(brok
         text=True,
     )
     tables = [table_process(broker.url(f"table{n}", "club"), n, tmp_path / f"table{n}.db") for n in (1, 2)]
-    out, err = coordinator.communicate(timeout=WAIT)
-    assert coordinator.returncode == 0, err
-    for table in tables:
-        table_out, _ = table.communicate(timeout=WAIT)
-        assert table.returncode == 0, table_out
-        assert "round 1, table" in table_out and "round 7, table" in table_out
+    try:
+        out, err = coordinator.communicate(timeout=WAIT)
+        assert coordinator.returncode == 0, err
+        for table in tables:
+            table_out, _ = table.communicate(timeout=WAIT)
+            assert table.returncode == 0, table_out
+            assert "round 1, table" in table_out and "round 7, table" in table_out
+    finally:
+        for process in (coordinator, *tables):
+            if process.poll() is None:
+                process.kill()
+                process.wait(WAIT)
     standings = _final(out)
     played = _table_results(tmp_path, 2)
     assert len(played) == 56 and all(row["_acked"] for row in played)  # every result arrived
