@@ -61,30 +61,34 @@ class Match:
 
     def run(self) -> GameRecord:
         game, record = self.game, self.record
-        phase = game.phase
-        while phase != "game_over":
-            record.actions += 1
-            if record.actions > self.max_actions:
-                raise SimulationError(
-                    f"game with seed {record.seed} did not end within {self.max_actions} actions"
-                )
-            if game.pending is not None:
-                self.answer_pending()  # one choice may lead to another (Mario Kart's item, then choose)
-            elif phase == "turn":
-                self.turn(game.presser())
-            elif phase == "pressing":
-                self.press(game.presser())
-            elif phase == "drawing":
-                self.owed_draw(game.presser())
-            elif phase == "flip":
-                self.flip()
-            else:
-                game.deal()
-                record.hands += 1
-            phase = game.phase
+        while game.phase != "game_over":
+            self.step()
         record.winner = game.winner or ""
         record.winner_seat = game.players.index(record.winner) + 1
         return record
+
+    def step(self) -> None:
+        """One action of whoever must act (a tournament table plays hand by hand with it)."""
+        game, record = self.game, self.record
+        phase = game.phase
+        record.actions += 1
+        if record.actions > self.max_actions:
+            raise SimulationError(
+                f"game with seed {record.seed} did not end within {self.max_actions} actions"
+            )
+        if game.pending is not None:
+            self.answer_pending()  # one choice may lead to another (Mario Kart's item, then choose)
+        elif phase == "turn":
+            self.turn(game.presser())
+        elif phase == "pressing":
+            self.press(game.presser())
+        elif phase == "drawing":
+            self.owed_draw(game.presser())
+        elif phase == "flip":
+            self.flip()
+        else:
+            game.deal()
+            record.hands += 1
 
     def flip(self) -> None:
         """S4: turn up the first card; a wild's colour is named by the player on the dealer's left."""

@@ -25,7 +25,8 @@ def install_examples() -> list[list[str]]:
 def test_install_md_shows_both_commands_printed_and_written():
     examples = install_examples()
     shown = {(words[1], "--write" in words) for words in examples}
-    assert shown == {("service", False), ("service", True), ("udev", False), ("udev", True)}
+    assert shown == {("service", False), ("service", True), ("udev", False), ("udev", True),
+                     ("broker", False), ("broker", True)}
 
 
 @pytest.mark.parametrize("words", install_examples(), ids=" ".join)
@@ -36,7 +37,7 @@ def test_every_install_example_parses(words):
     assert args.write is ("--write" in words)
 
 
-@pytest.mark.parametrize("what", ["service", "udev"])
+@pytest.mark.parametrize("what", ["service", "udev", "broker"])
 def test_help_has_an_example(what, capsys):
     with pytest.raises(SystemExit) as exit_:
         build_parser().parse_args(["install", what, "--help"])

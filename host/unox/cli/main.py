@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("sim", "simulate whole games between bots"),
     "simulate-device": ("simulate_device", "serve the simulated launcher on a pseudo-terminal"),
     "table": ("table", "run a table over the JSON-lines table protocol v1 (stdin/stdout)"),
+    "tournament": ("tournament", "coordinate tables that play together over an MQTT broker: the classic "
+                   "multi-table tournament"),
 }
 DESCRIPTION = "Run UNO Extreme tables, drive the card launcher, simulate it."
 EXIT_SOFTWARE = 70  # sysexits.h EX_SOFTWARE: an internal error, reported in a file

@@ -1,4 +1,5 @@
-"""`unox install service|udev`: print (or with --write, install) the Pi's systemd unit and udev rule.
+"""`unox install service|udev|broker`: print (or with --write, install) the Pi's systemd unit, udev rule and
+the tournament's MQTT broker config.
 
 The file text goes to stdout, so `unox install udev > 99-unox.rules` works; what to run next goes to
 stderr, as comments.
@@ -52,6 +53,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_write_options(udev)
     udev.set_defaults(func=run_udev)
 
+    broker = sub.add_parser(
+        "broker",
+        help="mosquitto for a tournament and Home Assistant: no anonymous clients, one user per table "
+        "(/etc/mosquitto/conf.d/unox.conf)",
+        epilog="example: sudo ~/unox/bin/unox install broker --tables 2 --write",
+    )
+    broker.add_argument("--tables", type=int, default=2, help="one user per table (default 2)")
+    broker.add_argument("--host", default=None, help="the broker's name in the printed addresses "
+                        "(default: this machine's name + .local)")
+    broker.add_argument("--name", default="club", help="the tournament's name in the printed addresses")
+    _add_write_options(broker)
+    broker.set_defaults(func=run_broker)
+
 
 def _add_write_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--write", action="store_true", help="write the file instead of printing it")
@@ -78,6 +92,35 @@ def run_udev(args: argparse.Namespace) -> int:
         return _emit(args, text, install.UDEV_PATH, install.udev_next_steps())
     except install.InstallError as exc:
         raise CommandError(str(exc)) from exc
+
+
+def run_broker(args: argparse.Namespace) -> int:
+    import socket
+
+    from unox import install_broker as broker
+
+    try:
+        users = broker.broker_users(args.tables)
+        passwords = install.target(args.root, broker.BROKER_PASSWORDS_PATH)
+        text = broker.broker_config(Path("/") / broker.BROKER_PASSWORDS_PATH)
+        if not args.write:
+            return _emit(args, text, broker.BROKER_CONF_PATH, [
+                f"mosquitto_passwd -b /{broker.BROKER_PASSWORDS_PATH} USER PASSWORD   # {', '.join(users)}",
+                *broker.broker_next_steps()])
+        host = args.host or f"{socket.gethostname()}.local"
+        broker.client_urls({}, host, args.name)  # the name is checked before anything is written
+        _emit(args, text, broker.BROKER_CONF_PATH, broker.broker_next_steps())
+        added = broker.add_users(passwords, users)
+    except install.InstallError as exc:
+        raise CommandError(str(exc)) from exc
+    kept = [user for user in users if user not in added]
+    if kept:
+        print(f"kept the passwords of {', '.join(kept)} in {passwords}")
+    if added:
+        print(f"new users in {passwords} (write these down: they are shown once):")
+        for line in broker.client_urls(added, host, args.name):
+            print(f"  {line}")
+    return 0
 
 
 def _emit(args: argparse.Namespace, text: str, relative: Path, steps: list[str]) -> int:

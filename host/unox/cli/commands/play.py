@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.cli.mqtt_option import add_mqtt_option, start_for_table
 from unox.cli.table_options import add_table_options, check_resume_args, launcher_config, settings_from_args
+from unox.cli.tournament_join import add_tournament_options
 
 EXAMPLE = """examples:
   unox play --players Ann,Bob,Cy,Dee --launcher serial:/dev/unox-launcher
@@ -61,15 +63,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from unox.cli.commands.serve import add_web_options
 
     add_web_options(parser)
+    add_mqtt_option(parser)
+    add_tournament_options(parser, bots=False)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
+    if args.tournament is not None:  # docs/tournament.md: one table per round, each hand sent as scored
+        from unox.cli.tournament_play import run_play
+
+        return run_play(args)
     session = open_session(args)
     stop_web = None
+    stop_mqtt = lambda: None  # noqa: E731
     try:
+        stop_mqtt = start_for_table(args, session.table)  # --mqtt: Home Assistant (docs/install.md)
         if args.web:
             from unox.cli.commands.serve import start_beside
 
@@ -88,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if stop_web is not None:
             stop_web()
+        stop_mqtt()
         session.close()  # after any launcher call still running on a worker thread
 
 

@@ -11,6 +11,7 @@ import sys
 
 from unox.cli.errors import CommandError
 from unox.cli.launcher_option import add_configured_launcher
+from unox.cli.mqtt_option import add_mqtt_option, start_for_press
 from unox.cli.numbers import SEED_MAX, float_in, int_in
 
 DEFAULT_CARDS = 83  # a 112-card deck after a 4-player deal and the first discard
@@ -53,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         f"(0 to {MAX_SUSPENSE_S:g}; default from the config, else 0 = off)")
     parser.add_argument("--config", help="config file (default: ~/.config/unox/config.toml)")
     parser.add_argument("--json", action="store_true", help="one JSON record per event, then a summary")
+    add_mqtt_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -119,7 +121,9 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
                            "virtual presses, or serve it with `unox simulate-device --pty` and press its "
                            "button there")
     stop = _stop_on_sigterm()
+    stop_mqtt = lambda: None  # noqa: E731
     try:
+        stop_mqtt = start_for_press(args, mode)  # --mqtt: Home Assistant (docs/install.md)
         if not virtual:  # stderr, so a --json reader's stream stays clean
             print("press the launcher button (Ctrl-C stops and sums up)", file=sys.stderr, flush=True)
         mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual)
@@ -130,6 +134,7 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
         raise CommandError(str(exc)) from exc
     finally:
         stop()
+        stop_mqtt()
     _summary(mode, args.json, stopped=False)
     return 0
 

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from unox.cli.errors import CommandError
+from unox.cli.mqtt_option import add_mqtt_option, start_for_table
+from unox.cli.tournament_join import add_tournament_options
 
 EXAMPLE = """examples:
   unox serve --players Ann,Bob,Cy --launcher serial:/dev/unox-launcher --journal game.db
@@ -38,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="keep no journal (by default the table is journalled where `unox play --list` "
                         "finds it: $XDG_STATE_HOME/unox/tables, else ~/.local/state/unox/tables)")
     add_web_options(parser)
+    add_mqtt_option(parser)
+    add_tournament_options(parser, bots=False)
     parser.set_defaults(func=run)
 
 
@@ -66,18 +70,25 @@ def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
 def run(args: argparse.Namespace) -> int:
     from unox.web.launch import WebError, serve
 
+    if args.tournament is not None:  # docs/tournament.md: one table per round on the phones
+        from unox.cli.tournament_serve import run_serve
+
+        return run_serve(args)
     options = web_options(args)
     from unox.cli.commands.play import open_session
 
     session = open_session(args)
+    stop_mqtt = lambda: None  # noqa: E731
     try:
         table, launcher = session.table, detach_script(session)
+        stop_mqtt = start_for_table(args, table)  # --mqtt: Home Assistant (docs/install.md)
         return serve(table, options, launcher=launcher, lines=session.log)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     except KeyboardInterrupt:
         return 0
     finally:
+        stop_mqtt()
         session.table.close()
 
 

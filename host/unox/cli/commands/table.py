@@ -13,6 +13,7 @@ from unox.cli.table_options import (
     launcher_config,
     settings_from_args,
 )
+from unox.cli.tournament_join import add_tournament_options
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the table's modules load on use
 if TYPE_CHECKING:
@@ -41,11 +42,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         parser,
         launcher_help="script (default: each press says how many cards came out), sim, serial:PORT or gpio",
     )
+    add_tournament_options(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from unox.table.jsonl import serve
+
+    if args.tournament is not None:
+        from unox.cli.tournament_join import run_table
+
+        return run_table(args)
 
     table = _resume(args) if args.resume is not None else _create(args)
     try:

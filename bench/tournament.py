@@ -1,0 +1,196 @@
+"""Tournament results through one mosquitto: 20 simulated tables, 1,000 hands, the broker restarted twice.
+
+    python3 bench/tournament.py [--tables 20] [--hands 1000] [--restarts 2] [--pace 0.5]
+
+A private mosquitto (authentication on, loopback) carries the traffic of one coordinator and `--tables`
+simulated tables, each with its own client, session and journal, as in `unox table --tournament`. A simulated
+table draws each hand's result at random (the transport is measured, not the rules) and reports it the way
+a real table does: journal, send, go on (the receipt comes back on the table's client), the next hand
+`--pace` seconds later on average (a real hand takes minutes: 20 tables at 0.5 s are 40 results a second).
+The broker is restarted (SIGTERM, then started again on the same port) `--restarts` times, evenly through
+the run.
+
+Measured:
+- `lost`: hands a table reported that the coordinator never counted;
+- `duplicated`: hands the coordinator counted more than once (its standings' hands against the hand ids);
+- `result_p99_ms`: from a table's report to the coordinator's receipt arriving back, p99 over all hands;
+- the baseline: the same round trip with raw paho clients (publish QoS 1, the peer answers at once; 300 of
+  them), no journal, no restarts; `ratio` = result p99 / baseline p99.
+
+The last line is JSON: {"tables", "hands", "lost", "duplicated", "result_p99_ms", "baseline_p99_ms",
+"ratio", "result_p99_calm_ms"}; `result_p99_calm_ms` leaves out the hands reported while the broker was down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "host"))
+
+from unox.tournament.address import parse  # noqa: E402
+from unox.tournament.broker import PrivateBroker  # noqa: E402
+from unox.tournament.coordinator import Coordinator  # noqa: E402
+from unox.tournament.journal import ResultsJournal  # noqa: E402
+from unox.tournament.link import Link  # noqa: E402
+from unox.tournament.schedule import Plan, seats  # noqa: E402
+from unox.tournament.seat import TableSeat  # noqa: E402
+
+WAIT = 60.0
+
+
+class TimedSeat(TableSeat):
+    """A table seat that notes when each receipt comes back."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sent: dict[str, float] = {}
+        self.acked: dict[str, float] = {}
+
+    def _on_ack(self, topic, payload):
+        if isinstance(payload, dict) and payload.get("hand_id") in self.sent:
+            self.acked.setdefault(payload["hand_id"], time.perf_counter())
+        super()._on_ack(topic, payload)
+
+
+def simulated_table(seat: TimedSeat, plan: Plan, hands: int, rng: random.Random, done: threading.Event,
+                    pace: float) -> None:
+    """Report `hands` results of this table's schedule, round by round, as a table does, one every `pace`
+    seconds (a real hand takes minutes)."""
+    reported = 0
+    for round_no, matches in enumerate(plan.rounds, 1):
+        if reported == hands:
+            break
+        seat.wait_round(round_no, WAIT)
+        seated = seats(matches[seat.number - 1])
+        for hand in range(1, plan.hands_per_round + 1):
+            if reported == hands:
+                break
+            went_out = rng.choice(seated)
+            points = {p: 0 if p == went_out else rng.randrange(0, 120) for p in seated}
+            hid = f"r{round_no}-t{seat.number}-h{hand}"
+            seat.sent[hid] = time.perf_counter()
+            seat.report({"hand_id": hid, "round": round_no, "table": seat.number, "hand": hand,
+                         "went_out": went_out, "points": points})
+            reported += 1
+            time.sleep(rng.uniform(0.5, 1.5) * pace)
+    seat.flush(WAIT)
+    done.set()
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[98] if len(values) > 1 else values[0]
+
+
+def baseline(broker: PrivateBroker, runs: int) -> float:
+    """p99 of a raw paho QoS 1 publish -> answer round trip, in ms."""
+    answered = threading.Event()
+    echo: Link | None = None
+
+    def on_ping(topic, payload):
+        assert echo is not None
+        echo.publish("bench/pong", payload)
+
+    echo = Link(parse(broker.url("coordinator", "bench")), "bench-echo", {"bench/ping": on_ping}).start()
+    asker = Link(parse(broker.url("table1", "bench")), "bench-ask",
+                 {"bench/pong": lambda topic, payload: answered.set()}).start()
+    assert echo.wait_connected(WAIT) and asker.wait_connected(WAIT)
+    times = []
+    for index in range(runs):
+        answered.clear()
+        start = time.perf_counter()
+        asker.publish("bench/ping", {"n": index})
+        if not answered.wait(WAIT):
+            raise RuntimeError("the baseline's echo did not answer")
+        times.append((time.perf_counter() - start) * 1000)
+    echo.stop()
+    asker.stop()
+    return p99(times)
+
+
+def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> dict:
+    users = ["coordinator", *[f"table{n}" for n in range(1, tables + 1)]]
+    broker = PrivateBroker.with_users(folder / "broker", users).start()
+    try:
+        base = baseline(broker, min(hands, 300))
+        plan = Plan(tuple(f"P{n}" for n in range(1, 4 * tables + 1)))
+        journal = ResultsJournal(folder / "coordinator.db")
+        coordinator = Coordinator(parse(broker.url("coordinator", "bench")), journal, plan,
+                                  say=lambda text: None).start()
+        assert coordinator.link.wait_connected(WAIT)
+        per_table = [hands // tables + (1 if n < hands % tables else 0) for n in range(tables)]
+        seats_ = [TimedSeat(parse(broker.url(f"table{n}", "bench")), n, ResultsJournal(folder / f"t{n}.db"))
+                  for n in range(1, tables + 1)]
+        finished = [threading.Event() for _ in seats_]
+        threads = [
+            threading.Thread(target=simulated_table, daemon=True,
+                             args=(seat.start(), plan, per_table[i], random.Random(i), finished[i], pace))
+            for i, seat in enumerate(seats_)
+        ]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        outages = []
+        for k in range(1, restarts + 1):
+            mark = hands * k // (restarts + 1)
+            deadline = time.monotonic() + WAIT
+            while len(journal.results()) < mark and time.monotonic() < deadline:
+                coordinator.changed.wait(0.05)
+                coordinator.changed.clear()
+            down = time.perf_counter()
+            broker.restart()
+            outages.append((down, time.perf_counter()))
+        for event in finished:
+            if not event.wait(WAIT):
+                raise RuntimeError("a simulated table did not finish")
+        elapsed = time.perf_counter() - started
+        reported = {hid for seat in seats_ for hid in seat.sent}
+        counted = {r["hand_id"] for r in journal.results()}
+        standings = coordinator.standings()
+        counted_hands = sum(row["hands"] for row in standings["players"]) // 4
+        latencies, calm = [], []
+        for seat in seats_:
+            for hid, sent in seat.sent.items():
+                ms = (seat.acked[hid] - sent) * 1000
+                latencies.append(ms)
+                if not any(down - 1.0 <= sent <= up + 1.0 for down, up in outages):
+                    calm.append(ms)
+        for seat in seats_:
+            seat.stop()
+            seat.journal.close()
+        coordinator.stop()
+        journal.close()
+    finally:
+        broker.stop()
+    result_p99 = p99(latencies)
+    print(f"{tables} tables, {len(reported)} hands in {elapsed:.1f} s, broker restarted {restarts} times")
+    print(f"result -> receipt: median {statistics.median(latencies):.2f} ms, p99 {result_p99:.2f} ms "
+          f"(away from restarts: p99 {p99(calm):.2f} ms over {len(calm)} hands)")
+    print(f"baseline raw paho QoS 1 round trip: p99 {base:.2f} ms")
+    return {"tables": tables, "hands": len(reported), "lost": len(reported - counted),
+            "duplicated": counted_hands - len(counted), "result_p99_ms": round(result_p99, 2),
+            "baseline_p99_ms": round(base, 2), "ratio": round(result_p99 / base, 2),
+            "result_p99_calm_ms": round(p99(calm), 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--restarts", type=int, default=2)
+    parser.add_argument("--pace", type=float, default=0.5, help="mean seconds between a table's hands")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="unox-bench-") as folder:
+        print(json.dumps(run(args.tables, args.hands, args.restarts, args.pace, Path(folder))))
+
+
+if __name__ == "__main__":
+    main()

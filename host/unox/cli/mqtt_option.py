@@ -1,0 +1,52 @@
+"""`--mqtt mqtt://[USER:PASS@]HOST[:PORT]/` on `unox serve`, `unox play` and `unox press`: the launcher in
+Home Assistant by MQTT discovery (docs/install.md). One option, one helper per kind of command."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from unox.cli.errors import CommandError
+
+Stop = Callable[[], None]
+
+
+def add_mqtt_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mqtt", metavar="URL",
+                        help="announce the launcher to Home Assistant through this broker: "
+                        "mqtt://USER:PASS@HOST[:PORT]/ (docs/install.md)")
+
+
+def start_for_table(args: argparse.Namespace, table: Any) -> Stop:
+    from unox.homeassistant.snapshots import table_snapshot
+
+    return _start(args, lambda: table_snapshot(table))
+
+
+def start_for_press(args: argparse.Namespace, mode: Any) -> Stop:
+    from unox.homeassistant.snapshots import press_snapshot
+
+    return _start(args, lambda: press_snapshot(mode))
+
+
+def _start(args: argparse.Namespace, snapshot: Callable[[], dict[str, str]]) -> Stop:
+    """The bridge, started (it connects in the background); nothing without --mqtt."""
+    if getattr(args, "mqtt", None) is None:
+        return lambda: None
+    from unox.homeassistant.bridge import HomeAssistantBridge
+    from unox.homeassistant.discovery import node_id
+    from unox.tournament.address import AddressError, parse
+    from unox.tournament.link import LinkError
+
+    try:
+        address = parse(args.mqtt, option="--mqtt", need_name=False)
+    except AddressError as exc:
+        raise CommandError(str(exc)) from exc
+    bridge = HomeAssistantBridge(address, node_id(), snapshot).start()
+    try:
+        bridge.link.wait_connected(5)  # a refused login is an error now; an absent broker is retried
+    except LinkError as exc:
+        bridge.stop()
+        raise CommandError(str(exc)) from exc
+    return bridge.stop

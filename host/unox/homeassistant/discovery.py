@@ -1,0 +1,89 @@
+"""Home Assistant's MQTT discovery messages for one launcher: a device with seven entities.
+
+Each entity is announced, retained, on `homeassistant/<component>/<node_id>/<object_id>/config`, with a
+`unique_id`, a `state_topic`, the device it belongs to and the availability topic whose "offline" (our MQTT
+last will) makes it unavailable when the host stops (HA's documented discovery schema; tests check the
+fields against it).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+from unox import __version__
+
+PREFIX = "homeassistant"  # HA's default discovery prefix
+ONLINE, OFFLINE = "online", "offline"
+ON, OFF = "ON", "OFF"  # binary sensors' default payload_on / payload_off
+
+
+@dataclass(frozen=True)
+class Entity:
+    object_id: str
+    component: str  # sensor or binary_sensor
+    name: str
+    extra: tuple[tuple[str, str], ...] = ()
+
+
+ENTITIES = (
+    Entity("cards_left", "sensor", "Cards left (estimate)",
+           (("unit_of_measurement", "cards"), ("state_class", "measurement"), ("icon", "mdi:cards"))),
+    Entity("link", "binary_sensor", "Link", (("device_class", "connectivity"),)),
+    Entity("last_fault", "sensor", "Last fault", (("icon", "mdi:alert-circle-outline"),)),
+    Entity("lid", "binary_sensor", "Lid", (("device_class", "opening"),)),
+    Entity("presses", "sensor", "Presses tonight", (("unit_of_measurement", "presses"),
+                                                    ("state_class", "total_increasing"),
+                                                    ("icon", "mdi:gesture-tap"))),
+    Entity("cards_fired", "sensor", "Cards fired tonight", (("unit_of_measurement", "cards"),
+                                                            ("state_class", "total_increasing"),
+                                                            ("icon", "mdi:cards-outline"))),
+    Entity("turn", "sensor", "Whose turn", (("icon", "mdi:account-arrow-right"),)),
+)
+
+
+def node_id(host: str | None = None) -> str:
+    """`unox_<hostname>`: one device per launcher (each launcher has its own Pi)."""
+    name = re.sub(r"[^a-zA-Z0-9_-]", "_", (host or socket.gethostname()).split(".")[0])
+    return f"unox_{name}"[:64]
+
+
+def state_topic(node: str, object_id: str) -> str:
+    return f"unox/{node}/{object_id}"
+
+
+def availability_topic(node: str) -> str:
+    return f"unox/{node}/availability"
+
+
+def config_topic(node: str, entity: Entity) -> str:
+    return f"{PREFIX}/{entity.component}/{node}/{entity.object_id}/config"
+
+
+def config_payload(node: str, entity: Entity) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "name": entity.name,
+        "unique_id": f"{node}_{entity.object_id}",
+        "state_topic": state_topic(node, entity.object_id),
+        "availability_topic": availability_topic(node),
+        "payload_available": ONLINE,
+        "payload_not_available": OFFLINE,
+        "device": {
+            "identifiers": [node],
+            "name": f"UNO launcher ({node.removeprefix('unox_')})",
+            "manufacturer": "unox",
+            "model": "UNO Extreme card launcher",
+            "sw_version": __version__,
+        },
+        **dict(entity.extra),
+    }
+    if entity.component == "binary_sensor":
+        payload.update(payload_on=ON, payload_off=OFF)
+    return payload
+
+
+def announcements(node: str) -> list[tuple[str, dict[str, Any]]]:
+    """(config topic, payload) for every entity."""
+    return [(config_topic(node, entity), config_payload(node, entity)) for entity in ENTITIES]

@@ -1,0 +1,44 @@
+"""What Home Assistant is told, read from the table or the press-button mode and the launcher's last report.
+
+Only what is already known is read (the driver's cached device state), never a round trip to the launcher
+from the publisher's thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unox.homeassistant.discovery import OFF, ON
+
+NOTHING = "none"
+NOBODY = "nobody"
+
+
+def launcher_view(launcher: Any) -> dict[str, str]:
+    """link, lid and last fault, as the driver last heard them; no launcher: link OFF."""
+    state, link = getattr(launcher, "state", None), getattr(launcher, "link", None)
+    if launcher is None or state is None or link is None:
+        return {"link": OFF, "lid": OFF, "last_fault": NOTHING}
+    alive = bool(link.alive())
+    return {"link": ON if alive else OFF, "lid": ON if state.lid_open else OFF,
+            "last_fault": str(state.last_fault or NOTHING)}
+
+
+def table_snapshot(table: Any) -> dict[str, str]:
+    """A table (`unox play`, `unox serve`): its launcher estimate, whose turn, presses and cards tonight."""
+    state = table.state()
+    presses = fired = 0
+    for request in list(table.entries):
+        if request.get("cmd") in ("press", "draw"):
+            presses += 1
+            fired += int(request.get("fired") or 0)
+    cards = (state.get("launcher") or {}).get("cards")
+    return {**launcher_view(table.launcher), "cards_left": str(cards if cards is not None else NOTHING),
+            "turn": str(state.get("turn") or NOBODY), "presses": str(presses), "cards_fired": str(fired)}
+
+
+def press_snapshot(mode: Any) -> dict[str, str]:
+    """The press-button mode (`unox press`): its tally; no table, so nobody's turn."""
+    tally = mode.tally
+    return {**launcher_view(mode.launcher), "cards_left": str(tally.estimate), "turn": NOBODY,
+            "presses": str(tally.presses), "cards_fired": str(tally.fired)}

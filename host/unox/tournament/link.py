@@ -1,0 +1,170 @@
+"""One MQTT connection as unox uses it: paho-mqtt 2.x, QoS 1, a persistent session under a fixed client id.
+
+The broker then keeps what was sent to us while we were away (`clean_session=False` and QoS 1 on both the
+subscription and the publish, PITFALLS.md), and paho reconnects by itself when the broker comes back.
+A refused login is final: `wait_connected` raises it as a LinkError instead of retrying for ever.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from unox.tournament.address import BrokerAddress
+
+QOS = 1
+KEEPALIVE = 15  # seconds: a dead peer is noticed within 1.5 keepalives
+RECONNECT = (0.05, 1.0)  # paho's back-off between reconnects, in seconds: the broker is usually near
+
+Handler = Callable[[str, Any], None]
+
+
+class LinkError(RuntimeError):
+    """The broker refused us or cannot be reached; the message says what to check."""
+
+
+class Link:
+    """Subscriptions made on every (re)connect, JSON payloads, callbacks on paho's network thread."""
+
+    def __init__(
+        self,
+        address: BrokerAddress,
+        client_id: str,
+        subscriptions: dict[str, Handler],
+        *,
+        will: tuple[str, str] | None = None,
+        on_connect: Callable[[], None] | None = None,
+        persistent: bool = True,
+    ):
+        import paho.mqtt.client as mqtt
+
+        self.address = address
+        self.subscriptions = subscriptions
+        self.connected = threading.Event()
+        self.refused: str | None = None
+        self.connects = 0
+        self._after_connect = on_connect
+        self._pending: list[Any] = []  # MQTTMessageInfo of publishes the broker has not taken yet
+        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                                   clean_session=not persistent, protocol=mqtt.MQTTv311)
+        if address.username is not None:
+            self._client.username_pw_set(address.username, address.password)
+        if will is not None:
+            self._client.will_set(will[0], will[1], qos=QOS, retain=True)
+        self._client.reconnect_delay_set(*RECONNECT)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_subscribe = self._on_subscribe
+        self._client.on_message = self._on_message
+
+    def start(self) -> Link:
+        """Connect in the background (paho's thread retries until the broker answers)."""
+        self._client.connect_async(self.address.host, self.address.port, keepalive=KEEPALIVE)
+        self._client.loop_start()
+        return self
+
+    def wait_connected(self, timeout: float) -> bool:
+        """True once connected; False after `timeout`; a LinkError if the broker refused the login."""
+        deadline = time.monotonic() + timeout
+        while not self.connected.wait(min(0.05, max(deadline - time.monotonic(), 0))):
+            if self.refused is not None:
+                raise LinkError(self.refused)
+            if time.monotonic() >= deadline:
+                return False
+        return True
+
+    def publish(self, topic: str, payload: Any, *, retain: bool = False) -> Any:
+        """QoS 1; while the broker is away paho queues it and sends it on reconnect. Returns paho's
+        MQTTMessageInfo (`wait_for_publish`)."""
+        return self.publish_text(topic, json.dumps(payload, sort_keys=True), retain=retain)
+
+    def publish_text(self, topic: str, text: str, *, retain: bool = False) -> Any:
+        info = self._client.publish(topic, text, qos=QOS, retain=retain)
+        self._pending = [i for i in self._pending if not _published(i)] + [info]
+        return info
+
+    def stop(self, flush: float = 5.0) -> None:
+        """Disconnect once the broker has what we published (up to `flush` seconds), so a last receipt
+        is not lost with the process."""
+        deadline = time.monotonic() + flush
+        for info in self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.connected.is_set():
+                break
+            try:
+                info.wait_for_publish(left)
+            except (RuntimeError, ValueError):
+                break  # paho: the message was dropped or the client is not connected
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def abandon(self) -> None:
+        """Stop the network thread without a DISCONNECT: the broker sends our will, as after a crash."""
+        self._client.loop_stop()
+        sock = self._client.socket()
+        if sock is not None:
+            sock.close()
+
+    # -- paho's callbacks (its network thread) ----------------------------------------------------
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            self.refused = (f"the broker at {self.address.host}:{self.address.port} refused "
+                            f"{self.address.username or 'an anonymous client'}: {reason}; check the user and "
+                            "password in the mqtt:// address (docs/tournament.md)")
+            client.disconnect()
+            return
+        if self.subscriptions:
+            client.subscribe([(topic, QOS) for topic in self.subscriptions])
+        else:
+            self._ready()
+
+    def _on_subscribe(self, client: Any, userdata: Any, mid: Any, reasons: Any, properties: Any) -> None:
+        self._ready()  # connected counts from here: what is published to us from now on reaches us
+
+    def _ready(self) -> None:
+        self.connects += 1
+        self.connected.set()
+        if self._after_connect is not None:
+            self._after_connect()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        self.connected.clear()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        handler = self._handler_for(message.topic)
+        if handler is None:
+            return
+        try:
+            payload = json.loads(message.payload) if message.payload else None
+        except ValueError:
+            return  # not ours to read: a stray publisher's bytes are ignored, never a crash
+        handler(message.topic, payload)
+
+    def _handler_for(self, topic: str) -> Handler | None:
+        for pattern, handler in self.subscriptions.items():
+            if _matches(pattern, topic):
+                return handler
+        return None
+
+
+def _published(info: Any) -> bool:
+    """paho's is_published, which raises for a publish made while disconnected (paho resends it itself)."""
+    try:
+        return bool(info.is_published())
+    except (RuntimeError, ValueError):
+        return False
+
+
+def _matches(pattern: str, topic: str) -> bool:
+    """MQTT wildcards: `+` one level, `#` the rest."""
+    want, got = pattern.split("/"), topic.split("/")
+    for i, level in enumerate(want):
+        if level == "#":
+            return True
+        if i >= len(got) or (level != "+" and level != got[i]):
+            return False
+    return len(want) == len(got)

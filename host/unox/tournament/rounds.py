@@ -1,0 +1,77 @@
+"""A tournament table played by people over the table protocol (`unox table --tournament`, no bots).
+
+Each round is a table of its own: the round's four seats, partners opposite (`partners`), scored hand by
+hand; the round ends when its hands are scored, and the next one opens when the coordinator says so. Every
+scored hand's result (who went out, the points left in each hand) is journalled and sent as it is scored.
+The protocol's replies stay as they are: the seating goes to `say` (stderr), and a front end reads the seats
+from the state's `players`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any
+
+from unox.table.jsonl import answer, encode
+from unox.table.runtime import Table
+from unox.tournament.schedule import hand_id, seats
+from unox.tournament.seat import TableSeat
+
+OpenTable = Callable[[int, list[str]], Table]  # (round, seats) -> the round's table, new or resumed
+
+
+def seating_line(round_no: int, table: int, match: Any) -> str:
+    return (f"round {round_no}, table {table}: {' '.join(seats(match))} "
+            f"(partners {' + '.join(match[0])} against {' + '.join(match[1])})")
+
+
+def serve_rounds(seat: TableSeat, lines: Iterable[str | bytes], out: IO[Any], open_table: OpenTable,
+                 say: Callable[[str], None]) -> bool:
+    """Play this table's rounds from the request lines; True when every round was played (False: input
+    ended first, the table's journals keep where it was)."""
+    plan = seat.wait_plan()
+    source = iter(lines)
+    for round_no, matches in enumerate(plan.rounds, 1):
+        if seat.number > len(matches):
+            continue
+        ids = [hand_id(round_no, seat.number, h) for h in range(1, plan.hands_per_round + 1)]
+        if all(seat.journal.has(i) for i in ids):
+            continue
+        seat.wait_round(round_no)
+        say(seating_line(round_no, seat.number, matches[seat.number - 1]))
+        table = open_table(round_no, seats(matches[seat.number - 1]))
+        try:
+            if not _play_round(seat, table, round_no, ids, source, out, say):
+                return False
+        finally:
+            table.close()
+    seat.flush()
+    return True
+
+
+def _play_round(seat: TableSeat, table: Table, round_no: int, ids: list[str], source: Iterator[str | bytes],
+                out: IO[Any], say: Callable[[str], None]) -> bool:
+    report_scored(seat, table, round_no, ids, say)
+    while not all(seat.journal.has(i) for i in ids):
+        line = next(source, None)
+        if line is None:
+            return False
+        if not line.strip():
+            continue
+        out.write(encode(answer(table, line)))
+        out.flush()
+        report_scored(seat, table, round_no, ids, say)
+    return True
+
+
+def report_scored(seat: TableSeat, table: Table, round_no: int, ids: list[str],
+                   say: Callable[[str], None]) -> None:
+    """The hand just scored, if it is new: journalled and sent (its id says round, table and hand)."""
+    last = table.game.last_hand
+    if last is None or not 1 <= last["hand"] <= len(ids) or seat.journal.has(ids[last["hand"] - 1]):
+        return
+    result = {"hand_id": ids[last["hand"] - 1], "round": round_no, "table": seat.number, "hand": last["hand"],
+              "went_out": last["went_out"], "points": dict(last["points"]), "gained": dict(last["gained"])}
+    seat.report(result)
+    say(f"  hand {last['hand']}: {last['went_out']} went out; "
+        + ", ".join(f"{p} +{n}" for p, n in last["gained"].items()) + " (sent to the coordinator)")

@@ -1,0 +1,42 @@
+"""The tournament's topics on the broker, in one place for the coordinator and the tables."""
+
+from __future__ import annotations
+
+ROOT = "unox/tournament"
+
+
+def base(name: str) -> str:
+    return f"{ROOT}/{name}"
+
+
+def schedule(name: str) -> str:
+    """Retained: the players, the rounds and who sits where (Plan.to_json)."""
+    return f"{base(name)}/schedule"
+
+
+def current_round(name: str) -> str:
+    """Retained: {"round": r} the round the tables may play now; {"round": null, "over": true} at the end."""
+    return f"{base(name)}/round"
+
+
+def standings(name: str) -> str:
+    """Retained: the standings after every result."""
+    return f"{base(name)}/standings"
+
+
+def result(name: str, table: int | str) -> str:
+    """A table's hand results (QoS 1, not retained)."""
+    return f"{base(name)}/result/{table}"
+
+
+def ack(name: str, table: int | str) -> str:
+    """The coordinator's receipts to one table: {"hand_id": ...} once the result is in its journal."""
+    return f"{base(name)}/ack/{table}"
+
+
+def coordinator_id(name: str) -> str:
+    return f"unox-{name}-coordinator"
+
+
+def table_id(name: str, table: int) -> str:
+    return f"unox-{name}-table{table}"

@@ -1,0 +1,98 @@
+"""The private broker the tests, the demo and the bench use: authentication on, loopback only."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from unox.tournament.address import AddressError, parse
+from unox.tournament.link import Link, LinkError
+
+
+def _link(url: str, client_id: str, subscriptions=None) -> Link:
+    return Link(parse(url), client_id, subscriptions or {}).start()
+
+
+def test_the_broker_refuses_a_client_with_a_wrong_password(broker):
+    good = broker.url("table1", "club")
+    bad = good.replace(broker.users["table1"], "not-the-password")
+    link = _link(bad, "wrong-password")
+    try:
+        with pytest.raises(LinkError, match="refused table1.*check the user and password"):
+            link.wait_connected(10)
+        assert not link.connected.is_set()
+    finally:
+        link.stop()
+
+
+def test_the_broker_refuses_an_anonymous_client(broker):
+    link = _link(f"mqtt://127.0.0.1:{broker.port}/club", "anonymous")
+    try:
+        with pytest.raises(LinkError, match="refused an anonymous client"):
+            link.wait_connected(10)
+    finally:
+        link.stop()
+
+
+def test_the_config_listens_on_loopback_only_and_refuses_anonymous(broker):
+    text = broker.config.read_text()
+    assert f"listener {broker.port} 127.0.0.1" in text and "allow_anonymous false" in text
+    lines = (broker.folder / "passwords").read_text().splitlines()
+    assert {line.split(":")[0] for line in lines} == set(broker.users)
+    assert all(broker.users[line.split(":")[0]] not in line for line in lines)  # hashed, not plain
+
+
+def test_a_message_queued_for_an_offline_persistent_client_arrives_when_it_returns(broker):
+    """QoS 1 + fixed client id + clean_session False: the broker keeps it while the client is away."""
+    got = threading.Event()
+    seen = []
+
+    def on(topic, payload):
+        seen.append(payload)
+        got.set()
+
+    first = _link(broker.url("table1", "club"), "fixed-id", {"unox/t": on})
+    assert first.wait_connected(10)
+    first.stop()
+    sender = _link(broker.url("table2", "club"), "sender")
+    assert sender.wait_connected(10)
+    sender.publish("unox/t", {"n": 1}).wait_for_publish(10)
+    sender.stop()
+    again = _link(broker.url("table1", "club"), "fixed-id", {"unox/t": on})
+    try:
+        assert got.wait(10) and seen == [{"n": 1}]
+    finally:
+        again.stop()
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("http://host/club", "not a broker address"),
+        ("mqtt://host/", "needs the tournament's name"),
+        ("mqtt://host/a/b", "needs the tournament's name"),
+        ("mqtt://host:99999/club", "out of range"),
+    ],
+)
+def test_a_bad_tournament_address_is_one_clear_error(text, message):
+    with pytest.raises(AddressError, match=message):
+        parse(text)
+
+
+def test_an_address_carries_user_password_port_and_name():
+    address = parse("mqtt://table1:s%40cret@pi.local:1884/club-night")
+    assert (address.host, address.port, address.username, address.password, address.name) == (
+        "pi.local",
+        1884,
+        "table1",
+        "s@cret",
+        "club-night",
+    )
+    assert "s@cret" not in address.url()
+
+
+def test_a_password_left_out_of_the_address_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("UNOX_MQTT_PASSWORD", "from-env")
+    assert parse("mqtt://table1@pi.local/club").password == "from-env"
+    assert parse("mqtt://table1:given@pi.local/club").password == "given"
+    assert parse("mqtt://pi.local/club").password is None

@@ -1,0 +1,412 @@
+"""Issue 16: the classic multi-table tournament (C-V3, C-V2, D7) through a real mosquitto with authentication.
+
+Standings are checked against the same hands scored in the test from the tables' own journals, with the
+pairs the rules give, never against numbers copied from the coordinator.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+
+import pytest
+from unox.tournament.address import parse
+from unox.tournament.bot_table import play_table
+from unox.tournament.coordinator import Coordinator
+from unox.tournament.journal import ResultsJournal
+from unox.tournament.link import Link
+from unox.tournament.schedule import Plan
+from unox.tournament.seat import TableSeat
+
+from .kit import (
+    C_V2_PLAYERS,
+    C_V3_PLAYERS,
+    UNOX,
+    WAIT,
+    journal_rows,
+    read_until,
+    scored_by_hand,
+    table_process,
+)
+
+
+def _final(stdout: str) -> dict:
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def _points(standings: dict) -> dict[str, int]:
+    return {row["player"]: row["points"] for row in standings["players"]}
+
+
+def _table_results(tmp_path, tables: int) -> list[dict]:
+    return [row for n in range(1, tables + 1) for row in journal_rows(tmp_path / f"table{n}.db")]
+
+
+def test_C_V3_the_whole_tournament_by_two_table_processes_and_a_coordinator(broker, tmp_path):
+    """28 hands per player, 56 results; standings equal the hands scored by hand from the tables' journals."""
+    coordinator = subprocess.Popen(
+        [
+            *UNOX,
+            "tournament",
+            "start",
+            "--broker",
+            broker.url("coordinator", "club"),
+            "--players",
+            ",".join(C_V3_PLAYERS),
+            "--journal",
+            str(tmp_path / "club.db"),
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tables = [table_process(broker.url(f"table{n}", "club"), n, tmp_path / f"table{n}.db") for n in (1, 2)]
+    try:
+        out, err = coordinator.communicate(timeout=WAIT)
+        assert coordinator.returncode == 0, err
+        for table in tables:
+            table_out, _ = table.communicate(timeout=WAIT)
+            assert table.returncode == 0, table_out
+            assert "round 1, table" in table_out and "round 7, table" in table_out
+    finally:
+        for process in (coordinator, *tables):
+            if process.poll() is None:
+                process.kill()
+                process.wait(WAIT)
+    standings = _final(out)
+    played = _table_results(tmp_path, 2)
+    assert len(played) == 56 and all(row["_acked"] for row in played)  # every result arrived
+    assert {row["player"]: row["hands"] for row in standings["players"]} == dict.fromkeys(C_V3_PLAYERS, 28)
+    assert _points(standings) == scored_by_hand(C_V3_PLAYERS, played)
+    assert len(journal_rows(tmp_path / "club.db")) == 56
+    for row in played:  # each table's engine scored its hand as the test does (C-V1)
+        assert scored_by_hand(C_V3_PLAYERS, [row]) == {p: row["gained"].get(p, 0) for p in C_V3_PLAYERS}
+
+
+def test_C_V2_one_table_of_four_plays_the_partner_rotation(broker, tmp_path):
+    """C-V2 / D7: A+C, then A+B, then A+D, four hands each: 12 hands at one table."""
+    plan = Plan(tuple(C_V2_PLAYERS))
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "c2")), journal, plan, say=lambda t: None)
+        coordinator.start()
+        seat = TableSeat(parse(broker.url("table1", "c2")), 1, ResultsJournal(tmp_path / "table1.db")).start()
+        seen = []
+        try:
+            play_table(seat, bot="heuristic", seed=5, say=seen.append, wait=WAIT)
+            assert coordinator.over.wait(WAIT)
+            standings = coordinator.standings()
+        finally:
+            seat.stop()
+            seat.journal.close()
+            coordinator.stop()
+    partners = [line.split("(partners ")[1].split(" against")[0] for line in seen if "(partners" in line]
+    assert partners == ["Ann + Cy", "Ann + Bob", "Ann + Dee"]
+    played = journal_rows(tmp_path / "table1.db")
+    assert len(played) == 12 and standings["hands_per_player"] == 12
+    assert _points(standings) == scored_by_hand(C_V2_PLAYERS, played)
+
+
+def _run_in_process(broker, tmp_path, name: str, on_line, players=C_V3_PLAYERS):
+    """Coordinator and two tables here, the tables on threads; `on_line(table, line)` sees each line."""
+    plan = Plan(tuple(players))
+    journal = ResultsJournal(tmp_path / "club.db")
+    coordinator = Coordinator(
+        parse(broker.url("coordinator", name)), journal, plan, say=lambda t: None
+    ).start()
+    seats = [
+        TableSeat(parse(broker.url(f"table{n}", name)), n, ResultsJournal(tmp_path / f"table{n}.db"))
+        for n in (1, 2)
+    ]
+    errors: list[BaseException] = []
+
+    def run(seat):
+        try:
+            play_table(seat, bot="heuristic", seed=11, say=lambda line: on_line(seat, line), wait=WAIT)
+        except BaseException as exc:  # reported by the test thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(seat.start(),)) for seat in seats]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WAIT * 2)
+    try:
+        assert not errors, errors
+        assert coordinator.over.wait(WAIT)
+        return coordinator.standings(), journal.copies()
+    finally:
+        for seat in seats:
+            seat.stop()
+            seat.journal.close()
+        coordinator.stop()
+        journal.close()
+
+
+def test_the_broker_restarted_mid_round_tables_keep_playing_and_every_result_arrives_once(broker, tmp_path):
+    offline = {}
+
+    def on_line(seat, line):
+        if seat.number == 1 and line.startswith("  hand 2") and "down" not in offline:
+            if seat.journal.get("tournament/round") == {"round": 3, "over": False}:
+                broker.stop()  # in round 3, between two hands
+                offline["down"] = True
+        elif seat.number == 1 and line.startswith("  hand 4") and offline.get("down") and "up" not in offline:
+            offline["unsent"] = seat.unsent()  # hands 3 and 4 were played with the broker away
+            broker.start()
+            offline["up"] = True
+
+    standings, copies = _run_in_process(broker, tmp_path, "restart", on_line)
+    assert offline.get("up") and offline["unsent"] >= 2
+    played = _table_results(tmp_path, 2)
+    assert (
+        len(played) == 56 and len(copies) == 56
+    )  # none lost; each hand id once in the coordinator's journal
+    assert _points(standings) == scored_by_hand(C_V3_PLAYERS, played)
+
+
+def test_the_coordinator_killed_and_resumed_keeps_its_standings(broker, tmp_path):
+    """kill -9 in round 3 (the tables keep playing); `--resume` counts nothing twice and loses nothing."""
+    url = broker.url("coordinator", "crash")
+    journal = tmp_path / "club.db"
+    first = subprocess.Popen(
+        [
+            *UNOX,
+            "tournament",
+            "start",
+            "--broker",
+            url,
+            "--players",
+            ",".join(C_V3_PLAYERS),
+            "--journal",
+            str(journal),
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    state: dict = {}
+    try:
+
+        def on_line(seat, line):
+            if seat.number == 2 and line.startswith("round 3") and "killed" not in state:
+                os.kill(first.pid, signal.SIGKILL)
+                first.wait(WAIT)
+                state["killed"] = [row["hand_id"] for row in journal_rows(journal)]
+            elif (
+                seat.number == 2
+                and line.startswith("  hand 3")
+                and "killed" in state
+                and "resumed" not in state
+            ):
+                state["resumed"] = subprocess.Popen(
+                    [*UNOX, "tournament", "start", "--broker", url, "--resume", str(journal), "--json"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+
+        seats = [
+            TableSeat(parse(broker.url(f"table{n}", "crash")), n, ResultsJournal(tmp_path / f"table{n}.db"))
+            for n in (1, 2)
+        ]
+        errors: list[BaseException] = []
+
+        def run(seat):
+            try:
+                play_table(seat, bot="random", seed=2, say=lambda line: on_line(seat, line), wait=WAIT)
+            except BaseException as exc:
+                errors.append(exc)
+            finally:
+                seat.stop()
+                seat.journal.close()
+
+        threads = [threading.Thread(target=run, args=(seat.start(),)) for seat in seats]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT * 2)
+        assert not errors, errors
+        out, err = state["resumed"].communicate(timeout=WAIT)
+        assert state["resumed"].returncode == 0, err
+    finally:
+        for process in (first, state.get("resumed")):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(WAIT)
+    assert len(state["killed"]) >= 16  # rounds 1 and 2 were in its journal when it died
+    rows = journal_rows(journal)
+    assert [r["hand_id"] for r in rows][: len(state["killed"])] == state["killed"]
+    played = _table_results(tmp_path, 2)
+    assert len(rows) == len(played) == 56
+    assert _points(_final(out)) == scored_by_hand(C_V3_PLAYERS, played)
+
+
+def test_a_table_killed_with_kill_9_and_resumed_sends_its_unsent_results_once(broker, tmp_path):
+    """The results it played with nobody listening exist only in its journal; resumed, it sends them."""
+    plan = Plan(tuple(C_V2_PLAYERS))
+    name = "killed"
+    announcer = Link(parse(broker.url("ha", name)), "announcer", {}, persistent=False).start()
+    assert announcer.wait_connected(WAIT)
+    announcer.publish(f"unox/tournament/{name}/schedule", plan.to_json(), retain=True).wait_for_publish(WAIT)
+    announcer.publish(
+        f"unox/tournament/{name}/round", {"round": 1, "over": False}, retain=True
+    ).wait_for_publish(WAIT)
+    announcer.stop()
+    url, table_journal = broker.url("table1", name), tmp_path / "table1.db"
+    table = table_process(url, 1, table_journal)
+    try:
+        read_until(table, "hand 4:")  # round 1 played; no coordinator: it waits for round 2
+        os.kill(table.pid, signal.SIGKILL)
+        table.wait(WAIT)
+        unsent = [row["hand_id"] for row in journal_rows(table_journal) if not row["_acked"]]
+        assert unsent == ["r1-t1-h1", "r1-t1-h2", "r1-t1-h3", "r1-t1-h4"]
+        with ResultsJournal(tmp_path / "club.db") as journal:
+            coordinator = Coordinator(
+                parse(broker.url("coordinator", name)), journal, plan, say=lambda t: None
+            ).start()
+            try:
+                table = table_process(url, 1, table_journal)
+                out, _ = table.communicate(timeout=WAIT)
+                assert table.returncode == 0, out
+                assert coordinator.over.wait(WAIT)
+                copies, standings = journal.copies(), coordinator.standings()
+            finally:
+                coordinator.stop()
+    finally:
+        if table.poll() is None:
+            table.kill()
+            table.wait(WAIT)
+    assert [copies[hand_id] for hand_id in unsent] == [1, 1, 1, 1]  # arrived once each, from the journal
+    played = journal_rows(table_journal)
+    assert len(played) == len(copies) == 12
+    assert _points(standings) == scored_by_hand(C_V2_PLAYERS, played)
+
+
+def test_a_result_sent_twice_is_counted_once(broker, tmp_path):
+    plan = Plan(tuple(C_V2_PLAYERS))
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(
+            parse(broker.url("coordinator", "twice")), journal, plan, say=lambda t: None
+        ).start()
+        assert coordinator.link.wait_connected(WAIT)
+        acks = []
+        got = threading.Event()
+
+        def on_ack(topic, payload):
+            acks.append(payload)
+            got.set() if len(acks) == 2 else None
+
+        table = Link(
+            parse(broker.url("table1", "twice")), "unox-twice-table1", {"unox/tournament/twice/ack/1": on_ack}
+        ).start()
+        try:
+            assert table.wait_connected(WAIT)
+            result = {
+                "hand_id": "r1-t1-h1",
+                "round": 1,
+                "table": 1,
+                "hand": 1,
+                "went_out": "Bob",
+                "points": {"Ann": 10, "Bob": 0, "Cy": 7, "Dee": 0},
+            }
+            for _ in range(2):
+                table.publish("unox/tournament/twice/result/1", result).wait_for_publish(WAIT)
+            assert got.wait(WAIT)
+            standings = coordinator.standings()
+        finally:
+            table.stop()
+            coordinator.stop()
+        assert (
+            acks == [{"hand_id": "r1-t1-h1", "ok": True}] * 2
+        )  # both acknowledged, so neither is sent again
+        assert journal.copies() == {"r1-t1-h1": 2}
+    # C-V2 hand 1 pairs Ann+Cy against Bob+Dee (D7): Bob went out, his pair scores Ann's 10 and Cy's 7, once
+    assert _points(standings) == {"Ann": 0, "Bob": 17, "Cy": 0, "Dee": 17}
+    assert standings["results"] == 1
+
+
+def test_a_result_that_is_not_in_the_schedule_is_refused_and_not_counted(broker, tmp_path):
+    plan = Plan(tuple(C_V2_PLAYERS))
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "bad")), journal, plan, say=lambda t: None)
+        bad = {
+            "hand_id": "r1-t1-h1",
+            "round": 1,
+            "table": 1,
+            "hand": 1,
+            "went_out": "Ann",
+            "points": {"Ann": 0, "Bob": 3, "Cy": 4, "Zed": 5},
+        }
+        assert coordinator.receive(bad) is False
+        assert coordinator.receive({**bad, "hand_id": "r9-t1-h1"}) is False
+        assert journal.results() == []
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["table", "--tournament", "mqtt://h/club", "--bots", "random"], "add --table N"),
+        (
+            ["table", "--tournament", "mqtt://h/", "--table", "1", "--bots", "random"],
+            "needs the tournament's name",
+        ),
+        (
+            ["table", "--tournament", "mqtt://h/club", "--table", "0", "--bots", "random"],
+            "--table 0 is out of range",
+        ),
+        (
+            ["table", "--tournament", "mqtt://h/club", "--table", "1", "--players", "A,B"],
+            "leave out --players",
+        ),
+        (
+            ["tournament", "start", "--broker", "mqtt://h/c", "--players", "A,B,C", "--journal", "x.db"],
+            "seats 4, 8, 12",
+        ),
+        (["tournament", "start", "--broker", "mqtt://h/c", "--players", "A,B,C,D"], "give --journal FILE"),
+    ],
+)
+def test_bad_tournament_options_are_one_clear_line(argv, message, tmp_path):
+    done = subprocess.run([*UNOX, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=WAIT)
+    assert done.returncode == 1 and message in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_a_table_with_a_wrong_password_is_refused_in_one_line(broker, tmp_path):
+    url = broker.url("table1", "club").replace(broker.users["table1"], "wrong")
+    done = subprocess.run(
+        [
+            *UNOX,
+            "table",
+            "--tournament",
+            url,
+            "--table",
+            "1",
+            "--bots",
+            "random",
+            "--journal",
+            str(tmp_path / "t.db"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.returncode == 1 and "refused table1" in done.stderr and "password" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_demo_plays_c_v3_through_a_private_broker_and_stops_it():
+    done = subprocess.run(
+        [*UNOX, "tournament", "demo", "--seed", "4"], capture_output=True, text=True, timeout=WAIT * 2
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("started a private mosquitto on 127.0.0.1:")
+    assert lines[-1] == "stopped the private mosquitto"
+    assert "28 hands per player: 56 hands in all at 2 tables" in done.stdout
+    port = lines[0].split(":")[1].split()[0]
+    assert subprocess.run(["pgrep", "-f", f"listener {port}"], capture_output=True).returncode != 0
