@@ -598,3 +598,15 @@ def _candidates(before: list[str], players: Sequence[str], rules: Ruleset | None
     if not words:
         return card_codes(rules)
     return [*colors, *players]
+
+
+def name_clash(name: str, rules: Ruleset | None = None) -> str | None:
+    """Why a seat's name would read as something else on the command line (a card or a command), or None:
+    a player called `R5` or `quit` could never be named in a typed line without doubt (issue 13)."""
+    if name.casefold() in {verb.casefold() for verb in verbs(rules)}:
+        return f"the command `{name.lower()}`"
+    try:
+        code = _card(name, edition(rules))
+    except InputError:
+        return None
+    return f"the card {code} ({card_meaning(code, rules)})"
