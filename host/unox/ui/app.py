@@ -12,6 +12,7 @@ launcher's status is fetched on a worker thread, so a slow or lost link never ho
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from functools import partial
@@ -28,17 +29,20 @@ from unox.ui.commands import InputError, card_meaning, commands_help, suggest
 from unox.ui.paint import card_pattern, explained, painted, players_grid, table_panel
 from unox.ui.session import LEAVE_WORDS, Session, kept_where
 
+ECHO_WIDTH = 40  # a refusal quotes at most this much of a line (or of a word), so its reason stays in view
+LONG_WORD = re.compile(rf"\S{{{ECHO_WIDTH + 1},}}")
 STATUS_INTERVAL = 0.25  # seconds between status requests: a lost link shows within the 1 s heartbeat
 
 # At 80x24 the panels keep their height and the log gives way first.
 CSS = """
 #top { height: auto; }
 #players { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
-#table { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
+#table { width: 1fr; border: round $accent; padding: 0 1; height: auto; text-wrap: nowrap;
+         text-overflow: ellipsis; }
 #table.fault { border: heavy $error; }
 #log { border: round $panel; height: 1fr; min-height: 0; overflow-x: hidden; }
 #prompt { padding: 0 1; background: $boost; text-style: bold; height: auto; }
-#message { padding: 0 1; height: auto; }
+#message { padding: 0 1; height: auto; max-height: 4; }
 #message.refused { color: $error; }
 #command { border: none; height: 1; padding: 0 1; }
 """
@@ -196,8 +200,9 @@ class TableApp(App):
                     raise InputError(self.session.refused_press(reply["error"]))
             return True
         except InputError as exc:
-            quoted = f"`{line.strip()}`: " if typed and line.strip() else ""
-            self.say(f"Not taken: {quoted}{exc}", refused=True)
+            quoted = f"`{shortened(line.strip())}`: " if typed and line.strip() else ""
+            self.say(f"Not taken: {quoted}{LONG_WORD.sub(lambda m: shortened(m.group()), str(exc))}",
+                     refused=True)
             return False
         finally:
             self.redraw()
@@ -335,6 +340,14 @@ class TableApp(App):
     def _fatal_error(self) -> None:
         """No traceback on the terminal: `run_app` raises the error and the CLI reports it in one line."""
         self._close_messages_no_wait()
+
+
+def shortened(text: str, width: int = ECHO_WIDTH) -> str:
+    """`text` cut to `width` characters with an ellipsis, saying how long it was: a 1,200-character line's
+    echo filled the screen and hid the reason (issue 13)."""
+    if len(text) <= width:
+        return text
+    return f"{text[:width - 1]}… ({len(text):,} characters)"
 
 
 KEYS_HELP = (
