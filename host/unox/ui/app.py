@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerFailed, WorkerState
 
 from unox.ui.commands import InputError, card_meaning, commands_help, suggest
 from unox.ui.paint import card_pattern, explained, painted, players_grid, table_panel
-from unox.ui.session import LEAVE_WORDS, Session, kept_where
+from unox.ui.session import LEAVE_WORDS, STAY_WORDS, Session, kept_where
 
 ECHO_WIDTH = 40  # a refusal quotes at most this much of a line (or of a word), so its reason stays in view
 LONG_WORD = re.compile(rf"\S{{{ECHO_WIDTH + 1},}}")
@@ -188,6 +188,8 @@ class TableApp(App):
                     self.exit()
                     return True
                 self.say("Staying at the table.")
+                if word in STAY_WORDS:  # `no` answers the question: it is not a command to refuse
+                    return True
             if word == "quit":
                 self.action_quit()
             elif word == "help":
@@ -263,8 +265,12 @@ class TableApp(App):
         self.redraw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The bots' demo has no presses, reloads, undos or fixes for a person: those keys are hidden."""
+        """The bots' demo has no presses, reloads, undos or fixes for a person: those keys are hidden. The
+        simulated launcher's own keys (press, fix) show only with it: a real one is pressed and mended by
+        hand."""
         if self.autoplay is not None and action in ("press", "reload", "undo", "fix"):
+            return False
+        if action in ("press", "fix") and not self.session.ctx.sim:
             return False
         return True
 
@@ -309,6 +315,7 @@ class TableApp(App):
         if worker.group not in ("status", "press") or event.state not in (WorkerState.SUCCESS,
                                                                           WorkerState.CANCELLED):
             return
+        told, state = len(self.session.log), self.session.state
         if worker.group == "status":
             self._status_pending = False
             changed = event.state == WorkerState.SUCCESS and self.session.apply_news(worker.result)
@@ -316,6 +323,8 @@ class TableApp(App):
             self._press_pending = False
             changed = event.state == WorkerState.SUCCESS and self.session.take_press(worker.result)
         if changed:
+            if self.refused and (len(self.session.log) != told or self.session.state != state):
+                self.say("")  # the table moved on (a press, a fault): an old refusal answers nothing now
             self.redraw()
 
     async def _autoplay(self) -> None:

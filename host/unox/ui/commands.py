@@ -41,8 +41,8 @@ DRAW_VERBS = ("pass", "challenge")  # a draw edition's own verbs besides `draw`
 FIELD_VALUES = {"player": "NAME", "players": "NAME,NAME", "count": "N", "flag": "yes|no", "texts": "X,Y"}
 CHALLENGE_WORDS = {"guilty": True, "innocent": False, "yes": True, "no": False}
 COMMANDS_HELP = (
-    "Type a card for the player whose turn it is (R5; W red; RT Cy trades with Cy; GD 2 discards two more "
-    "green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
+    "Type a card for the player whose turn it is (R5; W red; RT Dee: Trade Hands with Dee; GD 2 discards two "
+    "more green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
     "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
     "score Ann=0 Bob=23 ... - settle 2 (cards out of a fire the table stopped in) - quit."
 )

@@ -48,9 +48,12 @@ def resume_play_session(path: Path, *, launcher: str | None = None, config: dict
         cards = Table.resume(journal).state()["launcher"]["cards"]
         spec = sim_spec(spec, seed=settings.seed, cards=cards)
     device = open_checked(spec, config=config)
-    table = Table.resume(journal, launcher=device)
+    told: list[str] = []
+    table = Table.resume(journal, launcher=device, listeners=[told.append])
+    table.listeners.remove(told.append)
     session = Session(table, launcher=device, sim=hasattr(device, "press_button"))
     session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
+    session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
     return session
 
 

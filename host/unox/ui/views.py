@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from unox.table.narrate import counted
 from unox.ui.commands import card_meaning, color_name, rules_of
 from unox.ui.prompt import Context
 
@@ -83,7 +84,7 @@ def top_card(state: dict, rules: Any = None) -> str:
 def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:
     """Cards inside (the host's estimate), the link, the battery, the faults and what to do about them."""
     cards = (state.get("launcher") or {}).get("cards")
-    lines = [f"Launcher:  {cards if cards is not None else '?'} cards inside (est.)"]
+    lines = [f"Launcher:  {counted(cards, 'card') if cards is not None else '? cards'} inside (est.)"]
     if status is not None:
         battery = f"{status.battery_mv / 1000:.2f} V" if status.battery_mv else "unknown"
         link = "up" if status.connected else "DOWN"
