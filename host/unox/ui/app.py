@@ -15,6 +15,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -31,6 +32,7 @@ from unox.ui.session import LEAVE_WORDS, STAY_WORDS, Session, kept_where
 
 ECHO_WIDTH = 40  # a refusal quotes at most this much of a line (or of a word), so its reason stays in view
 LONG_WORD = re.compile(rf"\S{{{ECHO_WIDTH + 1},}}")
+SIM_ACTIONS = ("press", "fix")  # keys only the simulated launcher answers: the footer shows them only then
 STATUS_INTERVAL = 0.25  # seconds between status requests: a lost link shows within the 1 s heartbeat
 
 # At 80x24 the panels keep their height and the log gives way first.
@@ -110,6 +112,8 @@ class TableApp(App):
         self._listener: Callable[[str], None] | None = None
         self._status_pending = False
         self._press_pending = False
+        if not session.ctx.sim:
+            self._hide_sim_keys()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -265,14 +269,17 @@ class TableApp(App):
         self.redraw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The bots' demo has no presses, reloads, undos or fixes for a person: those keys are hidden. The
-        simulated launcher's own keys (press, fix) show only with it: a real one is pressed and mended by
-        hand."""
+        """The bots' demo has no presses, reloads, undos or fixes for a person: those keys are hidden."""
         if self.autoplay is not None and action in ("press", "reload", "undo", "fix"):
             return False
-        if action in ("press", "fix") and not self.session.ctx.sim:
-            return False
         return True
+
+    def _hide_sim_keys(self) -> None:
+        """A real launcher is pressed and mended by hand: the footer leaves out the simulated one's keys
+        (Ctrl+P and Ctrl+F still answer, saying so)."""
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [
+                replace(b, show=False) if b.action in SIM_ACTIONS else b for b in bindings]
 
     def action_press(self) -> None:
         self.run_line("press")

@@ -53,7 +53,8 @@ def resume_play_session(path: Path, *, launcher: str | None = None, config: dict
     table.listeners.remove(told.append)
     session = Session(table, launcher=device, sim=hasattr(device, "press_button"))
     session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
-    session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
+    if "unsettled" not in session.state:  # else the prompt asks for the count in the play screen's words
+        session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
     return session
 
 
