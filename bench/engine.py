@@ -41,10 +41,7 @@ import random
 import sys
 import time
 
-from unox.bots import RandomBot
-from unox.profiles import get_profile
-from unox.rules.game import Game
-from unox.simulation import GameRecord, Match
+from unox.simulation import play_game
 
 PLAYERS = ["P1", "P2", "P3", "P4"]
 
@@ -53,12 +50,10 @@ def ours(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]
     """Actions, games and hands played in about `seconds`, the time they took, and the turns (actions
     less the owed presses, which RLCard folds into the step of the card that caused them)."""
     actions = games = hands = turns = 0
+    bots = ["random"] * len(PLAYERS)
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = Game(PLAYERS, mode="dealt", rng=random.Random(rng.getrandbits(64)))
-        bots = {p: RandomBot(random.Random(rng.getrandbits(64)), press_chance=0.0) for p in PLAYERS}
-        profile = get_profile("measured", rng=random.Random(rng.getrandbits(64)))
-        record = Match(game, bots, profile, GameRecord(0, ["random"] * 4)).run()
+        record = play_game(rng.getrandbits(64), bots)  # what `unox sim` calls for each game
         actions += record.plays + record.presses
         turns += record.turns
         hands += record.hands
@@ -104,16 +99,13 @@ def rlcard_step(seconds: float, rng: random.Random) -> tuple[int, int, int, floa
 
 def ours_classic(seconds: float, rng: random.Random) -> tuple[int, int, float]:
     """Dealt-mode classic games (G1 to 500) of 4 random bots: turns and hands in about `seconds`."""
-    from unox.rules.editions import get_rules
-    from unox.rules.fastcore import play_random_game
-
-    classic = get_rules("classic")
     turns = hands = 0
+    bots = ["random"] * len(PLAYERS)
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        core = play_random_game(classic, len(PLAYERS), rng.getrandbits(64))
-        turns += core.turns
-        hands += core.hand_number
+        record = play_game(rng.getrandbits(64), bots, ruleset="classic")  # `unox sim --rules classic`'s call
+        turns += record.turns
+        hands += record.hands
     return turns, hands, time.perf_counter() - start
 
 

@@ -30,8 +30,7 @@ class FastClassic:
 
     def __init__(self, rules: Ruleset, players: int, rng: random.Random, target: int = 500,
                  same_shuffle: bool = False):
-        kinds = {c.kind for c in rules.cards.values()}
-        if rules.game_kinds or not kinds <= set(KINDS):
+        if not plays_exactly(rules):
             raise ValueError(f"{rules.title} has cards the fast core does not play: use Game")
         self.rules, self.n, self.rng, self.target = rules, players, rng, target
         # `same_shuffle`: deal with `rng.sample` as `Game` does, so both deal the same cards from one seed;
@@ -54,6 +53,7 @@ class FastClassic:
         self.dealer: int | None = None
         self.hand_number = 0
         self.turns = self.draws = self.reloads = 0
+        self.plays = self.fired = self.catches = self.challenges = 0  # what `unox sim` sums up
         self.hand_over = False
 
     # --- a hand -------------------------------------------------------------------------------------------
@@ -252,8 +252,14 @@ class FastClassic:
         return self.owed[0][0] if self.owed else self.turn
 
 
+def plays_exactly(rules: Ruleset) -> bool:
+    """Whether the fast core plays this edition's rules exactly (classic-shaped: no special cards)."""
+    return not rules.game_kinds and {c.kind for c in rules.cards.values()} <= set(KINDS)
+
+
 def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500, *,
-                     core: type[FastClassic] | None = None, same_shuffle: bool = False) -> FastClassic:
+                     core: type[FastClassic] | None = None, same_shuffle: bool = False,
+                     max_actions: int | None = None) -> FastClassic:
     """A whole game of random bots as `bench/engine.py` plays them (the policy of RLCard's random agent): a
     uniformly random legal card, the turn's draw only when nothing goes and the card drawn played when it
     goes, a random colour; UNO, catches and challenges on a coin toss. `turns` counts plays and turn draws."""
@@ -261,6 +267,8 @@ def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500,
     game = (core or FastClassic)(rules, players, random.Random(rng.getrandbits(64)), target, same_shuffle)
     choose = random.Random(rng.getrandbits(64)).random
     while game.winner is None:
+        if max_actions is not None and game.plays + game.draws > max_actions:
+            raise RuntimeError(f"game with seed {seed} did not end within {max_actions} actions")
         game.hand_over = False
         game.deal()
         color = int(choose() * 4)
@@ -274,13 +282,14 @@ def _play_hand(core: FastClassic, choose) -> None:
     """One hand to its end; the loop is the hot path of the benchmark, so `legal` is inlined here."""
     hands, n, mask, face_bit, kind = core.hands, core.n, core.mask, core.face_bit, core.kind
     play = core.play
-    turns = 0
+    turns = plays = catches = challenges = 0
     while not core.hand_over:
         owed = core.owed
         if owed:
             seat = owed[0][0]
             if core.challenge is not None and core.challenge[0] == seat and choose() < 0.5:
                 core.challenge_now()
+                challenges += 1
             else:
                 _draw(core, seat, owed[0][1])
             continue
@@ -301,19 +310,26 @@ def _play_hand(core: FastClassic, choose) -> None:
         if len(hand) == 2 and choose() < 0.5:
             core.uno(seat)
         play(seat, card, int(choose() * 4) if kind[card] >= WILD else -1)
+        plays += 1
         if core.catchable == seat and not core.hand_over:
             for _ in range(1, n):
                 if choose() < 0.5:
                     core.catch(seat)
+                    catches += 1
                     break
     core.turns += turns
+    core.plays += plays
+    core.catches += catches
+    core.challenges += challenges
 
 
 def _draw(core: FastClassic, seat: int, due: int) -> None:
     if due > len(core.stack) and len(core.piled) > 1:
         core.reload()
     core.draws += 1
-    core.draw(seat, min(due, len(core.stack)))
+    fired = min(due, len(core.stack))
+    core.fired += fired
+    core.draw(seat, fired)
 
 
-__all__ = ["FastClassic", "play_random_game"]
+__all__ = ["FastClassic", "play_random_game", "plays_exactly"]
