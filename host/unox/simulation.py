@@ -268,7 +268,8 @@ def play_game(
     Random bots at an edition the fast core plays exactly (`unox.rules.fastcore`, checked call by call
     against `Game`) play there: the same rules and the same policy, several times faster."""
     if all(b == "random" for b in bots):
-        record = fast_game(seed, bots, max_actions, game_options)
+        record = fast_game(seed, bots, max_actions, game_options, profile=profile,
+                           profile_config=profile_config)
         if record is not None:
             return record
     rng = random.Random(seed)
@@ -284,31 +285,43 @@ FAST_OPTIONS = {"ruleset", "scoring", "target", "variant"}  # the options the fa
 
 
 def fast_game(
-    seed: int, bots: Sequence[str], max_actions: int, options: Mapping[str, Any]
+    seed: int, bots: Sequence[str], max_actions: int, options: Mapping[str, Any], *,
+    profile: str = "measured", profile_config: Mapping[str, Any] | None = None,
 ) -> GameRecord | None:
-    """The game on the fast core when it plays these rules exactly (G1 scoring, no variant), else None.
+    """The game on a fast core when one plays these rules exactly (G1 scoring, no variant), else None:
+    classic's (`unox.rules.fastcore`) or Extreme's with its presses and the eject profile
+    (`unox.rules.fastextreme`), each checked call by call against `Game`.
 
-    Its random bots are `RandomBot`'s policy (a random legal card, a draw only when none goes, the card drawn
-    played when it goes; UNO, catches and challenges on a coin toss). Its reloads count every refill (C-R1),
-    the automatic ones of dealt mode included."""
+    Their random bots play `RandomBot`'s policy (a random legal play, a press or draw only when none goes;
+    UNO and catches on a coin toss, classic's challenges too). Their reloads count every refill (R1/R2,
+    C-R1), the automatic ones of dealt mode included."""
+    from unox.rules import fastcore, fastextreme
     from unox.rules.editions import get_rules
-    from unox.rules.fastcore import play_random_game, plays_exactly
 
     if not set(options) <= FAST_OPTIONS or options.get("scoring", "g1") != "g1" or options.get("variant"):
         return None
     rules = get_rules(options.get("ruleset") or "extreme")
-    if not plays_exactly(rules):
-        return None
+    target = options.get("target", 500)
     try:
-        core = play_random_game(rules, len(bots), seed, options.get("target", 500), max_actions=max_actions)
+        if fastextreme.plays_exactly(rules):
+            rng = random.Random(seed)
+            launcher = get_profile(profile, rng=random.Random(rng.getrandbits(64)), config=profile_config)
+            core: Any = fastextreme.play_random_game(
+                rules, len(bots), rng.getrandbits(64), launcher.next_count, target, max_actions=max_actions)
+            presses, challenges = core.presses, 0
+        elif fastcore.plays_exactly(rules):
+            core = fastcore.play_random_game(rules, len(bots), seed, target, max_actions=max_actions)
+            presses, challenges = core.draws, core.challenges
+        else:
+            return None
     except RuntimeError as exc:
         raise SimulationError(str(exc)) from exc
     assert core.winner is not None
     return GameRecord(
         seed, list(bots), winner=f"P{core.winner + 1}", winner_seat=core.winner + 1, hands=core.hand_number,
-        turns=core.turns, plays=core.plays, presses=core.draws, cards_fired=core.fired, reloads=core.reloads,
-        catches=core.catches, challenges=core.challenges,
-        actions=core.plays + core.draws + core.challenges + 2 * core.hand_number,
+        turns=core.turns, plays=core.plays, presses=presses, cards_fired=core.fired, reloads=core.reloads,
+        catches=core.catches, challenges=challenges,
+        actions=core.plays + presses + challenges + 2 * core.hand_number,
     )
 
 

@@ -1,18 +1,21 @@
-"""Issue 13, item 16: `unox sim` plays on the fast core wherever it plays the rules exactly (random bots,
-classic, G1), and that is the game `bench/engine.py` times. The core's calls are the ones `Game` accepts:
-every game `unox sim --rules classic` plays here is replayed on `Game`, call by call, to the same end."""
+"""Issue 13, item 16: `unox sim` plays on a fast core wherever one plays the rules exactly (random bots, G1,
+no variant: classic, and Extreme with its presses and the eject profile), and that is the game
+`bench/engine.py` times. The cores' calls are the ones `Game` accepts: every game `unox sim` plays here is
+replayed on `Game`, call by call, to the same end."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from unox.rules import fastcore
+from unox.rules import fastcore, fastextreme
 from unox.rules.editions import get_rules
 from unox.rules.game import Game
 from unox.simulation import simulate
 
 from tests.editions.test_fastcore import Logged
+from tests.editions.test_fastextreme import Logged as LoggedExtreme
+from tests.editions.test_fastextreme import replay as replay_extreme
 
 CLASSIC = get_rules("classic")
 
@@ -50,7 +53,7 @@ def replay(core: Logged, seed: int) -> Game:
 
 @pytest.fixture
 def on_the_core(monkeypatch):
-    """Every game the simulation plays on the fast core, logged and dealt as `Game` deals (same rng)."""
+    """Every game the simulation plays on the fast classic core, logged and dealt as `Game` deals."""
     played = []
     real = fastcore.play_random_game
 
@@ -62,6 +65,38 @@ def on_the_core(monkeypatch):
 
     monkeypatch.setattr(fastcore, "play_random_game", logged)
     return played
+
+
+@pytest.fixture
+def on_the_extreme_core(monkeypatch):
+    """Every game the simulation plays on the fast Extreme core, logged and dealt as `Game` deals."""
+    played = []
+    real = fastextreme.play_random_game
+
+    def logged(rules, players, seed, next_count, target=500, **options):
+        options.update(core=LoggedExtreme, same_shuffle=True)
+        core = real(rules, players, seed, next_count, target, **options)
+        played.append((core, seed))
+        return core
+
+    monkeypatch.setattr(fastextreme, "play_random_game", logged)
+    return played
+
+
+@pytest.mark.parametrize(("players", "profile"), [(2, "measured"), (4, "brutal"), (5, "gentle")])
+def test_sim_extreme_random_games_run_on_the_fast_core_and_replay_on_game(on_the_extreme_core, players,
+                                                                          profile):
+    """Presses, the eject profile's counts and R1/R2 reloads included: each call is one `Game` accepts."""
+    summary = simulate(3, players, bot="random", seed=players, profile=profile, target=300)
+    assert len(on_the_extreme_core) == 3
+    for core, seed in on_the_extreme_core:
+        game = replay_extreme(core, seed)
+        assert game.phase == "game_over" and game.winner == f"P{core.winner + 1}"
+        assert game.state()["scores"] == {f"P{s + 1}": core.scores[s] for s in range(players)}
+    assert summary["hands"] == sum(core.hand_number for core, _ in on_the_extreme_core)
+    assert summary["cards_fired"] == sum(core.fired for core, _ in on_the_extreme_core)
+    presses = sum(core.presses for core, _ in on_the_extreme_core)
+    assert summary["presses_per_hand_mean"] == pytest.approx(presses / summary["hands"])
 
 
 @pytest.mark.parametrize("players", [2, 4, 7])
@@ -79,14 +114,17 @@ def test_sim_classic_random_games_run_on_the_fast_core_and_replay_on_game(on_the
     assert summary["cards_fired"] == sum(core.fired for core, _ in on_the_core)
 
 
-@pytest.mark.parametrize("options", [{"scoring": "g2"}, {"variant": "partners"}, {"ruleset": "extreme"},
-                                     {"ruleset": "barbie"}])
-def test_what_the_fast_core_does_not_play_stays_on_game(on_the_core, options):
+@pytest.mark.parametrize("options", [{"scoring": "g2"}, {"variant": "partners"}, {"ruleset": "barbie"},
+                                     {"ruleset": "extreme", "scoring": "g3"},
+                                     {"ruleset": "extreme", "variant": "elimination"}])
+def test_what_the_fast_cores_do_not_play_stays_on_game(on_the_core, on_the_extreme_core, options):
     players = 4
     summary = simulate(1, players, bot="random", seed=1, **{"ruleset": "classic", "target": 100, **options})
-    assert summary["games"] == 1 and on_the_core == []
+    assert summary["games"] == 1 and on_the_core == [] and on_the_extreme_core == []
 
 
-def test_heuristic_bots_stay_on_game(on_the_core):
-    simulate(1, 3, bot="heuristic", seed=1, ruleset="classic", target=100)
-    assert on_the_core == []
+@pytest.mark.parametrize("rules", ["classic", "extreme"])
+def test_heuristic_bots_stay_on_game(on_the_core, on_the_extreme_core, rules):
+    simulate(1, 3, bot="mix", seed=1, ruleset=rules, target=100)
+    simulate(1, 3, bot="heuristic", seed=1, ruleset=rules, target=100)
+    assert on_the_core == [] and on_the_extreme_core == []
