@@ -52,6 +52,8 @@ class FastExtreme:
         self.mask = [WILD_BIT if c.color is None else (2 << colors[c.color]) | self.face_bit[i]
                      for i, c in enumerate(cards)]
         self.uno_presses = rules.penalties["uno"]
+        # how many of `Game.legal_plays` a card is: a wild one per colour, Trade Hands one per partner
+        self.weight = [4 if k >= WILD else players - 1 if k == TRADE else 1 for k in self.kind]
         self.scores = [0] * players
         self.winner: int | None = None
         self.dealer: int | None = None
@@ -133,6 +135,13 @@ class FastExtreme:
         hand = self.hands[seat]
         kind = self.kind[card]
         hand.remove(card)
+        if kind == NUMBER and len(hand) > 1:  # by far the most common play: nothing but the turn moves on
+            self.piled.append(card)
+            self.top, self.tcolor = card, self.color[card]
+            self.catchable = self.safe = self.precalled = None
+            self.must_match = False
+            self.turn = (seat + self.direction) % self.n
+            return
         if kind == DISCARD:
             col = self.color
             same = [c for c in hand if col[c] == col[card]]
@@ -228,7 +237,11 @@ class FastExtreme:
     def _reload(self) -> None:
         top = self.piled.pop()
         moved = self.piled
-        self.rng.shuffle(moved)
+        if self.same_shuffle:
+            self.rng.shuffle(moved)  # as `Game` shuffles
+        else:
+            key = self.rng.random  # as uniform, and cheaper
+            moved = sorted(moved, key=lambda _: key())
         self.stack[:0] = moved
         self.piled = [top]
         self.reloads += 1
@@ -272,70 +285,79 @@ def play_random_game(rules: Ruleset, players: int, seed: int, next_count: Callab
 def _play_hand(core: FastExtreme, choose: Callable[[], float], next_count: Callable[[int], int]) -> None:
     """One hand to its end: the hot path of `unox sim`."""
     hands, n, mask, face_bit = core.hands, core.n, core.mask, core.face_bit
-    kind, color = core.kind, core.color
-    turns = plays = catches = 0
-    trades = n - 1
+    kind, color, weight = core.kind, core.color, core.weight
+    turns = plays = catches = presses = fired_out = 0
     while not core.hand_over:
         owed = core.owed
         if owed:
-            _press(core, owed[0][0], next_count)
-            continue
-        seat = core.turn
-        hand = hands[seat]
-        tmask = WILD_BIT | (2 << core.tcolor) | face_bit[core.top]
-        legal = [c for c in hand if mask[c] & tmask]
-        if len(hand) == 1 and legal and kind[legal[0]] == TRADE:
-            legal = []  # A5: Trade Hands is never the last card
-        turns += 1
-        if not legal:
-            _press(core, seat, next_count)
-            continue
-        # uniform over `Game.legal_plays`, as `RandomBot` picks: each distinct card once, a wild once per
-        # colour, Trade Hands once per partner
-        if len(legal) > 1:
-            legal = list(dict.fromkeys(legal))
-        weights = [4 if kind[c] >= WILD else trades if kind[c] == TRADE else 1 for c in legal]
-        pick, i = int(choose() * sum(weights)), 0
-        while pick >= weights[i]:
-            pick -= weights[i]
-            i += 1
-        card = legal[i]
-        k = kind[card]
-        target = None
-        wild_color = pick if k >= WILD else -1
-        if k == TRADE:
-            target = (seat + 1 + pick) % n
-            left = 2  # a trade leaves no catchable player (A5)
-        elif k == DISCARD:
-            c = color[card]
-            left = len(hand) - sum(1 for x in hand if color[x] == c)  # A4: every card of its colour goes
+            seat = owed[0][0]
         else:
-            left = len(hand) - 1
-        called = False
-        if left == 1 and choose() < 0.5:
-            core.uno(seat)
-            called = True
-        core.play(seat, card, wild_color, target)
-        plays += 1
-        if left == 1 and not called:
-            for _ in range(1, n):
-                if choose() < 0.5:
-                    core.catch(seat)
-                    catches += 1
-                    break
+            seat = core.turn
+            hand = hands[seat]
+            tmask = WILD_BIT | (2 << core.tcolor) | face_bit[core.top]
+            legal = [c for c in hand if mask[c] & tmask]
+            if len(hand) == 1 and legal and kind[legal[0]] == TRADE:
+                legal = []  # A5: Trade Hands is never the last card
+            turns += 1
+            if legal:
+                # uniform over `Game.legal_plays`, as `RandomBot` picks: each distinct card once, a wild once
+                # per colour, Trade Hands once per partner (`weight`)
+                if len(legal) == 1:
+                    card = legal[0]
+                    pick = int(choose() * weight[card]) if weight[card] > 1 else 0
+                else:
+                    legal = [*dict.fromkeys(legal)]
+                    weights = [weight[c] for c in legal]
+                    total = sum(weights)
+                    pick = int(choose() * total)
+                    if total == len(legal):  # no wild, no Trade Hands: the most common case
+                        card, pick = legal[pick], 0
+                    else:
+                        i = 0
+                        while pick >= weights[i]:
+                            pick -= weights[i]
+                            i += 1
+                        card = legal[i]
+                k = kind[card]
+                target = None
+                if k == TRADE:
+                    target = (seat + 1 + pick) % n
+                    left = 2  # a trade leaves no catchable player (A5)
+                elif k == DISCARD:
+                    c = color[card]
+                    left = len(hand) - sum(1 for x in hand if color[x] == c)  # A4: its colour goes with it
+                else:
+                    left = len(hand) - 1
+                if left == 1:
+                    called = choose() < 0.5
+                    if called:
+                        core.uno(seat)
+                    core.play(seat, card, pick if k >= WILD else -1, target)
+                    if not called:
+                        for _ in range(1, n):
+                            if choose() < 0.5:
+                                core.catch(seat)
+                                catches += 1
+                                break
+                else:
+                    core.play(seat, card, pick if k >= WILD else -1, target)
+                plays += 1
+                continue
+        # a press: an owed one, or the turn's when nothing goes (T2); R1 first when the launcher is short
+        want = next_count(FULL_LAUNCHER)
+        stack = core.stack
+        if want > len(stack) and len(core.piled) > 1:
+            core.reload()
+            stack = core.stack
+        fired = want if want <= len(stack) else len(stack)
+        presses += 1
+        fired_out += fired
+        core.press(seat, fired)
     core.turns += turns
     core.plays += plays
     core.catches += catches
-
-
-def _press(core: FastExtreme, seat: int, next_count: Callable[[int], int]) -> None:
-    want = next_count(FULL_LAUNCHER)
-    if want > len(core.stack) and len(core.piled) > 1:
-        core.reload()
-    fired = min(want, len(core.stack))
-    core.presses += 1
-    core.fired += fired
-    core.press(seat, fired)
+    core.presses += presses
+    core.fired += fired_out
 
 
 __all__ = ["FastExtreme", "play_random_game", "plays_exactly"]
