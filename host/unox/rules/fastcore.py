@@ -260,9 +260,10 @@ def plays_exactly(rules: Ruleset) -> bool:
 def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500, *,
                      core: type[FastClassic] | None = None, same_shuffle: bool = False,
                      max_actions: int | None = None) -> FastClassic:
-    """A whole game of random bots as `bench/engine.py` plays them (the policy of RLCard's random agent): a
-    uniformly random legal card, the turn's draw only when nothing goes and the card drawn played when it
-    goes, a random colour; UNO, catches and challenges on a coin toss. `turns` counts plays and turn draws."""
+    """A whole game of random bots as `unox sim` and `bench/engine.py` play them (`RandomBot`'s policy, and
+    RLCard's random agent's): a uniformly random legal play (the distinct cards, a wild once per colour), the
+    turn's draw only when nothing goes and the card drawn played when it goes; UNO, catches and challenges
+    on a coin toss. `turns` counts plays and turn draws."""
     rng = random.Random(seed)
     game = (core or FastClassic)(rules, players, random.Random(rng.getrandbits(64)), target, same_shuffle)
     choose = random.Random(rng.getrandbits(64)).random
@@ -306,10 +307,27 @@ def _play_hand(core: FastClassic, choose) -> None:
             if not legal:
                 core.pass_turn(seat)
                 continue
-        card = legal[int(choose() * len(legal))]
+        # uniform over the distinct legal plays, a wild once per colour (`Game.legal_plays`, as `RandomBot`
+        # and RLCard's random agent pick)
+        if len(legal) == 1:
+            card = legal[0]
+            color = int(choose() * 4) if kind[card] >= WILD else -1
+        else:
+            legal = [*dict.fromkeys(legal)]
+            weights = [4 if kind[c] >= WILD else 1 for c in legal]
+            total = sum(weights)
+            pick = int(choose() * total)
+            if total == len(legal):  # no wild: the most common case
+                card, color = legal[pick], -1
+            else:
+                i = 0
+                while pick >= weights[i]:
+                    pick -= weights[i]
+                    i += 1
+                card, color = legal[i], (pick if weights[i] == 4 else -1)
         if len(hand) == 2 and choose() < 0.5:
             core.uno(seat)
-        play(seat, card, int(choose() * 4) if kind[card] >= WILD else -1)
+        play(seat, card, color)
         plays += 1
         if core.catchable == seat and not core.hand_over:
             for _ in range(1, n):
