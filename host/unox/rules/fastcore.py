@@ -126,6 +126,12 @@ class FastClassic:
             tcolor, col = self.tcolor, self.color
             guilty = any(col[c] == tcolor for c in hand if c != card)
         hand.remove(card)
+        if kind == NUMBER and len(hand) > 1:  # by far the most common play: nothing but the turn moves on
+            self.piled.append(card)
+            self.top, self.tcolor = card, self.color[card]
+            self.catchable = self.safe = self.drawn = self.challenge = self.precalled = None
+            self.turn = (seat + self.direction) % self.n
+            return
         self.piled.append(card)
         self.top = card
         self.catchable = self.safe = self.drawn = self.challenge = None
@@ -233,7 +239,11 @@ class FastClassic:
     def _reload(self) -> None:
         top = self.piled.pop()
         moved = self.piled
-        self.rng.shuffle(moved)
+        if self.same_shuffle:
+            self.rng.shuffle(moved)  # as `Game` shuffles
+        else:
+            key = self.rng.random  # as uniform, and cheaper
+            moved = sorted(moved, key=lambda _: key())
         self.stack[:0] = moved
         self.piled = [top]
         self.reloads += 1
@@ -282,8 +292,8 @@ def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500,
 def _play_hand(core: FastClassic, choose) -> None:
     """One hand to its end; the loop is the hot path of the benchmark, so `legal` is inlined here."""
     hands, n, mask, face_bit, kind = core.hands, core.n, core.mask, core.face_bit, core.kind
-    play = core.play
-    turns = plays = catches = challenges = 0
+    play, draw = core.play, core.draw
+    turns = plays = catches = challenges = draws = fired_out = 0
     while not core.hand_over:
         owed = core.owed
         if owed:
@@ -291,16 +301,28 @@ def _play_hand(core: FastClassic, choose) -> None:
             if core.challenge is not None and core.challenge[0] == seat and choose() < 0.5:
                 core.challenge_now()
                 challenges += 1
-            else:
-                _draw(core, seat, owed[0][1])
+            else:  # DL1: the launcher deals what is due, the pile reloaded first when it is short (C-R1)
+                due, stack = owed[0][1], core.stack
+                if due > len(stack) and len(core.piled) > 1:
+                    core.reload()
+                fired = due if due <= len(stack) else len(stack)
+                draws += 1
+                fired_out += fired
+                draw(seat, fired)
             continue
         seat = core.turn
         hand = hands[seat]
         tmask = WILD_BIT | (2 << core.tcolor) | face_bit[core.top]
         legal = [c for c in hand if mask[c] & tmask]
         turns += 1
-        if not legal:
-            _draw(core, seat, 1)
+        if not legal:  # C-T2: the turn's draw
+            stack = core.stack
+            if not stack and len(core.piled) > 1:
+                core.reload()
+            fired = 1 if stack else 0
+            draws += 1
+            fired_out += fired
+            draw(seat, fired)
             if core.owed or core.turn != seat or core.hand_over:
                 continue
             legal = core.legal(seat)
@@ -339,15 +361,8 @@ def _play_hand(core: FastClassic, choose) -> None:
     core.plays += plays
     core.catches += catches
     core.challenges += challenges
-
-
-def _draw(core: FastClassic, seat: int, due: int) -> None:
-    if due > len(core.stack) and len(core.piled) > 1:
-        core.reload()
-    core.draws += 1
-    fired = min(due, len(core.stack))
-    core.fired += fired
-    core.draw(seat, fired)
+    core.draws += draws
+    core.fired += fired_out
 
 
 __all__ = ["FastClassic", "play_random_game", "plays_exactly"]
