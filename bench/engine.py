@@ -3,9 +3,11 @@
     python3 bench/engine.py [--seconds 10] [--rounds 5] [--seed 1]
 
 Ours: whole dealt-mode games (G1 to 500, several hands) of 4 random bots, with the launcher modelled by the
-`measured` eject profile, through `unox.simulation.Match` exactly as `unox sim` plays them. The bots pick a
-uniformly random legal play and press only when nothing goes (T2), which is the policy of RLCard's random
-loop, whose "draw" is legal only then. An action is one play or one press (owed presses included).
+`measured` eject profile, through `unox.simulation.play_game`, the function `unox sim` calls for each game:
+random bots play on the fast Extreme core there (`unox.rules.fastextreme`, checked call by call against
+`Game`). The bots pick a uniformly random legal play and press only when nothing goes (T2), which is the
+policy of RLCard's random loop, whose "draw" is legal only then. An action is one play or one press (owed
+presses included).
 
 RLCard, two baselines, each a random legal action per step until the hand is over (one RLCard game is one
 hand):
@@ -23,7 +25,8 @@ engine), `rlcard_step_actions_per_s`, `step_ratio` and more.
     python3 bench/engine.py --rules classic [--seconds 10] [--rounds 5]
 
 adds the exact comparison: RLCard's `UnoGame` is classic UNO, so dealt-mode classic games of 4 random bots,
-played by the fast core (`unox.rules.fastcore`, checked call by call against `Game`),
+through `unox.simulation.play_game` as `unox sim --rules classic` plays them (on the fast core,
+`unox.rules.fastcore`, checked call by call against `Game`),
 (a uniformly random legal play, the turn's draw only when nothing goes, the card drawn played when it goes)
 run against RLCard's round loop driven through `proceed_round` directly (`get_legal_actions`, a random
 choice, `proceed_round`, until `is_over`: no observation is built). Both count one action per turn: a play,
