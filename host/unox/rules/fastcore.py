@@ -292,6 +292,7 @@ def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500,
 def _play_hand(core: FastClassic, choose) -> None:
     """One hand to its end; the loop is the hot path of the benchmark, so `legal` is inlined here."""
     hands, n, mask, face_bit, kind = core.hands, core.n, core.mask, core.face_bit, core.kind
+    weight = [4 if k >= WILD else 1 for k in kind]
     play, draw = core.play, core.draw
     turns = plays = catches = challenges = draws = fired_out = 0
     while not core.hand_over:
@@ -313,7 +314,9 @@ def _play_hand(core: FastClassic, choose) -> None:
         seat = core.turn
         hand = hands[seat]
         tmask = WILD_BIT | (2 << core.tcolor) | face_bit[core.top]
-        legal = [c for c in hand if mask[c] & tmask]
+        # the distinct legal plays (dict keys), each weighed as `Game.legal_plays` lists it: a wild once per
+        # colour (4), any other card once; `RandomBot` and RLCard's random agent pick uniformly among those
+        legal = {c: weight[c] for c in hand if mask[c] & tmask}
         turns += 1
         if not legal:  # C-T2: the turn's draw
             stack = core.stack
@@ -325,28 +328,24 @@ def _play_hand(core: FastClassic, choose) -> None:
             draw(seat, fired)
             if core.owed or core.turn != seat or core.hand_over:
                 continue
-            legal = core.legal(seat)
+            legal = {c: weight[c] for c in core.legal(seat)}
             if not legal:
                 core.pass_turn(seat)
                 continue
-        # uniform over the distinct legal plays, a wild once per colour (`Game.legal_plays`, as `RandomBot`
-        # and RLCard's random agent pick)
         if len(legal) == 1:
-            card = legal[0]
+            card = next(iter(legal))
             color = int(choose() * 4) if kind[card] >= WILD else -1
         else:
-            legal = [*dict.fromkeys(legal)]
-            weights = [4 if kind[c] >= WILD else 1 for c in legal]
-            total = sum(weights)
+            total = sum(legal.values())
             pick = int(choose() * total)
             if total == len(legal):  # no wild: the most common case
-                card, color = legal[pick], -1
+                card, color = [*legal][pick], -1
             else:
-                i = 0
-                while pick >= weights[i]:
-                    pick -= weights[i]
-                    i += 1
-                card, color = legal[i], (pick if weights[i] == 4 else -1)
+                for card, w in legal.items():  # noqa: B007 - the card picked is the one the loop stops at
+                    if pick < w:
+                        break
+                    pick -= w
+                color = pick if w == 4 else -1
         if len(hand) == 2 and choose() < 0.5:
             core.uno(seat)
         play(seat, card, color)

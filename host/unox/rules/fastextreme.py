@@ -295,29 +295,26 @@ def _play_hand(core: FastExtreme, choose: Callable[[], float], next_count: Calla
             seat = core.turn
             hand = hands[seat]
             tmask = WILD_BIT | (2 << core.tcolor) | face_bit[core.top]
-            legal = [c for c in hand if mask[c] & tmask]
-            if len(hand) == 1 and legal and kind[legal[0]] == TRADE:
-                legal = []  # A5: Trade Hands is never the last card
+            # the distinct legal plays (dict keys), each weighed as `Game.legal_plays` lists it (`weight`: a
+            # wild once per colour, Trade Hands once per partner); `RandomBot` picks uniformly among those
+            legal = {c: weight[c] for c in hand if mask[c] & tmask}
+            if len(hand) == 1 and legal and kind[hand[0]] == TRADE:
+                legal = {}  # A5: Trade Hands is never the last card
             turns += 1
             if legal:
-                # uniform over `Game.legal_plays`, as `RandomBot` picks: each distinct card once, a wild once
-                # per colour, Trade Hands once per partner (`weight`)
                 if len(legal) == 1:
-                    card = legal[0]
+                    card = next(iter(legal))
                     pick = int(choose() * weight[card]) if weight[card] > 1 else 0
                 else:
-                    legal = [*dict.fromkeys(legal)]
-                    weights = [weight[c] for c in legal]
-                    total = sum(weights)
+                    total = sum(legal.values())
                     pick = int(choose() * total)
                     if total == len(legal):  # no wild, no Trade Hands: the most common case
-                        card, pick = legal[pick], 0
+                        card, pick = [*legal][pick], 0
                     else:
-                        i = 0
-                        while pick >= weights[i]:
-                            pick -= weights[i]
-                            i += 1
-                        card = legal[i]
+                        for card, w in legal.items():  # noqa: B007 - the card picked is where it stops
+                            if pick < w:
+                                break
+                            pick -= w
                 k = kind[card]
                 target = None
                 if k == TRADE:
