@@ -41,3 +41,12 @@ def test_names_that_only_contain_a_card_or_a_command_are_seated(unox, tmp_path):
                 stdin='{"cmd":"deal","dealer":"Pressley"}\n')
     assert done.code == 0, done.err
     assert '"ok": true' in done.out or '"ok":true' in done.out
+
+
+def test_the_play_service_refuses_such_a_seat_before_writing_anything(unox, tmp_path):
+    """`unox install service --mode play --players ...` runs `unox play` at every boot: it refuses too."""
+    done = unox("install", "service", "--mode", "play", "--players", "Ann,quit", "--launcher", "sim",
+                "--user", "pi", "--root", str(tmp_path / "root"), "--write")
+    err = one_line_error(done)
+    assert "player name 'quit' reads as the command `quit`" in err
+    assert not (tmp_path / "root").exists()

@@ -106,11 +106,16 @@ def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> Ta
 def check_seat_names(settings: TableSettings) -> None:
     """A name that is a card or a command of the edition is refused at the start: typed at the table, `R5`
     or `quit` could not say whether it means the player (issue 13)."""
+    check_names(settings.players, settings.rules)
+
+
+def check_names(players: tuple[str, ...], rules_name: str = "extreme") -> None:
+    """`check_seat_names` for seats given without a table yet (`unox install service --players`)."""
     from unox.rules.editions import get_rules
     from unox.ui.commands import name_clash
 
-    rules = get_rules(settings.rules)
-    for name in settings.players:
+    rules = get_rules(rules_name)
+    for name in players:
         clash = name_clash(name, rules)
         if clash is not None:
             raise CommandError(f"player name {name!r} reads as {clash} when typed at the table; "
