@@ -3,9 +3,11 @@
     python3 bench/engine.py [--seconds 10] [--rounds 5] [--seed 1]
 
 Ours: whole dealt-mode games (G1 to 500, several hands) of 4 random bots, with the launcher modelled by the
-`measured` eject profile, through `unox.simulation.Match` exactly as `unox sim` plays them. The bots pick a
-uniformly random legal play and press only when nothing goes (T2), which is the policy of RLCard's random
-loop, whose "draw" is legal only then. An action is one play or one press (owed presses included).
+`measured` eject profile, through `unox.simulation.play_game`, the function `unox sim` calls for each game:
+random bots play on the fast Extreme core there (`unox.rules.fastextreme`, checked call by call against
+`Game`). The bots pick a uniformly random legal play and press only when nothing goes (T2), which is the
+policy of RLCard's random loop, whose "draw" is legal only then. An action is one play or one press (owed
+presses included).
 
 RLCard, two baselines, each a random legal action per step until the hand is over (one RLCard game is one
 hand):
@@ -23,7 +25,8 @@ engine), `rlcard_step_actions_per_s`, `step_ratio` and more.
     python3 bench/engine.py --rules classic [--seconds 10] [--rounds 5]
 
 adds the exact comparison: RLCard's `UnoGame` is classic UNO, so dealt-mode classic games of 4 random bots,
-played by the fast core (`unox.rules.fastcore`, checked call by call against `Game`),
+through `unox.simulation.play_game` as `unox sim --rules classic` plays them (on the fast core,
+`unox.rules.fastcore`, checked call by call against `Game`),
 (a uniformly random legal play, the turn's draw only when nothing goes, the card drawn played when it goes)
 run against RLCard's round loop driven through `proceed_round` directly (`get_legal_actions`, a random
 choice, `proceed_round`, until `is_over`: no observation is built). Both count one action per turn: a play,
@@ -41,10 +44,7 @@ import random
 import sys
 import time
 
-from unox.bots import RandomBot
-from unox.profiles import get_profile
-from unox.rules.game import Game
-from unox.simulation import GameRecord, Match
+from unox.simulation import play_game
 
 PLAYERS = ["P1", "P2", "P3", "P4"]
 
@@ -53,12 +53,10 @@ def ours(seconds: float, rng: random.Random) -> tuple[int, int, int, float, int]
     """Actions, games and hands played in about `seconds`, the time they took, and the turns (actions
     less the owed presses, which RLCard folds into the step of the card that caused them)."""
     actions = games = hands = turns = 0
+    bots = ["random"] * len(PLAYERS)
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = Game(PLAYERS, mode="dealt", rng=random.Random(rng.getrandbits(64)))
-        bots = {p: RandomBot(random.Random(rng.getrandbits(64)), press_chance=0.0) for p in PLAYERS}
-        profile = get_profile("measured", rng=random.Random(rng.getrandbits(64)))
-        record = Match(game, bots, profile, GameRecord(0, ["random"] * 4)).run()
+        record = play_game(rng.getrandbits(64), bots)  # what `unox sim` calls for each game
         actions += record.plays + record.presses
         turns += record.turns
         hands += record.hands
@@ -104,16 +102,13 @@ def rlcard_step(seconds: float, rng: random.Random) -> tuple[int, int, int, floa
 
 def ours_classic(seconds: float, rng: random.Random) -> tuple[int, int, float]:
     """Dealt-mode classic games (G1 to 500) of 4 random bots: turns and hands in about `seconds`."""
-    from unox.rules.editions import get_rules
-    from unox.rules.fastcore import play_random_game
-
-    classic = get_rules("classic")
     turns = hands = 0
+    bots = ["random"] * len(PLAYERS)
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        core = play_random_game(classic, len(PLAYERS), rng.getrandbits(64))
-        turns += core.turns
-        hands += core.hand_number
+        record = play_game(rng.getrandbits(64), bots, ruleset="classic")  # `unox sim --rules classic`'s call
+        turns += record.turns
+        hands += record.hands
     return turns, hands, time.perf_counter() - start
 
 

@@ -22,6 +22,7 @@ from unox.launcher.base import MAX_FIRE, FireResult, Launcher, LauncherError
 from unox.launcher.clock import Clock, RealClock
 from unox.launcher.faults import fault_action
 from unox.profiles import EjectProfile
+from unox.table.narrate import counted
 
 KEEPALIVE_S = 0.5  # during a suspense wait, well inside the firmware's link_ms
 RELOAD_HOW = "reload it and close the lid, or press twice quickly to say it is reloaded"
@@ -50,8 +51,9 @@ class Tally:
 
     def summary(self) -> str:
         faults = ", ".join(f"{name} x{n}" for name, n in sorted(self.faults.items())) or "none"
-        return (f"{self.presses} presses, {self.fired} cards fired in {self.fires} fires, {self.refused} "
-                f"refused as too quick, {self.reloads} reloads; faults: {faults}")
+        return (f"{counted(self.presses, 'press', 'presses')}, {counted(self.fired, 'card')} fired in "
+                f"{counted(self.fires, 'fire')}, {self.refused} refused as too quick, "
+                f"{counted(self.reloads, 'reload')}; faults: {faults}")
 
     def to_dict(self) -> dict:
         return {"presses": self.presses, "fires": self.fires, "cards_fired": self.fired,

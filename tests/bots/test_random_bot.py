@@ -1,4 +1,4 @@
-"""The random bot: only legal plays, pressing as one more uniform option, and repeatable by seed."""
+"""The random bot: a uniformly random legal play, a press only when none goes (T2), repeatable by seed."""
 
 import random
 from collections import Counter
@@ -9,22 +9,21 @@ from unox.bots import BOT_NAMES, RandomBot, make_bot
 HAND = ["G1", "G2", "Y9", "R9", "B8", "RS", "Y3"]  # on G7: G1 and G2 go, nothing else
 
 
-def test_T1_random_bot_picks_only_legal_plays_or_press(stacked):
+def test_T1_random_bot_picks_uniformly_among_legal_plays(stacked):
     game = stacked({"Bob": HAND})
-    legal = set(game.legal_plays("Bob"))
+    legal = game.legal_plays("Bob")
     bot = RandomBot(random.Random(1))
-    picks = Counter(bot.choose(game, "Bob") for _ in range(3000))
-    assert set(picks) == legal | {None}
-
-
-def test_T3_random_bot_presses_as_one_more_uniform_option(stacked):
-    game = stacked({"Bob": HAND})
-    options = len(game.legal_plays("Bob")) + 1
-    bot = RandomBot(random.Random(2))
     picks = Counter(bot.choose(game, "Bob") for _ in range(30_000))
-    assert len(picks) == options and None in picks  # every legal play and the press came up
+    assert set(picks) == set(legal)  # never None: no press while a card goes (RLCard's random policy)
     for count in picks.values():
-        assert count / 30_000 == pytest.approx(1 / options, abs=0.015)
+        assert count / 30_000 == pytest.approx(1 / len(legal), abs=0.015)
+
+
+def test_T3_random_bot_presses_a_playable_hand_only_with_its_press_chance(stacked):
+    game = stacked({"Bob": HAND})
+    bot = RandomBot(random.Random(2), press_chance=0.25)
+    picks = Counter(bot.choose(game, "Bob") for _ in range(30_000))
+    assert picks[None] / 30_000 == pytest.approx(0.25, abs=0.015)
 
 
 def test_T2_random_bot_presses_when_nothing_goes(stacked):
@@ -39,9 +38,9 @@ def test_S4_random_bot_plays_when_it_may_not_press(stacked):
     assert all(bot.choose(game, "Bob", may_press=False) is not None for _ in range(500))
 
 
-def test_press_chance_zero_presses_only_when_stuck_like_rlcard(stacked):
+def test_the_default_presses_only_when_stuck_like_rlcard(stacked):
     game = stacked({"Bob": HAND})
-    bot = RandomBot(random.Random(5), press_chance=0.0)
+    bot = RandomBot(random.Random(5))
     assert all(bot.choose(game, "Bob") is not None for _ in range(500))
 
 

@@ -117,7 +117,7 @@ def test_BA_A1_the_beachcomber_names_a_colour_then_gives_up_to_one_card_per_colo
     assert table.prompt() == 'Bob sends {"cmd":"gift"}: Beachcomber (BA-A1).'
     refuse(table, "pending_choice", cmd="play", player="Cy", card="P5")
     refuse(table, "pending_choice", cmd="draw", player="Cy", fired=1)
-    refuse(table, "nothing_to_give", cmd="gift", player="Cy", to="Dee", cards=["T1"])
+    refuse(table, "pending_choice", cmd="gift", player="Cy", to="Dee", cards=["T1"])  # Bob's gift waits
     refuse(table, "bad_gift", cmd="gift", player="Bob", to="Dee", cards=["T1", "W"])
     refuse(table, "bad_gift", cmd="gift", player="Bob", to="Dee", cards=["T1", "T2"])
     refuse(table, "bad_target", cmd="gift", player="Bob", to="Bob", cards=["T1"])

@@ -167,7 +167,7 @@ def test_MK_I1_the_item_wild_goes_on_anything_names_no_colour_and_waits_for_its_
     refuse(table, "pending_choice", cmd="play", player="Bob", card="R4")
     refuse(table, "pending_choice", cmd="draw", player="Bob", fired=1)
     refuse(table, "pending_choice", cmd="choose", player="Bob", color="red")
-    refuse(table, "no_item_due", cmd="item", player="Cy", fired=1, card="G5", item="banana")
+    refuse(table, "pending_choice", cmd="item", player="Cy", fired=1, card="G5", item="banana")
     state = accept(table, cmd="item", player="Bob", fired=1, card="Y5", item="banana")
     assert state["top"] == "Y5" and state["color"] == "yellow" and state["pending"] is None
     assert state["item"] == {"player": "Bob", "card": "Y5", "item": "banana"}
@@ -244,7 +244,7 @@ def test_MK_I1_DL3_the_launcher_fires_the_item_card_and_the_beam_counts_it_exact
     assert launcher.device.model.ejected == 1
     accept(table, cmd="play", player="Bob", card="WI")
     reply = send(table, cmd="item", player="Cy")
-    assert reply["error"]["code"] == "no_item_due" and launcher.device.model.ejected == 1
+    assert reply["error"]["code"] == "pending_choice" and launcher.device.model.ejected == 1
     reply = send(table, cmd="item", player="Bob")
     assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
     assert launcher.device.model.ejected == 2 and reply["state"]["launcher"]["cards"] == AFTER_FLIP - 1
@@ -305,7 +305,7 @@ def test_MK_I4_green_shell_another_player_of_the_players_choice_draws_1():
     refuse(table, "unexpected_color", cmd="choose", player="Bob", target="Dee", color="red")
     refuse(table, "unknown_player", cmd="choose", player="Bob", target="Zed")
     refuse(table, "pending_choice", cmd="item", player="Bob", fired=1)
-    refuse(table, "no_item_due", cmd="choose", player="Cy", target="Dee")
+    refuse(table, "pending_choice", cmd="choose", player="Cy", target="Dee")
     state = accept(table, cmd="choose", player="Bob", target="Dee")
     assert state["owed"] == [{"player": "Dee", "draws": 1}] and state["plays_next"] == "Cy"
     assert state["color"] == MK.color_name(MK.cards[card].color)

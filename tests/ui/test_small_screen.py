@@ -82,3 +82,57 @@ def test_a_long_log_line_wraps_inside_the_log_box_at_80_columns(screen):
     text = " ".join(asyncio.run(scenario()))
     cut = [word for word in words if word not in text]
     assert cut == [], f"cut off the screen: {cut}"
+
+
+def ten_owing():
+    """Ten seats at 80x24, Ann owing 2 presses (S4 RH) and the others 4 each (P1): the longest notes."""
+    session = open_play_session(TableSettings(players=TEN, seed=5, launcher="sim"))
+    session.submit("deal Jo")
+    session.submit("flip RH")
+    for name in TEN[1:]:
+        session.submit(f"penalty {name} advice")
+    return session
+
+
+def test_12_ten_seats_owing_presses_keep_one_row_each_and_the_prompt_in_view(typer, screen):
+    """Issue 13.12: the seats' notes wrapped to two rows each and pushed the log and the prompt off screen."""
+    session = ten_owing()
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await typer(pilot, "help")
+            return screen(app)
+
+    rows = asyncio.run(scenario())
+    text = "\n".join(rows)
+    seat_rows = [row for row in rows if any(f" {name} " in row[:40] for name in TEN)]
+    assert len(seat_rows) == len(TEN), text  # one row a seat, none wrapped
+    assert "owes 2" in seat_rows[0] and all("owes 4" in row for row in seat_rows[1:]), text
+    assert "NEXT: Ann: press the launcher button" in text
+    assert "Top card:  RH  red Hit 2" in text and "Turn:      Ann" in text
+    assert "Ctrl+Q quit." in text  # the log still shows its newest line
+    assert "^p press" in rows[-1]
+
+
+def test_12_a_1200_character_line_is_refused_with_its_reason_and_the_prompt_in_view(screen):
+    """Issue 13.12: the echo of a 1,200-character line filled the screen; now it is quoted shortened, and
+    the reason and the prompt stay on screen."""
+    session = ten_owing()
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            box = app.query_one("#command")
+            box.value = "x" * 1200  # as if pasted
+            await pilot.press("enter")
+            await pilot.pause()
+            return screen(app), app.message
+
+    rows, message = asyncio.run(scenario())
+    text = "\n".join(rows)
+    assert message.startswith("Not taken: `xxx") and "(1,200 characters)" in message and len(message) < 400
+    assert "NEXT: Ann: press the launcher button" in text
+    assert "is not understood" in text and "`help` lists the commands" in text
+    assert all(f" {name} " in text for name in TEN)
+    assert "^p press" in rows[-1]

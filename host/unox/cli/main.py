@@ -71,7 +71,12 @@ def build_parser(argv: list[str] | None = None):
             return namespace, extras
 
         def _get_formatter(self):  # argparse would import shutil for the width alone
-            return self.formatter_class(prog=self.prog, width=_help_width())
+            formatter = self.formatter_class
+            if formatter is argparse.RawDescriptionHelpFormatter:  # hand-laid lines, wrapped to fit
+                from unox.cli.help_format import FittedRawDescription
+
+                formatter = FittedRawDescription
+            return formatter(prog=self.prog, width=_help_width())
 
     parser = Parser(prog="unox", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"unox {__version__}")

@@ -87,7 +87,7 @@ def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> Ta
     target = whole_number("--target", args.target, 1, MAX_TARGET)
     seed = whole_number("--seed", args.seed, 0, MAX_SEED)
     try:
-        return TableSettings(
+        settings = TableSettings(
             players=parse_players(args.players),
             scoring=args.scoring or "g1",
             target=500 if target is None else target,
@@ -99,6 +99,27 @@ def settings_from_args(args: argparse.Namespace, *, default_launcher: str) -> Ta
         )
     except SettingsError as exc:
         raise CommandError(str(exc)) from exc
+    check_seat_names(settings)
+    return settings
+
+
+def check_seat_names(settings: TableSettings) -> None:
+    """A name that is a card or a command of the edition is refused at the start: typed at the table, `R5`
+    or `quit` could not say whether it means the player (issue 13)."""
+    check_names(settings.players, settings.rules)
+
+
+def check_names(players: tuple[str, ...], rules_name: str = "extreme") -> None:
+    """`check_seat_names` for seats given without a table yet (`unox install service --players`)."""
+    from unox.rules.editions import get_rules
+    from unox.ui.commands import name_clash
+
+    rules = get_rules(rules_name)
+    for name in players:
+        clash = name_clash(name, rules)
+        if clash is not None:
+            raise CommandError(f"player name {name!r} reads as {clash} when typed at the table; "
+                               "give that player another name, e.g. Ann, Bob, Cy")
 
 
 def check_resume_args(args: argparse.Namespace) -> Path:

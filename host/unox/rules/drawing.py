@@ -171,6 +171,7 @@ class DrawCalls:
         self._need_draws("challenge")
         self._need("turn")
         self.seat_of(player)
+        self._need_no_pending("challenge")
         pending = self._challenge
         if pending is None or pending[0] != player:
             raise RuleError("nothing_to_challenge", f"{player} has no Wild Draw Four to challenge now: "

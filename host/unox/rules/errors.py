@@ -44,10 +44,10 @@ ERROR_CODES: dict[str, str] = {
     "only_drawn_card": "dealt mode: after the turn's draw, a card other than the one drawn (C-T2)",
     "nothing_to_challenge": "a challenge with no Wild Draw Four to challenge, or by another than its victim",
     "bad_challenge": "a challenge without guilty in physical mode, or with it in dealt mode",
-    "pending_choice": "a move while an edition's special card waits for its player's choice",
-    "nothing_to_give": "a Beachcomber gift by a player who has none to give now (Barbie, BA-A1)",
+    "pending_choice": "any move by anyone but the choice due, while an edition's special card waits for it",
+    "nothing_to_give": "a Beachcomber gift when no choice waits (Barbie, BA-A1)",
     "bad_gift": "a gift with a wild, two cards of one colour, or more cards than held (Barbie, BA-A1)",
-    "no_item_due": "Mario Kart: an item or choose request when no Item Wild of that player waits for it",
+    "no_item_due": "Mario Kart: an item or choose request when no choice waits (MK-I1)",
     "bad_item": "Mario Kart: an item card reported wrongly (unknown item, card without item, too early, "
     "or in dealt mode)",
     "choice_not_due": "an edition's request (Casting Call's turn or share) with no such choice waiting",

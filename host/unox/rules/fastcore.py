@@ -30,8 +30,7 @@ class FastClassic:
 
     def __init__(self, rules: Ruleset, players: int, rng: random.Random, target: int = 500,
                  same_shuffle: bool = False):
-        kinds = {c.kind for c in rules.cards.values()}
-        if rules.game_kinds or not kinds <= set(KINDS):
+        if not plays_exactly(rules):
             raise ValueError(f"{rules.title} has cards the fast core does not play: use Game")
         self.rules, self.n, self.rng, self.target = rules, players, rng, target
         # `same_shuffle`: deal with `rng.sample` as `Game` does, so both deal the same cards from one seed;
@@ -54,6 +53,7 @@ class FastClassic:
         self.dealer: int | None = None
         self.hand_number = 0
         self.turns = self.draws = self.reloads = 0
+        self.plays = self.fired = self.catches = self.challenges = 0  # what `unox sim` sums up
         self.hand_over = False
 
     # --- a hand -------------------------------------------------------------------------------------------
@@ -126,6 +126,12 @@ class FastClassic:
             tcolor, col = self.tcolor, self.color
             guilty = any(col[c] == tcolor for c in hand if c != card)
         hand.remove(card)
+        if kind == NUMBER and len(hand) > 1:  # by far the most common play: nothing but the turn moves on
+            self.piled.append(card)
+            self.top, self.tcolor = card, self.color[card]
+            self.catchable = self.safe = self.drawn = self.challenge = self.precalled = None
+            self.turn = (seat + self.direction) % self.n
+            return
         self.piled.append(card)
         self.top = card
         self.catchable = self.safe = self.drawn = self.challenge = None
@@ -233,7 +239,11 @@ class FastClassic:
     def _reload(self) -> None:
         top = self.piled.pop()
         moved = self.piled
-        self.rng.shuffle(moved)
+        if self.same_shuffle:
+            self.rng.shuffle(moved)  # as `Game` shuffles
+        else:
+            key = self.rng.random  # as uniform, and cheaper
+            moved = sorted(moved, key=lambda _: key())
         self.stack[:0] = moved
         self.piled = [top]
         self.reloads += 1
@@ -252,15 +262,24 @@ class FastClassic:
         return self.owed[0][0] if self.owed else self.turn
 
 
+def plays_exactly(rules: Ruleset) -> bool:
+    """Whether the fast core plays this edition's rules exactly (classic-shaped: no special cards)."""
+    return not rules.game_kinds and {c.kind for c in rules.cards.values()} <= set(KINDS)
+
+
 def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500, *,
-                     core: type[FastClassic] | None = None, same_shuffle: bool = False) -> FastClassic:
-    """A whole game of random bots as `bench/engine.py` plays them (the policy of RLCard's random agent): a
-    uniformly random legal card, the turn's draw only when nothing goes and the card drawn played when it
-    goes, a random colour; UNO, catches and challenges on a coin toss. `turns` counts plays and turn draws."""
+                     core: type[FastClassic] | None = None, same_shuffle: bool = False,
+                     max_actions: int | None = None) -> FastClassic:
+    """A whole game of random bots as `unox sim` and `bench/engine.py` play them (`RandomBot`'s policy, and
+    RLCard's random agent's): a uniformly random legal play (the distinct cards, a wild once per colour), the
+    turn's draw only when nothing goes and the card drawn played when it goes; UNO, catches and challenges
+    on a coin toss. `turns` counts plays and turn draws."""
     rng = random.Random(seed)
     game = (core or FastClassic)(rules, players, random.Random(rng.getrandbits(64)), target, same_shuffle)
     choose = random.Random(rng.getrandbits(64)).random
     while game.winner is None:
+        if max_actions is not None and game.plays + game.draws > max_actions:
+            raise RuntimeError(f"game with seed {seed} did not end within {max_actions} actions")
         game.hand_over = False
         game.deal()
         color = int(choose() * 4)
@@ -273,47 +292,76 @@ def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500,
 def _play_hand(core: FastClassic, choose) -> None:
     """One hand to its end; the loop is the hot path of the benchmark, so `legal` is inlined here."""
     hands, n, mask, face_bit, kind = core.hands, core.n, core.mask, core.face_bit, core.kind
-    play = core.play
-    turns = 0
+    weight = [4 if k >= WILD else 1 for k in kind]
+    play, draw = core.play, core.draw
+    turns = plays = catches = challenges = draws = fired_out = 0
     while not core.hand_over:
         owed = core.owed
         if owed:
             seat = owed[0][0]
             if core.challenge is not None and core.challenge[0] == seat and choose() < 0.5:
                 core.challenge_now()
-            else:
-                _draw(core, seat, owed[0][1])
+                challenges += 1
+            else:  # DL1: the launcher deals what is due, the pile reloaded first when it is short (C-R1)
+                due, stack = owed[0][1], core.stack
+                if due > len(stack) and len(core.piled) > 1:
+                    core.reload()
+                fired = due if due <= len(stack) else len(stack)
+                draws += 1
+                fired_out += fired
+                draw(seat, fired)
             continue
         seat = core.turn
         hand = hands[seat]
         tmask = WILD_BIT | (2 << core.tcolor) | face_bit[core.top]
-        legal = [c for c in hand if mask[c] & tmask]
+        # the distinct legal plays (dict keys), each weighed as `Game.legal_plays` lists it: a wild once per
+        # colour (4), any other card once; `RandomBot` and RLCard's random agent pick uniformly among those
+        legal = {c: weight[c] for c in hand if mask[c] & tmask}
         turns += 1
-        if not legal:
-            _draw(core, seat, 1)
+        if not legal:  # C-T2: the turn's draw
+            stack = core.stack
+            if not stack and len(core.piled) > 1:
+                core.reload()
+            fired = 1 if stack else 0
+            draws += 1
+            fired_out += fired
+            draw(seat, fired)
             if core.owed or core.turn != seat or core.hand_over:
                 continue
-            legal = core.legal(seat)
+            legal = {c: weight[c] for c in core.legal(seat)}
             if not legal:
                 core.pass_turn(seat)
                 continue
-        card = legal[int(choose() * len(legal))]
+        if len(legal) == 1:
+            card = next(iter(legal))
+            color = int(choose() * 4) if kind[card] >= WILD else -1
+        else:
+            total = sum(legal.values())
+            pick = int(choose() * total)
+            if total == len(legal):  # no wild: the most common case
+                card, color = [*legal][pick], -1
+            else:
+                for card, w in legal.items():  # noqa: B007 - the card picked is the one the loop stops at
+                    if pick < w:
+                        break
+                    pick -= w
+                color = pick if w == 4 else -1
         if len(hand) == 2 and choose() < 0.5:
             core.uno(seat)
-        play(seat, card, int(choose() * 4) if kind[card] >= WILD else -1)
+        play(seat, card, color)
+        plays += 1
         if core.catchable == seat and not core.hand_over:
             for _ in range(1, n):
                 if choose() < 0.5:
                     core.catch(seat)
+                    catches += 1
                     break
     core.turns += turns
+    core.plays += plays
+    core.catches += catches
+    core.challenges += challenges
+    core.draws += draws
+    core.fired += fired_out
 
 
-def _draw(core: FastClassic, seat: int, due: int) -> None:
-    if due > len(core.stack) and len(core.piled) > 1:
-        core.reload()
-    core.draws += 1
-    core.draw(seat, min(due, len(core.stack)))
-
-
-__all__ = ["FastClassic", "play_random_game"]
+__all__ = ["FastClassic", "play_random_game", "plays_exactly"]

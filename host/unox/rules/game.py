@@ -138,10 +138,11 @@ class Game(Dealing, TableCalls, DrawCalls):
         if type(card) is Play:
             card, color, target, count = card
         order = self.order
+        if self.pending is not None:  # anyone's play waits, as every edition's draw and pass do (issue 13)
+            self.seat_of(player)
+            self._need_no_pending("play")  # before the card is checked: the colour may not be named yet
         if self.stage != "turn" or order.owed or player != order.players[order.turn]:
             self._refuse_play(player)
-        if self.pending is not None:
-            self._need_no_pending("play")  # before the card is checked: the colour may not be named yet
         card, letter, partner, count = resolve_play(self, player, card, color, target, count)
         rules = self.rules
         if self._drawn is not None:

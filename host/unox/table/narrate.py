@@ -17,6 +17,11 @@ from unox.rules.cards import COLOR_NAMES
 State = dict[str, Any]
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 reload`, `2 reloads`, `0 presses`: a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def describe(request: dict[str, Any], before: State, after: State) -> list[str]:
     """One line for the accepted request itself, then one per visible consequence."""
     lines = [_headline(request, before, after)]
@@ -108,7 +113,7 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
         rule = "P1: advice" if request.get("kind") == "advice" else "P2: wrong card, taken back"
         return f"Penalty for {player} ({rule})."
     if cmd == "reload":
-        return f"Launcher reloaded (R1): {after.get('launcher', {}).get('cards')} cards inside."
+        return f"Launcher reloaded (R1): {counted(after.get('launcher', {}).get('cards', 0), 'card')} inside."
     if cmd == "score":
         pts = ", ".join(f"{p} {n}" for p, n in request.get("points", {}).items())
         return f"Points left in the hands: {pts}."

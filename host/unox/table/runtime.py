@@ -14,7 +14,7 @@ import functools
 import logging
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -120,16 +120,18 @@ class Table(Presses):
             raise
 
     @classmethod
-    def resume(cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None) -> Table:
+    def resume(cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None,
+               listeners: Sequence[Listener] = ()) -> Table:
         """The table a journal describes, in exactly the state its accepted requests left it.
 
         A fire the table stopped in is settled from the launcher's memory when it can tell; otherwise the
         table waits for `{"cmd":"settle","fired":N}` before anything else (state key `unsettled`).
+        `listeners` hear what the table says while it resumes (how that fire was settled).
         """
         if not isinstance(path, Journal):
             journal = Journal(path)
             try:
-                return cls.resume(journal, launcher=launcher, profile=profile)
+                return cls.resume(journal, launcher=launcher, profile=profile, listeners=listeners)
             except BaseException:
                 journal.abandon()  # ours to close: a refused resume leaves no lock (and no file) behind
                 raise
@@ -146,6 +148,7 @@ class Table(Presses):
         table = cls(
             settings.build_game(), launcher=launcher, profile=profile, journal=journal, settings=settings
         )
+        table.listeners.extend(listeners)
         table._replay_journal()
         table.settle_pending()
         return table

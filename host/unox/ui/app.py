@@ -12,8 +12,10 @@ launcher's status is fetched on a worker thread, so a slow or lost link never ho
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -26,19 +28,23 @@ from textual.worker import Worker, WorkerFailed, WorkerState
 
 from unox.ui.commands import InputError, card_meaning, commands_help, suggest
 from unox.ui.paint import card_pattern, explained, painted, players_grid, table_panel
-from unox.ui.session import LEAVE_WORDS, Session, kept_where
+from unox.ui.session import LEAVE_WORDS, STAY_WORDS, Session, kept_where
 
+ECHO_WIDTH = 40  # a refusal quotes at most this much of a line (or of a word), so its reason stays in view
+LONG_WORD = re.compile(rf"\S{{{ECHO_WIDTH + 1},}}")
+SIM_ACTIONS = ("press", "fix")  # keys only the simulated launcher answers: the footer shows them only then
 STATUS_INTERVAL = 0.25  # seconds between status requests: a lost link shows within the 1 s heartbeat
 
 # At 80x24 the panels keep their height and the log gives way first.
 CSS = """
 #top { height: auto; }
 #players { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
-#table { width: 1fr; border: round $accent; padding: 0 1; height: auto; }
+#table { width: 1fr; border: round $accent; padding: 0 1; height: auto; text-wrap: nowrap;
+         text-overflow: ellipsis; }
 #table.fault { border: heavy $error; }
 #log { border: round $panel; height: 1fr; min-height: 0; overflow-x: hidden; }
 #prompt { padding: 0 1; background: $boost; text-style: bold; height: auto; }
-#message { padding: 0 1; height: auto; }
+#message { padding: 0 1; height: auto; max-height: 4; }
 #message.refused { color: $error; }
 #command { border: none; height: 1; padding: 0 1; }
 """
@@ -106,6 +112,8 @@ class TableApp(App):
         self._listener: Callable[[str], None] | None = None
         self._status_pending = False
         self._press_pending = False
+        if not session.ctx.sim:
+            self._hide_sim_keys()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -184,6 +192,8 @@ class TableApp(App):
                     self.exit()
                     return True
                 self.say("Staying at the table.")
+                if word in STAY_WORDS:  # `no` answers the question: it is not a command to refuse
+                    return True
             if word == "quit":
                 self.action_quit()
             elif word == "help":
@@ -196,8 +206,9 @@ class TableApp(App):
                     raise InputError(self.session.refused_press(reply["error"]))
             return True
         except InputError as exc:
-            quoted = f"`{line.strip()}`: " if typed and line.strip() else ""
-            self.say(f"Not taken: {quoted}{exc}", refused=True)
+            quoted = f"`{shortened(line.strip())}`: " if typed and line.strip() else ""
+            self.say(f"Not taken: {quoted}{LONG_WORD.sub(lambda m: shortened(m.group()), str(exc))}",
+                     refused=True)
             return False
         finally:
             self.redraw()
@@ -263,6 +274,13 @@ class TableApp(App):
             return False
         return True
 
+    def _hide_sim_keys(self) -> None:
+        """A real launcher is pressed and mended by hand: the footer leaves out the simulated one's keys
+        (Ctrl+P and Ctrl+F still answer, saying so)."""
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [
+                replace(b, show=False) if b.action in SIM_ACTIONS else b for b in bindings]
+
     def action_press(self) -> None:
         self.run_line("press")
 
@@ -304,6 +322,7 @@ class TableApp(App):
         if worker.group not in ("status", "press") or event.state not in (WorkerState.SUCCESS,
                                                                           WorkerState.CANCELLED):
             return
+        told, state = len(self.session.log), self.session.state
         if worker.group == "status":
             self._status_pending = False
             changed = event.state == WorkerState.SUCCESS and self.session.apply_news(worker.result)
@@ -311,6 +330,8 @@ class TableApp(App):
             self._press_pending = False
             changed = event.state == WorkerState.SUCCESS and self.session.take_press(worker.result)
         if changed:
+            if self.refused and (len(self.session.log) != told or self.session.state != state):
+                self.say("")  # the table moved on (a press, a fault): an old refusal answers nothing now
             self.redraw()
 
     async def _autoplay(self) -> None:
@@ -335,6 +356,14 @@ class TableApp(App):
     def _fatal_error(self) -> None:
         """No traceback on the terminal: `run_app` raises the error and the CLI reports it in one line."""
         self._close_messages_no_wait()
+
+
+def shortened(text: str, width: int = ECHO_WIDTH) -> str:
+    """`text` cut to `width` characters with an ellipsis, saying how long it was: a 1,200-character line's
+    echo filled the screen and hid the reason (issue 13)."""
+    if len(text) <= width:
+        return text
+    return f"{text[:width - 1]}… ({len(text):,} characters)"
 
 
 KEYS_HELP = (

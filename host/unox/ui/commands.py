@@ -41,8 +41,8 @@ DRAW_VERBS = ("pass", "challenge")  # a draw edition's own verbs besides `draw`
 FIELD_VALUES = {"player": "NAME", "players": "NAME,NAME", "count": "N", "flag": "yes|no", "texts": "X,Y"}
 CHALLENGE_WORDS = {"guilty": True, "innocent": False, "yes": True, "no": False}
 COMMANDS_HELP = (
-    "Type a card for the player whose turn it is (R5; W red; RT Cy trades with Cy; GD 2 discards two more "
-    "green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
+    "Type a card for the player whose turn it is (R5; W red; RT Dee: Trade Hands with Dee; GD 2 discards two "
+    "more green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
     "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
     "score Ann=0 Bob=23 ... - settle 2 (cards out of a fire the table stopped in) - quit."
 )
@@ -598,3 +598,15 @@ def _candidates(before: list[str], players: Sequence[str], rules: Ruleset | None
     if not words:
         return card_codes(rules)
     return [*colors, *players]
+
+
+def name_clash(name: str, rules: Ruleset | None = None) -> str | None:
+    """Why a seat's name would read as something else on the command line (a card or a command), or None:
+    a player called `R5` or `quit` could never be named in a typed line without doubt (issue 13)."""
+    if name.casefold() in {verb.casefold() for verb in verbs(rules)}:
+        return f"the command `{name.lower()}`"
+    try:
+        code = _card(name, edition(rules))
+    except InputError:
+        return None
+    return f"the card {code} ({card_meaning(code, rules)})"

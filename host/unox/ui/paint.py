@@ -82,10 +82,11 @@ def painted(line: str, rules: Ruleset | None = None) -> Text:
 def players_grid(state: dict, called: set[str]) -> RichTable:
     """The seats in order: cards, score, UNO and what they owe; the turn player's row stands out."""
     grid = RichTable(box=None, expand=True, pad_edge=False)
+    # One line a seat, whatever its notes (issue 13): at 80x24 ten seats that wrapped pushed the prompt away.
     for column, justify in (("", "left"), ("player", "left"), ("cards", "right"), ("score", "right"),
                             ("UNO / owes", "left")):
-        grid.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for marker, name, cards, score, extra in player_rows(state, called):
+        grid.add_column(column, justify=justify, no_wrap=True, overflow="ellipsis")  # type: ignore[arg-type]
+    for marker, name, cards, score, extra in player_rows(state, called, short=True):
         style = TURN_STYLE if marker else ""
         grid.add_row(Text(marker), Text(name), Text(cards), Text(score), Text(extra), style=style)
     return grid
@@ -93,7 +94,7 @@ def players_grid(state: dict, called: set[str]) -> RichTable:
 
 def table_panel(state: dict, ctx: Context, status: Any) -> Text:
     """The phase, the turn, the top card spelled out, what is owed, then the launcher's lines."""
-    out = Text()
+    out = Text(no_wrap=True, overflow="ellipsis")  # a line a fact: a long one is cut, never wrapped
     rules = rules_of(state, ctx.rules)
     for line in table_lines(state, rules):
         if line.startswith("Turn:") and state.get("turn"):

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import select
 from collections.abc import Callable, Iterable, Iterator
+from textwrap import wrap
 from typing import IO, TextIO
 
 from unox.ui.commands import InputError, commands_help
-from unox.ui.session import LEAVE_WORDS, Session, kept_where
+from unox.ui.session import LEAVE_WORDS, STAY_WORDS, Session, kept_where
 from unox.ui.views import render_state
+
+HELP_WIDTH = 80
 
 
 def _printer(out: TextIO) -> Callable[[str], None]:
@@ -39,6 +42,9 @@ def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
             if line.lower() in (*LEAVE_WORDS, "quit", "q"):
                 break
             write("Staying at the table.")
+            if line.lower() in STAY_WORDS:  # `no` answers the question: it is not a command to refuse
+                write("next: " + session.prompt().line())
+                continue
         if not line:
             session.poll(0.0)
         elif line.lower() in ("quit", "q"):
@@ -51,7 +57,8 @@ def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
         elif line.lower() == "state":
             write(render_state(session.state, session.ctx, session.status))
         elif line.lower() == "help":
-            write(commands_help(session.rules) + " state prints the table.")
+            for part in wrap(commands_help(session.rules) + " state prints the table.", HELP_WIDTH):
+                write(part)  # lines of 80 columns at most, as a terminal shows them
         else:
             try:
                 session.submit(line)

@@ -28,6 +28,7 @@ UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal"
 SIM_PRESS_TIMEOUT = 2.0  # virtual seconds for a simulated press to reach the host
 HOPPER_CAPACITY = 112
 LEAVE_WORDS = ("yes", "y")  # the answers that confirm leaving a game in progress
+STAY_WORDS = ("no", "n", "")  # the answers that only decline it: nothing else to run
 
 
 class LauncherNews(NamedTuple):
@@ -52,6 +53,17 @@ def next_presser(state: dict) -> str | None:
     """Who the next press belongs to: the first who owes presses, else the player whose turn it is."""
     owed = state.get("owed") or []
     return owed[0]["player"] if owed else state.get("turn")
+
+
+TYPED_REASONS = {  # a refusal whose table words are the protocol's, in the words typed at the play screen
+    "fire_first": "the launcher turns up the first card (DL3): type flip (or press the launcher's button) to "
+                  "fire it, then type the card it shows, e.g. flip G7",
+}
+
+
+def typed_reason(error: dict) -> str:
+    """The reason for a refused request as the person at the play screen types it (no protocol JSON)."""
+    return TYPED_REASONS.get(error.get("code", ""), error.get("message", ""))
 
 
 def kept_where(session: Session) -> str:
@@ -194,7 +206,7 @@ class Session:
                 reply = self.table.handle(request)
         self.state = reply["state"]
         if not reply.get("ok"):
-            raise InputError(reply["error"]["message"])
+            raise InputError(typed_reason(reply["error"]))
         if request["cmd"] == "deal":
             self.ctx.dealer = request["dealer"]
             self.ctx.draws, self.ctx.drawing = {}, []

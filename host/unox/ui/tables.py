@@ -58,9 +58,13 @@ def resume_play_session(path: Path, *, launcher: str | None = None, config: dict
     except BaseException:
         journal.close()
         raise
-    table = Table.resume(journal, launcher=device)
+    told: list[str] = []
+    table = Table.resume(journal, launcher=device, listeners=[told.append])
+    table.listeners.remove(told.append)
     session = Session(table, launcher=device, sim=hasattr(device, "press_button"))
     session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
+    if "unsettled" not in session.state:  # else the prompt asks for the count in the play screen's words
+        session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
     return session
 
 

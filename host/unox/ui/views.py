@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from unox.table.narrate import counted
 from unox.ui.commands import card_meaning, color_name, rules_of
 from unox.ui.prompt import Context
 
@@ -15,31 +16,35 @@ ARROWS = {"left": "left (clockwise)", "right": "right (anticlockwise)"}
 TURN_MARKER = "▶"
 
 
-def owed_by(state: dict) -> dict[str, str]:
-    """What each player owes the launcher right now, in words."""
+def owed_by(state: dict, *, short: bool = False) -> dict[str, str]:
+    """What each player owes the launcher right now, in words; `short` for a narrow column (the unit is in
+    its heading), so a row of the players panel never wraps at 80 columns."""
     out: dict[str, str] = {}
     for entry in state.get("owed") or []:
         if entry.get("until_fire"):
-            out[entry["player"]] = "presses until it fires"
+            out[entry["player"]] = "until it fires" if short else "presses until it fires"
         elif "draws" in entry:  # a draw edition: the launcher deals what is owed
             n = entry["draws"]
-            out[entry["player"]] = f"draws {n} card{'s' if n != 1 else ''}"
+            out[entry["player"]] = f"draws {n}" + ("" if short else f" card{'s' if n != 1 else ''}")
         else:
             n = entry.get("presses", 0)
-            out[entry["player"]] = f"owes {n} press{'es' if n != 1 else ''}"
+            out[entry["player"]] = f"owes {n}" + ("" if short else f" press{'es' if n != 1 else ''}")
     return out
 
 
-def player_rows(state: dict, called: set[str] | None = None) -> list[tuple[str, str, str, str, str]]:
-    """(marker, name, cards, score, uno/owed) per seat, in seat order."""
+def player_rows(state: dict, called: set[str] | None = None, *, short: bool = False,
+                ) -> list[tuple[str, str, str, str, str]]:
+    """(marker, name, cards, score, uno/owed) per seat, in seat order; before the deal, the seats with
+    nothing yet. `short`: the notes for the players panel's narrow column."""
     rows = []
-    owed = owed_by(state)
+    owed = owed_by(state, short=short)
     catchable = set(state.get("uno") or [])
-    for name, cards in (state.get("hands") or {}).items():
+    hands = state.get("hands") or dict.fromkeys(state.get("players") or (), "-")  # nobody holds cards yet
+    for name, cards in hands.items():
         turn = name == state.get("turn") and state.get("phase") == "turn"
         marker = TURN_MARKER if turn else ""
         if name in catchable:
-            uno = "UNO? (catchable)"
+            uno = "UNO?" if short else "UNO? (catchable)"
         elif called and name in called and cards == 1:
             uno = "UNO called"
         else:
@@ -79,7 +84,7 @@ def top_card(state: dict, rules: Any = None) -> str:
 def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:
     """Cards inside (the host's estimate), the link, the battery, the faults and what to do about them."""
     cards = (state.get("launcher") or {}).get("cards")
-    lines = [f"Launcher:  {cards if cards is not None else '?'} cards inside (est.)"]
+    lines = [f"Launcher:  {counted(cards, 'card') if cards is not None else '? cards'} inside (est.)"]
     if status is not None:
         battery = f"{status.battery_mv / 1000:.2f} V" if status.battery_mv else "unknown"
         link = "up" if status.connected else "DOWN"

@@ -74,6 +74,14 @@ def _add_write_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_service(args: argparse.Namespace) -> int:
+    if args.players is not None and args.mode == "play":  # the service's `unox play` would refuse them
+        from unox.cli.table_options import check_names
+        from unox.table.settings import SettingsError, parse_players
+
+        try:
+            check_names(parse_players(args.players))
+        except SettingsError as exc:
+            raise CommandError(str(exc)) from exc
     try:
         user = install.check_user(args.user or install.default_user())
         text = install.service_unit(

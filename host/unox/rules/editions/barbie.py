@@ -81,7 +81,9 @@ class BarbieRules(ClassicRules):
         giver = fields["player"]
         game.seat_of(giver)
         pending = game.pending
-        if pending is None or pending["cmd"] != "gift" or pending["player"] != giver:
+        if pending is not None and (pending["cmd"] != "gift" or pending["player"] != giver):
+            game._need_no_pending("gift")  # another choice waits: the one code of every edition
+        if pending is None:
             raise RuleError("nothing_to_give", f"{giver} has no Beachcomber gift to give now: a gift follows "
                             "the Beachcomber its player just played (BA-A1)")
         gift = self._check_gift(game, giver, fields.get("to"), fields["cards"])

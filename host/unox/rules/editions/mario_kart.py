@@ -298,13 +298,12 @@ class MarioKartRules(ClassicRules):
 def pending_for(game: Game, cmd: str, player: str) -> dict[str, Any]:
     """The pending choice `cmd` of `player`, or the refusal saying what is due instead."""
     pending = game.pending
-    if pending is not None and pending["player"] == player:
-        if pending["cmd"] == cmd:
-            return pending
-        raise RuleError("pending_choice", f"{player} must first send {pending['cmd']} ({pending['why']})")
-    waiting = (f"{pending['player']} must send {pending['cmd']} first" if pending
-               else "play an Item Wild first")
-    raise RuleError("no_item_due", f"{player} has no Item Wild waiting for {cmd}: {waiting}")
+    if pending is None:
+        raise RuleError("no_item_due", f"{player} has no Item Wild waiting for {cmd}: play one first")
+    if pending["player"] == player and pending["cmd"] == cmd:
+        return pending
+    raise RuleError("pending_choice", f"{pending['player']} must first send {pending['cmd']} "
+                    f"({pending['why']}), before any {cmd}")
 
 
 RULES = MarioKartRules()
