@@ -241,8 +241,12 @@ class SerialLauncher(Launcher):
         while link.now() < deadline:
             self.state.answers.pop(key, None)
             link.send("QUERY", (fire_id,))
-            link.wait(lambda: key in self.state.answers or link.silent_for() > link.link_timeout,
-                      REPLY_TIMEOUT_S)
+            sent = link.now()  # silence counts from here: an idle caller has not heard the device for long
+
+            def given_up(sent: float = sent) -> bool:
+                return link.now() - max(sent, link.heard) > link.link_timeout
+
+            link.wait(lambda: key in self.state.answers or given_up(), REPLY_TIMEOUT_S)
             answer = self.state.answers.pop(key, None)
             if answer is None or answer[0] == "unknown":
                 return None
