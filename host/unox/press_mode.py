@@ -9,6 +9,10 @@ press from a short one. The card estimate (`--cards`) is only shown to the playe
 Two options make it play like a game, both off by default: anti-mash (a press closer than `min_gap_s` to
 the one before gets the not-now beep and fires nothing) and suspense (a random wait of up to `suspense_s`
 before the motor turns, as the original's mechanism seems to).
+
+On the simulator the summary is the simulated launcher's truth too: virtual presses come spaced in virtual
+time (`press_gap`, so anti-mash can be tried), and a reload, however it is told, refills the simulated hopper
+(`SimLauncher.refill`): a reload the launcher never had is never counted.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from unox.launcher.faults import fault_action
 from unox.profiles import EjectProfile
 
 KEEPALIVE_S = 0.5  # during a suspense wait, well inside the firmware's link_ms
+VIRTUAL_GAP_S = (0.3, 3.0)  # virtual presses come this far apart (uniform): some double, some slow
 RELOAD_HOW = "reload it and close the lid, or press twice quickly to say it is reloaded"
 
 
@@ -67,6 +72,7 @@ class PressEvent:
     message: str = ""
     result: FireResult | None = None
     press: int | None = None  # the press it answers; None for the lid and the link
+    at: float | None = None  # when the press was taken, in seconds since the session started
 
 
 class PressMode:
@@ -79,6 +85,7 @@ class PressMode:
         self.rng = rng or random.SystemRandom()
         self.clock = clock or getattr(getattr(launcher, "link", None), "clock", None) or RealClock()
         self.tally = Tally(start=cards, estimate=cards)
+        self.started = self.clock.now()
         self.awaiting_reload = False
         self.lid_open = False
         self._last_press: float | None = None
@@ -132,9 +139,18 @@ class PressMode:
 
     def _reloaded(self, how: str) -> PressEvent:
         self.awaiting_reload, self._reload_press = False, None
+        refill = getattr(self.launcher, "refill", None)
+        if refill is not None:  # the simulator: the reload it is told of happens in its hopper
+            self.tally.estimate = refill(self.tally.start)
+            how += f" (the simulated hopper now holds {self.tally.estimate})"
+        else:
+            self.tally.estimate = self.tally.start
         self.tally.reloads += 1
-        self.tally.estimate = self.tally.start
-        return PressEvent("reload", f"{how}: about {self.tally.start} cards; press to fire")
+        return PressEvent("reload", f"{how}: about {self.tally.estimate} cards; press to fire")
+
+    def elapsed(self) -> float:
+        """Seconds since the session started, on the launcher's clock (virtual on the simulator)."""
+        return self.clock.now() - self.started
 
     def poll(self) -> PressEvent | None:
         """Looks at the lid: open then closed while a reload is awaited is the reload."""
@@ -149,11 +165,12 @@ class PressMode:
         return PressEvent("lid_closed", "lid closed; press to fire")
 
     def run(self, on_event: Callable[[PressEvent], None], *, presses: int | None = None,
-            virtual: bool = False) -> Tally:
-        """Until `presses` presses (forever when None); `virtual` makes each press on a simulated launcher."""
+            virtual: bool = False, press_gap: Callable[[], float] | None = None) -> Tally:
+        """Until `presses` presses (forever when None); `virtual` makes each press on a simulated launcher,
+        `press_gap()` seconds of virtual time after the one before (default: none)."""
         while presses is None or self.tally.presses < presses:
             try:
-                self._step(on_event, virtual)
+                self._step(on_event, virtual, press_gap)
             except LauncherError as exc:
                 if virtual:
                     raise
@@ -161,15 +178,21 @@ class PressMode:
                 self.clock.sleep(1.0)  # the driver reconnects by itself; an evening never ends on a cable
         return self.tally
 
-    def _step(self, on_event: Callable[[PressEvent], None], virtual: bool) -> None:
+    def _step(self, on_event: Callable[[PressEvent], None], virtual: bool,
+              press_gap: Callable[[], float] | None = None) -> None:
         event = self.poll()
         if event is not None:
             on_event(event)
+        if virtual and press_gap is not None and self.tally.presses:
+            # the virtual player's pause, spent listening to the launcher (its heartbeats keep the link)
+            if self.launcher.wait_press(timeout=press_gap()):
+                raise LauncherError("the simulated launcher took a press nobody made; run `unox diagnose`")
         if virtual:
             self.launcher.press_button()  # type: ignore[attr-defined]
         if self.launcher.wait_press(timeout=5.0 if virtual else self.options.poll_s):
+            at = self.elapsed()
             event = self.handle_press()
-            event.press = self.tally.presses
+            event.press, event.at = self.tally.presses, at
             on_event(event)
         elif virtual:
             raise LauncherError("the launcher did not take the virtual press; run `unox diagnose`")

@@ -215,3 +215,18 @@ def test_a_long_suspense_keeps_the_link_alive_and_fires_exactly(sim):
     assert clock.modes and set(clock.modes) == {"host"}  # never alone while waiting
     assert (event.result.requested, event.result.fired, event.result.fault) == (3, 3, None)
     assert launcher.device.cards_out == 3
+
+
+def test_on_the_simulator_every_summary_figure_is_the_simulated_launchers_truth(sim):
+    """Issue 13 item 10: a reload is counted only when the simulated hopper got the cards; the cards fired
+    are the cards out, and the cards left are the hopper's."""
+    launcher = sim("seed=4&cards=15")
+    device = launcher.device
+    mode = PressMode(launcher, get_profile("measured", rng=random.Random(2)), cards=15)
+    gaps = random.Random(9)
+    tally = mode.run(lambda event: None, presses=120, virtual=True, press_gap=lambda: gaps.uniform(0.3, 3.0))
+    assert tally.reloads >= 2 and tally.presses == 120
+    assert device.model.loaded == 15 * (tally.reloads + 1)  # each reload filled the emptied hopper back to 15
+    assert tally.fired == device.cards_out
+    assert tally.estimate == device.model.hopper
+    assert tally.faults["empty"] in (tally.reloads, tally.reloads + 1)

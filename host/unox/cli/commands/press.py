@@ -24,7 +24,9 @@ EXAMPLE = """examples:
 The launcher is the truth: a press fires while cards come out. When it reports
 EMPTY, reload it and close the lid (or press twice quickly to say it is
 reloaded). --cards is only the estimate shown. --min-gap and --suspense default
-to [press] min_gap_ms and suspense_ms in the config file (0 = off)."""
+to [press] min_gap_ms and suspense_ms in the config file (0 = off).
+On the simulator, virtual presses come 0.3 to 3 s apart in virtual time (--min-gap
+can be tried there), and a reload refills the simulated hopper."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -109,10 +111,11 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
     import random
 
     from unox.launcher import LauncherError
-    from unox.press_mode import PressMode
+    from unox.press_mode import VIRTUAL_GAP_S, PressMode
 
     rng = random.Random(args.seed + 1) if args.seed is not None else None  # suspense: repeatable too
     mode = PressMode(launcher, profile, cards=cards, options=options, rng=rng)
+    gaps = random.Random(args.seed + 2) if args.seed is not None else random.SystemRandom()
     virtual = args.presses is not None and hasattr(launcher, "press_button")
     if args.presses is None and hasattr(launcher, "press_button"):
         raise CommandError("the simulated launcher has no button to press here: add --presses N for N "
@@ -122,7 +125,8 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
     try:
         if not virtual:  # stderr, so a --json reader's stream stays clean
             print("press the launcher button (Ctrl-C stops and sums up)", file=sys.stderr, flush=True)
-        mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual)
+        mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual,
+                 press_gap=lambda: gaps.uniform(*VIRTUAL_GAP_S))
     except KeyboardInterrupt:
         _summary(mode, args.json, stopped=True)
         return 130
@@ -156,7 +160,8 @@ def _report(event, mode, as_json: bool) -> None:
     if as_json:
         record = {"press": tally.presses, "event": event.kind,
                   **(result.to_dict() if result else {"requested": 0, "fired": 0, "fault": None}),
-                  "cards_fired": tally.fired, "cards_left": tally.estimate}
+                  "cards_fired": tally.fired, "cards_left": tally.estimate,
+                  "at": round(mode.elapsed() if event.at is None else event.at, 3)}
         if event.message:
             record["message"] = event.message
         print(json.dumps(record), flush=True)
