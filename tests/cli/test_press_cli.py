@@ -45,7 +45,7 @@ def test_systemd_stopping_the_boot_service_sums_up_too(user_env, tmp_path, devic
     assert process.returncode == 130
     assert json.loads(out.splitlines()[-1]) == {"summary": {
         "presses": 0, "fires": 0, "cards_fired": 0, "refused": 0, "reloads": 0, "faults": {},
-        "cards_left": 83}, "stopped": True}
+        "cards_left": 83, "unknown_fires": 0}, "stopped": True}
 
 
 def test_summary_counts_what_happened(unox):

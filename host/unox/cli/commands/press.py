@@ -157,22 +157,31 @@ def _report(event, mode, as_json: bool) -> None:
 
     tally = mode.tally
     result = event.result
+    press = event.press if event.press is not None else tally.presses
     if as_json:
-        record = {"press": tally.presses, "event": event.kind,
+        record = {"press": press, "event": event.kind,
                   **(result.to_dict() if result else {"requested": 0, "fired": 0, "fault": None}),
                   "cards_fired": tally.fired, "cards_left": tally.estimate,
                   "at": round(mode.elapsed() if event.at is None else event.at, 3)}
+        if event.kind == "unsettled":
+            record["fired"] = None  # unknown until the launcher answers: a "settled" record follows
         if event.message:
             record["message"] = event.message
         print(json.dumps(record), flush=True)
         return
-    if result is not None:
-        line = f"press {tally.presses:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
+    if event.kind == "unsettled" and result is not None:
+        line = f"press {press:3d}: asked {result.requested:2d}, fired  ? | {event.message}"
+    elif result is not None:
+        line = f"press {press:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
         line += f" | total fired {tally.fired}, about {tally.estimate} left"
-        if result.fault:
+        if event.kind in ("settled", "unknown", "alone"):
+            line += f" | {event.message}"
+        elif result.fault:
             line += f" | {result.fault}: {event.message}"
     elif event.press is not None:
         line = f"press {event.press:3d}: {event.message}"
+    elif event.kind in ("link", "link_back"):
+        line = event.message
     else:
         line = f"           {event.message}"
     print(line, flush=True)
