@@ -12,7 +12,8 @@ A real launcher is pressed by hand; `unox simulate-device --pty` has no hand, so
 Anything else gets `error: ...` naming the commands. `send(path, "press")` is the client.
 `count`'s fields: `ejected` (cards that left the launcher), `in_slot` (cards stopped with their front past the
 beam, for the presser), `hopper` (cards left in it), `in_path` (cards between hopper and exit), `loaded`
-(cards put in since start), `boots`, `now_ms` (virtual time).
+(cards put in since start), `boots`, `now_ms` (virtual time), `alone` (fires the firmware made alone that no
+host has acknowledged with TAKEN yet).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def hopper_count(device: VirtualDevice) -> dict[str, int]:
     model = device.model
     return {"ejected": model.ejected, "in_slot": model.past_beam(), "hopper": model.hopper,
             "in_path": model.in_path(), "loaded": model.loaded, "boots": device.boots,
-            "now_ms": device.now_ms()}
+            "now_ms": device.now_ms(), "alone": len(device.app.alone)}
 
 
 def command(device: VirtualDevice, line: str) -> str:
