@@ -83,8 +83,8 @@ def standalone_rows(path: Path) -> list[dict]:
 def device(tmp_path):
     control = str(tmp_path / "sim.sock")
     argv = ["simulate-device", "--pty", "--seed", "4", "--cards", "112", "--control", control]
-    sim = subprocess.Popen([sys.executable, "-m", "unox", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
+    pipe = subprocess.PIPE
+    sim = subprocess.Popen([sys.executable, "-m", "unox", *argv], stdout=pipe, stderr=pipe, text=True)
     ready, _, _ = select.select([sim.stdout], [], [], BOUND_S)
     assert ready, "simulate-device printed no pty path"
     yield sim.stdout.readline().strip(), control
