@@ -362,3 +362,26 @@ def test_fire_result_of_a_device_that_went_silent_gives_up_within_the_link_timeo
     started = launcher.clock.now()
     assert launcher.fire_result(11) is None
     assert launcher.clock.now() - started <= launcher.link_timeout + 0.1
+
+
+def test_a_standalone_fire_is_kept_on_the_device_until_the_host_says_it_is_recorded(sim):
+    """Issue 13 item 9: TAKEN goes out only with `standalone_taken` (after the journal's commit); until then
+    the firmware keeps the fire and offers it to every new host session, and the driver hands it out once."""
+    launcher = sim("seed=3&cards=112")
+    device = launcher.device
+    launcher.clock.sleep(4.5)  # no host frame past link_ms: the launcher plays alone
+    device.press_button()
+    launcher.clock.sleep(3.0)
+    pending: list = []
+    for _ in range(50):  # each call pumps once: the link comes back, then the ALONE arrives
+        pending += launcher.pending_standalone_fires()
+    assert len(pending) == 1 and len(device.app.alone) == 1
+    launcher.link.handshake()  # a new session: the firmware sends the ALONE again
+    launcher.clock.sleep(0.5)
+    assert launcher.pending_standalone_fires() == [] and len(device.app.alone) == 1  # once, and still kept
+    launcher.standalone_taken(pending[0])
+    launcher.status()  # one round trip: the TAKEN has arrived
+    assert device.app.alone == []
+    launcher.link.handshake()
+    launcher.clock.sleep(0.5)
+    assert launcher.pending_standalone_fires() == [] and device.app.alone == []
