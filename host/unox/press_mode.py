@@ -219,8 +219,8 @@ class PressMode:
             self.tally.unknown += 1
             self.tally.faults["link"] += 1
             return PressEvent("unknown", "the launcher cannot tell how many cards this fire gave (it "
-                              "restarted): the tally leaves them out", FireResult(asked, 0, "link"),
-                              pending.press)
+                              "restarted, or forgot it): the tally leaves them out",
+                              FireResult(asked, 0, "link"), pending.press)
         self.tally.book(result)
         return PressEvent("settled", f"the launcher is back and remembers this fire: {result.fired} card(s) "
                           "came out; nothing was fired again", result, pending.press)

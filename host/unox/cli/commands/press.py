@@ -25,8 +25,8 @@ The launcher is the truth: a press fires while cards come out. When it reports
 EMPTY, reload it and close the lid (or press twice quickly to say it is
 reloaded). --cards is only the estimate shown. --min-gap and --suspense default
 to [press] min_gap_ms and suspense_ms in the config file (0 = off).
-On the simulator, virtual presses come 0.3 to 3 s apart in virtual time (--min-gap
-can be tried there), and a reload refills the simulated hopper."""
+On the simulator, virtual presses come 0.3 to 3 s apart in virtual time
+(--min-gap can be tried there), and a reload refills the simulated hopper."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
