@@ -194,10 +194,9 @@ class Settling:
         # The launcher keeps each fire until it is journalled (issue 13 item 9): a table that dies before
         # the commit gets it again from the device when it resumes; the journal knows one it already has.
         launcher = self.launcher
-        pending = getattr(launcher, "pending_standalone_fires", None) or launcher.take_standalone_fires
-        taken = getattr(self.launcher, "standalone_taken", None)
+        taken = getattr(launcher, "standalone_taken", None)
         try:
-            fires = pending()
+            fires = (getattr(launcher, "pending_standalone_fires", None) or launcher.take_standalone_fires)()
         except Exception as exc:  # a driver failing here must not take the table down
             log.warning("could not read the launcher's standalone fires: %s", exc)
             return []
