@@ -9,13 +9,21 @@ press from a short one. The card estimate (`--cards`) is only shown to the playe
 Two options make it play like a game, both off by default: anti-mash (a press closer than `min_gap_s` to
 the one before gets the not-now beep and fires nothing) and suspense (a random wait of up to `suspense_s`
 before the motor turns, as the original's mechanism seems to).
+
+A lost link is told once, and its return once. A fire the link dropped in flight is not booked until the
+launcher says what it did (`fire_result`, as `unox play` settles it), and the fires the launcher made alone
+meanwhile (`take_standalone_fires`) are counted as the presses they were: the tally is the cards out.
+
+On the simulator the summary is the simulated launcher's truth too: virtual presses come spaced in virtual
+time (`press_gap`, so anti-mash can be tried), and a reload, however it is told, refills the simulated hopper
+(`SimLauncher.refill`): a reload the launcher never had is never counted.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from unox.launcher.base import MAX_FIRE, FireResult, Launcher, LauncherError
@@ -25,7 +33,13 @@ from unox.profiles import EjectProfile
 from unox.table.narrate import counted
 
 KEEPALIVE_S = 0.5  # during a suspense wait, well inside the firmware's link_ms
+VIRTUAL_GAP_S = (0.3, 3.0)  # virtual presses come this far apart (uniform): some double, some slow
 RELOAD_HOW = "reload it and close the lid, or press twice quickly to say it is reloaded"
+VIRTUAL_LOST_S = 60.0  # virtual presses give up on a simulated launcher silent this long
+
+
+class VirtualPressError(LauncherError):
+    """A virtual press went wrong on the simulator: a bug to report, not a cable to wait for."""
 
 
 @dataclass(frozen=True)
@@ -47,28 +61,41 @@ class Tally:
     fired: int = 0
     refused: int = 0
     reloads: int = 0
+    unknown: int = 0  # fires whose count the launcher could not tell (it restarted mid-fire)
     faults: Counter = field(default_factory=Counter)
 
     def summary(self) -> str:
         faults = ", ".join(f"{name} x{n}" for name, n in sorted(self.faults.items())) or "none"
+        unknown = f" ({self.unknown} of unknown count)" if self.unknown else ""
         return (f"{counted(self.presses, 'press', 'presses')}, {counted(self.fired, 'card')} fired in "
-                f"{counted(self.fires, 'fire')}, {self.refused} refused as too quick, "
+                f"{counted(self.fires, 'fire')}{unknown}, {self.refused} refused as too quick, "
                 f"{counted(self.reloads, 'reload')}; faults: {faults}")
 
     def to_dict(self) -> dict:
         return {"presses": self.presses, "fires": self.fires, "cards_fired": self.fired,
                 "refused": self.refused, "reloads": self.reloads, "faults": dict(self.faults),
-                "cards_left": self.estimate}
+                "cards_left": self.estimate, "unknown_fires": self.unknown}
+
+    def book(self, result: FireResult) -> None:
+        """One fire's cards, as the launcher counted them (a press the profile gave 0 is no fire)."""
+        self.fires += 1 if result.requested else 0
+        self.fired += result.fired
+        self.estimate = max(0, self.estimate - result.fired)
+        if result.fault is not None:
+            self.faults[result.fault] += 1
 
 
 @dataclass
 class PressEvent:
     """One thing the player should hear about: a press's outcome, or the lid."""
 
-    kind: str  # fire | nothing | mash | reload_needed | reload | lid_open | lid_closed | link
+    # fire | nothing | mash | reload_needed | reload | lid_open | lid_closed | link | link_back
+    # | unsettled (a fire the link dropped: count unknown for now) | settled | unknown | alone
+    kind: str
     message: str = ""
     result: FireResult | None = None
     press: int | None = None  # the press it answers; None for the lid and the link
+    at: float | None = None  # when the press was taken, in seconds since the session started
 
 
 class PressMode:
@@ -81,10 +108,14 @@ class PressMode:
         self.rng = rng or random.SystemRandom()
         self.clock = clock or getattr(getattr(launcher, "link", None), "clock", None) or RealClock()
         self.tally = Tally(start=cards, estimate=cards)
+        self.started = self.clock.now()
         self.awaiting_reload = False
         self.lid_open = False
         self._last_press: float | None = None
         self._reload_press: float | None = None
+        self.link_down = False
+        self._lost_at: float | None = None
+        self.unsettled: PressEvent | None = None  # the fire a lost link left with no count yet
 
     def handle_press(self) -> PressEvent:
         now = self.clock.now()
@@ -114,12 +145,15 @@ class PressMode:
 
     def _fire(self, count: int) -> PressEvent:
         result = self.launcher.fire(count)
-        self.tally.fires += 1
-        self.tally.fired += result.fired
-        self.tally.estimate = max(0, self.tally.estimate - result.fired)
+        if result.fault == "link" and result.details.get("detail") in ("lost", "reboot"):
+            # FIRED never came: the cards may be out; the launcher says how many once it answers
+            self.unsettled = PressEvent("unsettled", "the link was lost during this fire: how many cards "
+                                        "came out is known once the launcher answers", result,
+                                        self.tally.presses)
+            return self.unsettled
+        self.tally.book(result)
         if result.fault is None:
             return PressEvent("fire", result=result)
-        self.tally.faults[result.fault] += 1
         if result.fault == "empty":
             self.awaiting_reload, self._reload_press, self.tally.estimate = True, None, 0
             return PressEvent("fire", f"the launcher is empty (L4): {RELOAD_HOW}", result)
@@ -134,13 +168,70 @@ class PressMode:
 
     def _reloaded(self, how: str) -> PressEvent:
         self.awaiting_reload, self._reload_press = False, None
+        refill = getattr(self.launcher, "refill", None)
+        if refill is not None:  # the simulator: the reload it is told of happens in its hopper
+            self.tally.estimate = refill(self.tally.start)
+            how += f" (the simulated hopper now holds {self.tally.estimate})"
+        else:
+            self.tally.estimate = self.tally.start
         self.tally.reloads += 1
-        self.tally.estimate = self.tally.start
-        return PressEvent("reload", f"{how}: about {self.tally.start} cards; press to fire")
+        return PressEvent("reload", f"{how}: about {self.tally.estimate} cards; press to fire")
+
+    def elapsed(self) -> float:
+        """Seconds since the session started, on the launcher's clock (virtual on the simulator)."""
+        return self.clock.now() - self.started
+
+    # -- the link ------------------------------------------------------------------------------------
+    def lost(self) -> PressEvent | None:
+        """The link is down: told once (None while it stays down)."""
+        if self._lost_at is None:
+            self._lost_at = self.clock.now()
+        if self.link_down:
+            return None
+        self.link_down = True  # one line, under 80 columns: the tally above it stays on screen
+        return PressEvent("link", "link lost: waiting for the launcher; check its USB cable. "
+                          "Presses fire alone.")
+
+    def sync(self, connected: bool) -> Iterator[PressEvent]:
+        """With the launcher answering: its return told once, the fire in flight settled by the launcher's
+        memory, then the fires it made alone, each a press of the tally (oldest first). Each event comes
+        once the tally has it, so a front end prints the running totals true."""
+        if not connected:
+            return
+        self._lost_at = None
+        if self.link_down:
+            self.link_down = False
+            yield PressEvent("link_back", "link back: the launcher answers again")
+        if self.unsettled is not None:
+            pending, self.unsettled = self.unsettled, None
+            yield self._settle(pending)
+        for result in self.launcher.take_standalone_fires():
+            self.tally.presses += 1
+            self.tally.book(result)
+            fault = f"; it stopped: {result.fault}" if result.fault else ""
+            yield PressEvent("alone", f"fired alone while the link was down{fault}", result,
+                             self.tally.presses)
+
+    def _settle(self, pending: PressEvent) -> PressEvent:
+        asked = pending.result.requested if pending.result else 0
+        fire_id = pending.result.details.get("fire_id") if pending.result else None
+        result = self.launcher.fire_result(fire_id) if fire_id is not None else None
+        if result is None:
+            self.tally.fires += 1
+            self.tally.unknown += 1
+            self.tally.faults["link"] += 1
+            return PressEvent("unknown", "the launcher cannot tell how many cards this fire gave (it "
+                              "restarted, or forgot it): the tally leaves them out",
+                              FireResult(asked, 0, "link"), pending.press)
+        self.tally.book(result)
+        return PressEvent("settled", f"the launcher is back and remembers this fire: {result.fired} card(s) "
+                          "came out; nothing was fired again", result, pending.press)
 
     def poll(self) -> PressEvent | None:
         """Looks at the lid: open then closed while a reload is awaited is the reload."""
-        lid_open = self.launcher.status().lid_open
+        return self._lid(self.launcher.status().lid_open)
+
+    def _lid(self, lid_open: bool) -> PressEvent | None:
         if lid_open == self.lid_open:
             return None
         self.lid_open = lid_open
@@ -151,27 +242,42 @@ class PressMode:
         return PressEvent("lid_closed", "lid closed; press to fire")
 
     def run(self, on_event: Callable[[PressEvent], None], *, presses: int | None = None,
-            virtual: bool = False) -> Tally:
-        """Until `presses` presses (forever when None); `virtual` makes each press on a simulated launcher."""
+            virtual: bool = False, press_gap: Callable[[], float] | None = None) -> Tally:
+        """Until `presses` presses (forever when None); `virtual` makes each press on a simulated launcher,
+        `press_gap()` seconds of virtual time after the one before (default: none)."""
         while presses is None or self.tally.presses < presses:
             try:
-                self._step(on_event, virtual)
-            except LauncherError as exc:
-                if virtual:
+                self._step(on_event, virtual, press_gap)
+            except VirtualPressError:
+                raise
+            except LauncherError:
+                event = self.lost()
+                if event is not None:
+                    on_event(event)
+                if virtual and self.clock.now() - (self._lost_at or 0.0) > VIRTUAL_LOST_S:
                     raise
-                on_event(PressEvent("link", f"{exc}; waiting for the launcher"))
                 self.clock.sleep(1.0)  # the driver reconnects by itself; an evening never ends on a cable
         return self.tally
 
-    def _step(self, on_event: Callable[[PressEvent], None], virtual: bool) -> None:
-        event = self.poll()
+    def _step(self, on_event: Callable[[PressEvent], None], virtual: bool,
+              press_gap: Callable[[], float] | None = None) -> None:
+        status = self.launcher.status()
+        for event in self.sync(status.connected):
+            on_event(event)
+        event = self._lid(status.lid_open)
         if event is not None:
             on_event(event)
+        if virtual and press_gap is not None and self.tally.presses:
+            # the virtual player's pause, spent listening to the launcher (its heartbeats keep the link)
+            if self.launcher.wait_press(timeout=press_gap()):
+                raise VirtualPressError("the simulated launcher took a press nobody made; "
+                                        "run `unox diagnose`")
         if virtual:
             self.launcher.press_button()  # type: ignore[attr-defined]
         if self.launcher.wait_press(timeout=5.0 if virtual else self.options.poll_s):
+            at = self.elapsed()
             event = self.handle_press()
-            event.press = self.tally.presses
+            event.press, event.at = self.tally.presses, at
             on_event(event)
         elif virtual:
-            raise LauncherError("the launcher did not take the virtual press; run `unox diagnose`")
+            raise VirtualPressError("the launcher did not take the virtual press; run `unox diagnose`")

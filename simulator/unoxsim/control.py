@@ -15,7 +15,8 @@ Anything else gets `error: ...` naming the commands. `send(path, "press")` is th
 beam, for the presser), `hopper` (cards left in it), `in_path` (cards between hopper and exit), `loaded`
 (cards put in since start), `boots`, `now_ms` (virtual time); and what the firmware itself says: `counted`
 (cards its beam counted since boot), `presses` (button presses it took), `firing` (1 while a fire runs);
-`glitches` (spurious lows the `glitch` fault put on the beam line).
+`glitches` (spurious lows the `glitch` fault put on the beam line); `alone` (fires the firmware made alone
+that no host has acknowledged with TAKEN yet).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def hopper_count(device: VirtualDevice) -> dict[str, int]:
     return {"ejected": model.ejected, "in_slot": model.past_beam(), "hopper": model.hopper,
             "in_path": model.in_path(), "loaded": model.loaded, "boots": device.boots,
             "now_ms": device.now_ms(), "counted": device.app.counted, "presses": device.app.presses_taken,
-            "firing": int(device.app.feeder.busy()), "glitches": device.glitches}
+            "firing": int(device.app.feeder.busy()), "glitches": device.glitches,
+            "alone": len(device.app.alone)}
 
 
 def command(device: VirtualDevice, line: str) -> str:

@@ -45,7 +45,7 @@ def test_systemd_stopping_the_boot_service_sums_up_too(user_env, tmp_path, devic
     assert process.returncode == 130
     assert json.loads(out.splitlines()[-1]) == {"summary": {
         "presses": 0, "fires": 0, "cards_fired": 0, "refused": 0, "reloads": 0, "faults": {},
-        "cards_left": 83}, "stopped": True}
+        "cards_left": 83, "unknown_fires": 0}, "stopped": True}
 
 
 def test_summary_counts_what_happened(unox):
@@ -71,13 +71,53 @@ def test_anti_mash_and_suspense_are_in_the_help_and_off_by_default(unox):
 def test_anti_mash_from_the_config_file_refuses_quick_presses(unox, tmp_path):
     path = tmp_path / "c.toml"
     config.save({"press": {"min_gap_ms": 2000}}, path)
-    done = unox("press", "--launcher", "sim:?seed=1", "--presses", "4", "--json", "--config", str(path))
-    events = [json.loads(line).get("event") for line in done.out.splitlines()[:-1]]
-    assert done.code == 0 and events[1:] == ["mash"] * 3  # virtual presses come ~0.2 s apart
-    assert json.loads(done.out.splitlines()[-1])["summary"]["refused"] == 3
+    done = unox("press", "--launcher", "sim:?seed=1", "--presses", "30", "--json", "--config", str(path),
+                "--seed", "4")
+    records = [json.loads(line) for line in done.out.splitlines()[:-1]]
+    assert done.code == 0 and all(r["event"] in ("fire", "nothing", "mash") for r in records)
+    assert_anti_mash(records, 2.0)
+    refused = sum(r["event"] == "mash" for r in records)
+    assert json.loads(done.out.splitlines()[-1])["summary"]["refused"] == refused
     flag = unox("press", "--launcher", "sim:?seed=1", "--presses", "4", "--json", "--config", str(path),
                 "--min-gap", "0")
     assert "mash" not in flag.out  # the flag overrides the file
+
+
+def assert_anti_mash(records: list[dict], gap: float) -> None:
+    """A press is refused as too quick exactly when it came less than `gap` after the press before it."""
+    refused = [r["at"] - before["at"] < gap for before, r in zip(records, records[1:], strict=False)]
+    assert [r["event"] == "mash" for r in records[1:]] == refused
+    assert any(refused) and not all(refused)  # the virtual presses, spaced in virtual time, try both
+
+
+def test_min_gap_can_be_tried_on_the_simulator_with_presses_spaced_in_virtual_time(unox):
+    # Issue 13 item 10: virtual presses came ~0.2 s apart, so --min-gap refused every press after the first.
+    done = unox("press", "--launcher", "sim:?seed=2&cards=112", "--presses", "60", "--seed", "7", "--json",
+                "--min-gap", "1.5")
+    records = [json.loads(line) for line in done.out.splitlines()[:-1]]
+    assert done.code == 0 and len(records) == 60
+    assert_anti_mash(records, 1.5)
+    fired = [r for r in records if r["event"] == "fire"]
+    assert fired and all(r["fired"] == r["requested"] for r in fired)
+
+
+def test_the_simulators_summary_has_only_reloads_that_happened(unox):
+    # Issue 13 item 10: with the hopper empty, quick virtual presses read as "reloaded" double presses, so
+    # the summary counted reloads the simulated hopper never had and showed cards_left as full.
+    done = unox("press", "--launcher", "sim:?seed=1&cards=20", "--presses", "150", "--seed", "3", "--json")
+    *records, last = [json.loads(line) for line in done.out.splitlines()]
+    summary = last["summary"]
+    assert done.code == 0 and summary["reloads"] >= 2
+    since = 0  # cards fired since the last reload: each reload put 20 cards into the simulated hopper
+    for record in records:
+        if record["event"] == "reload":
+            assert since == 20, record  # the hopper had run dry (L4) before it was reloaded
+            since = 0
+        since += record["fired"]
+    assert summary["cards_fired"] == 20 * summary["reloads"] + since
+    assert summary["cards_left"] == 20 - since
+    awaiting = since == 20
+    assert summary["faults"] == {"empty": summary["reloads"] + awaiting}
 
 
 def test_the_boot_service_runs_press_mode_with_both_options(unox):
@@ -101,3 +141,17 @@ def test_numbers_out_of_range_name_their_range(unox):
 def test_the_simulator_without_virtual_presses_says_how_to_press_it(unox):
     err = one_line_error(unox("press", "--launcher", "sim"))
     assert "add --presses N" in err and "unox simulate-device --pty" in err
+
+
+def test_play_on_the_simulator_honours_its_cards_as_press_does(unox):
+    # Issue 13 item 10: `sim:?cards=6` was topped up with the whole deal, so the launcher never ran dry.
+    lines = "deal Ann\nflip G7\n" + "press\n" * 8 + "quit\nyes\n"
+    done = unox("play", "--plain", "--no-journal", "--players", "Ann,Bob", "--seed", "1", "--launcher",
+                "sim:?cards=6", stdin=lines)
+    fired = [int(line.split(": ")[1].split()[0]) for line in done.out.splitlines()
+             if " presses: " in line and " cards fired" in line]
+    assert done.code == 0 and sum(fired) == 6  # all the simulated launcher held, and nothing more
+    assert "Launcher fault (empty): the launcher is empty (L4)" in done.out
+    plain = unox("play", "--plain", "--no-journal", "--players", "Ann,Bob", "--seed", "1",
+                 "--launcher", "sim", stdin=lines)
+    assert "Launcher fault (empty)" not in plain.out  # without cards= the deal loads the launcher, as before

@@ -8,10 +8,12 @@ except the 1 s the issue promises, which is measured.
 
 from __future__ import annotations
 
+import queue
 import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -110,3 +112,71 @@ def test_ctrl_c_ends_unox_press_at_once(simulator):
             press.kill()
             press.communicate()
     assert press.returncode == 130
+
+
+def device_wait(control: str, ms: int) -> None:
+    """Until the simulated device's clock has run `ms` on (it runs in real time behind a pty)."""
+    import json
+
+    from unoxsim.control import send
+
+    until = json.loads(send(control, "count"))["now_ms"] + ms
+    deadline = time.monotonic() + BOUND_S
+    while json.loads(send(control, "count"))["now_ms"] < until:
+        assert time.monotonic() < deadline
+        select.select([], [], [], 0.05)
+
+
+def test_unox_press_tells_a_pulled_cable_once_and_counts_the_fires_made_alone(simulator, tmp_path):
+    """Issue 13 item 11 from outside: the cable out for 3 presses. One line when lost, one when back (the
+    warning used to repeat every second); the presses the launcher fired alone reach the tally and the
+    --json lines, so the summary equals the cards out."""
+    import json
+
+    from unoxsim.control import send
+
+    control = str(tmp_path / "sim.sock")
+    _, path = simulator("--control", control, "--cards", "112")
+    press = subprocess.Popen([sys.executable, "-m", "unox", "press", "--launcher", f"serial:{path}", "--json",
+                              "--profile", "brutal", "--seed", "3"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    records: list[dict] = []
+    lines: queue.Queue[str] = queue.Queue()  # select() misses lines a buffered readline already took
+    threading.Thread(target=lambda: [lines.put(line) for line in press.stdout], daemon=True).start()
+
+    def until(kind: str, count: int = 1) -> None:
+        while sum(r.get("event", "summary") == kind for r in records) < count:
+            try:
+                records.append(json.loads(lines.get(timeout=BOUND_S)))
+            except queue.Empty:
+                raise AssertionError(f"no {kind!r} record; got {records}") from None
+
+    try:
+        assert "press the launcher button" in read_line(press.stderr)
+        assert send(control, "press") == "ok"
+        until("fire")
+        assert send(control, "unplug") == "ok"
+        until("link")
+        device_wait(control, 4500)  # past the firmware's link_ms (4 s) without the host: presses fire alone
+        for _ in range(3):
+            assert send(control, "press") == "ok"
+        device_wait(control, 1000)  # the three presses (each 120 ms, 60 ms apart) are taken
+        assert send(control, "plug") == "ok"
+        until("alone", 3)
+        press.send_signal(signal.SIGINT)
+        assert press.wait(timeout=BOUND_S) == 130
+        until("summary")  # read to the end: the summary is the last record
+    finally:
+        if press.poll() is None:
+            press.kill()
+            press.wait()
+    summary = records.pop()["summary"]
+    truth = json.loads(send(control, "count"))
+    kinds = [r["event"] for r in records]
+    assert kinds.count("link") == 1 and kinds.count("link_back") == 1, kinds
+    assert kinds.index("link") < kinds.index("link_back") < kinds.index("alone")
+    alone = [r for r in records if r["event"] == "alone"]
+    assert [r["press"] for r in alone] == [2, 3, 4] and summary["presses"] == 4
+    assert sum(r["fired"] for r in alone) > 0  # the brutal profile fired cards alone: not trivially 0
+    assert summary["cards_fired"] == truth["ejected"] + truth["in_slot"]  # the summary is the cards out
+    assert alone[-1]["cards_fired"] == summary["cards_fired"]

@@ -337,3 +337,51 @@ def test_a_frame_lost_for_good_from_the_device_window_ends_the_session_and_a_new
     assert len(hellos) == 2 and not launcher.link.needs_hello
     port.press()
     assert launcher.wait_press(timeout=1.0) is True  # frames flow again
+
+
+@pytest.mark.parametrize("idle_s", [3.0, 6.0])
+def test_fire_result_after_a_later_fire_and_an_idle_host_is_what_the_device_remembers(sim, idle_s):
+    """Issue 13 item 8: a caller idle past link_timeout had the QUERY's answer given up unread, because the
+    device's silence was counted from before the QUERY went out."""
+    launcher = sim("seed=1")
+    first = launcher.fire(2, fire_id=11)
+    second = launcher.fire(1, fire_id=12)
+    launcher.clock.sleep(idle_s)  # the host does nothing: no pump, the device's heartbeats wait unread
+    remembered = launcher.fire_result(11)
+    assert (remembered.requested, remembered.fired, remembered.fault) == (2, first.fired, None)
+    launcher.clock.sleep(idle_s)
+    remembered = launcher.fire_result(12)
+    assert (remembered.requested, remembered.fired, remembered.fault) == (1, second.fired, None)
+    assert launcher.device.cards_out == first.fired + second.fired  # asking fired nothing
+
+
+def test_fire_result_of_a_device_that_went_silent_gives_up_within_the_link_timeout(sim):
+    launcher = sim("seed=1")
+    launcher.fire(1, fire_id=11)
+    launcher.device.unplug()
+    started = launcher.clock.now()
+    assert launcher.fire_result(11) is None
+    assert launcher.clock.now() - started <= launcher.link_timeout + 0.1
+
+
+def test_a_standalone_fire_is_kept_on_the_device_until_the_host_says_it_is_recorded(sim):
+    """Issue 13 item 9: TAKEN goes out only with `standalone_taken` (after the journal's commit); until then
+    the firmware keeps the fire and offers it to every new host session, and the driver hands it out once."""
+    launcher = sim("seed=3&cards=112")
+    device = launcher.device
+    launcher.clock.sleep(4.5)  # no host frame past link_ms: the launcher plays alone
+    device.press_button()
+    launcher.clock.sleep(3.0)
+    pending: list = []
+    for _ in range(50):  # each call pumps once: the link comes back, then the ALONE arrives
+        pending += launcher.pending_standalone_fires()
+    assert len(pending) == 1 and len(device.app.alone) == 1
+    launcher.link.handshake()  # a new session: the firmware sends the ALONE again
+    launcher.clock.sleep(0.5)
+    assert launcher.pending_standalone_fires() == [] and len(device.app.alone) == 1  # once, and still kept
+    launcher.standalone_taken(pending[0])
+    launcher.status()  # one round trip: the TAKEN has arrived
+    assert device.app.alone == []
+    launcher.link.handshake()
+    launcher.clock.sleep(0.5)
+    assert launcher.pending_standalone_fires() == [] and device.app.alone == []

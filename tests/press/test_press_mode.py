@@ -154,7 +154,7 @@ def test_a_lost_link_does_not_end_the_session():
     launcher, clock, events = Flaky(cards=10, presses=3), ManualClock(), []
     mode = PressMode(launcher, Always(1), cards=10, clock=clock)
     mode.run(events.append, presses=3)
-    assert [e.kind for e in events] == ["link", "fire", "fire", "fire"]
+    assert [e.kind for e in events] == ["link", "link_back", "fire", "fire", "fire"]  # issue 13 item 11
     assert "waiting for the launcher" in events[0].message
 
 
@@ -215,3 +215,64 @@ def test_a_long_suspense_keeps_the_link_alive_and_fires_exactly(sim):
     assert clock.modes and set(clock.modes) == {"host"}  # never alone while waiting
     assert (event.result.requested, event.result.fired, event.result.fault) == (3, 3, None)
     assert launcher.device.cards_out == 3
+
+
+def test_on_the_simulator_every_summary_figure_is_the_simulated_launchers_truth(sim):
+    """Issue 13 item 10: a reload is counted only when the simulated hopper got the cards; the cards fired
+    are the cards out, and the cards left are the hopper's."""
+    launcher = sim("seed=4&cards=15")
+    device = launcher.device
+    mode = PressMode(launcher, get_profile("measured", rng=random.Random(2)), cards=15)
+    gaps = random.Random(9)
+    tally = mode.run(lambda event: None, presses=120, virtual=True, press_gap=lambda: gaps.uniform(0.3, 3.0))
+    assert tally.reloads >= 2 and tally.presses == 120
+    assert device.model.loaded == 15 * (tally.reloads + 1)  # each reload filled the emptied hopper back to 15
+    assert tally.fired == device.cards_out
+    assert tally.estimate == device.model.hopper
+    assert tally.faults["empty"] in (tally.reloads, tally.reloads + 1)
+
+
+def unplugged_evening(launcher, *, cut: str = "unplug"):
+    """Presses scripted on the simulated device (virtual ms): three fires, one cut in flight by `cut`, three
+    presses with the cable out (past the firmware's link_ms: they fire alone), the cable back, one more."""
+    device = launcher.device
+    for at in (1000, 3000, 5000, 7000, 12000, 13500, 15000, 22000):
+        device.schedule(at, device.press_button, physical=True)  # hands: a reboot does not forget them
+    device.schedule(7300, device.unplug if cut == "unplug" else device.power_cycle, physical=True)  # mid-fire
+    if cut != "unplug":
+        device.schedule(7400, device.unplug, physical=True)
+    device.schedule(18000, device.plug, physical=True)
+
+
+def test_a_link_lost_in_press_mode_is_told_once_and_every_card_out_reaches_the_tally(sim):
+    """Issue 13 item 11: one line when lost and one when back; the fire in flight settled by the launcher's
+    memory (not booked as fired 0); the fires made alone with the cable out counted as presses."""
+    launcher = sim("seed=3&cards=112")
+    unplugged_evening(launcher)
+    mode, events = PressMode(launcher, Always(5), cards=112), []
+    tally = mode.run(events.append, presses=8)
+    kinds = [e.kind for e in events]
+    assert kinds.count("link") == 1 and kinds.count("link_back") == 1
+    assert kinds.index("link") < kinds.index("link_back")
+    assert all(len(e.message) <= 80 for e in events if e.kind in ("link", "link_back"))  # one line each
+    unsettled = next(e for e in events if e.kind == "unsettled")
+    settled = next(e for e in events if e.kind == "settled")
+    assert unsettled.press == settled.press == 4 and settled.result.fired == 5
+    assert kinds.index("unsettled") < kinds.index("link") < kinds.index("link_back") < kinds.index("settled")
+    alone = [e for e in events if e.kind == "alone"]
+    assert len(alone) == 3 and [e.press for e in alone] == [5, 6, 7]
+    assert tally.presses == 8 and tally.fired == launcher.device.cards_out
+    assert tally.fires == 5 + sum(1 for e in alone if e.result.requested)
+    assert tally.estimate == 112 - tally.fired and tally.unknown == 0
+
+
+def test_a_fire_the_launcher_cannot_account_for_after_a_reboot_is_told_unknown_not_zero(sim):
+    launcher = sim("seed=3&cards=112")
+    unplugged_evening(launcher, cut="reboot")
+    mode, events = PressMode(launcher, Always(5), cards=112), []
+    tally = mode.run(events.append, presses=8)
+    unknown = [e for e in events if e.kind == "unknown"]
+    assert len(unknown) == 1 and unknown[0].press == 4 and "cannot tell" in unknown[0].message
+    assert tally.unknown == 1 and "1 of unknown count" in tally.summary()
+    assert 0 <= launcher.device.cards_out - tally.fired <= 5  # only that fire's cards are left out
+    assert [e.kind for e in events].count("link") <= 1

@@ -11,6 +11,8 @@ KILL: where this process kills itself with SIGKILL (a real kill, by the kernel; 
   card:N     when the N-th card of this life leaves the launcher, in the middle of a fire
   intent:N   right after the N-th fire intent is committed, before the launcher is told to fire
   resolve:N  after the N-th fire has ended, before its outcome is committed (the window of issue 7, item 1)
+  standalone:N        before the N-th fire the launcher made alone is committed (issue 13, item 9)
+  standalone_after:N  right after that commit, before the launcher hears TAKEN
   none       never (the test may kill it from outside)
 
 Nothing here is part of unox: it patches the simulator and the journal from outside, in this process only.
@@ -84,6 +86,8 @@ def main() -> int:
         arm_journal("begin_fire", int(number), after=True)
     elif kind == "resolve":
         arm_journal("resolve_fire", int(number), after=False)
+    elif kind in ("standalone", "standalone_after"):
+        arm_journal("record_standalone", int(number), after=kind == "standalone_after")
     from unox.cli.main import main as unox_main
 
     return unox_main(argv)

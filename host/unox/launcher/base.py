@@ -87,6 +87,15 @@ class Launcher(ABC):
         forgets each once returned (`details`: `standalone`, its number since the device booted, `boot`)."""
         return []
 
+    def pending_standalone_fires(self) -> list[FireResult]:
+        """As `take_standalone_fires`, but a device with memory keeps each fire (and offers it again to the
+        next host) until `standalone_taken(result)`: a table calls that once the fire is in its journal."""
+        return self.take_standalone_fires()
+
+    def standalone_taken(self, result: FireResult) -> None:
+        """Fire `result` from `pending_standalone_fires` is recorded; the device may forget it."""
+        return None  # a device without memory forgot it already
+
     @abstractmethod
     def beep(self, pattern: str) -> None:
         """Play one of BEEP_PATTERNS on the launcher's buzzer."""

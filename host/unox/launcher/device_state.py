@@ -34,6 +34,7 @@ class DeviceState:
     answers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # RESULT by fire id (decimal text)
     standalone: list[FireResult] = field(default_factory=list)  # ALONE fires not yet taken, oldest first
     taken_due: list[tuple[str, str]] = field(default_factory=list)  # (boot, number) to answer with TAKEN
+    recorded: set[tuple[str, str]] = field(default_factory=set)  # ALONEs the host has recorded: TAKEN may go
     _alone_seen: set[tuple[str, str]] = field(default_factory=set)
 
     def apply(self, kind: str, args: tuple[str, ...]) -> None:
@@ -64,11 +65,13 @@ class DeviceState:
         self.presses += 1
 
     def _on_alone(self, args: tuple[str, ...]) -> None:
-        """A fire the firmware made alone; it is sent again until TAKEN, so only its first copy counts."""
+        """A fire the firmware made alone; it is sent again until TAKEN, so only its first copy counts. TAKEN
+        answers it only once the host has recorded it (`recorded`): a copy before that is only dropped."""
         boot, number, fired, n, fault = args[0], args[1], int(args[2]), int(args[3]), args[4]
         key = (boot, number)
-        self.taken_due.append(key)
         if key in self._alone_seen:
+            if key in self.recorded:
+                self.taken_due.append(key)  # our TAKEN was lost, or not sent yet: again
             return
         self._alone_seen.add(key)
         details = {"standalone": int(number), "boot": int(boot, 16)}

@@ -245,8 +245,12 @@ class SerialLauncher(Launcher):
         while link.now() < deadline:
             self.state.answers.pop(key, None)
             link.send("QUERY", (fire_id,))
-            link.wait(lambda: key in self.state.answers or link.silent_for() > link.link_timeout,
-                      REPLY_TIMEOUT_S)
+            sent = link.now()  # silence counts from here: an idle caller has not heard the device for long
+
+            def given_up(sent: float = sent) -> bool:
+                return link.now() - max(sent, link.heard) > link.link_timeout
+
+            link.wait(lambda: key in self.state.answers or given_up(), REPLY_TIMEOUT_S)
             answer = self.state.answers.pop(key, None)
             if answer is None or answer[0] == "unknown":
                 return None
@@ -258,20 +262,46 @@ class SerialLauncher(Launcher):
         return None
 
     def take_standalone_fires(self) -> list[FireResult]:
-        """The fires the firmware made alone (ALONE frames), oldest first, each once; TAKEN tells the
-        firmware it may forget them."""
+        """The fires the firmware made alone (ALONE frames), oldest first, each once, acknowledged at once
+        (TAKEN): for a caller with nothing to record first. A table uses `pending_standalone_fires`."""
+        fires = self.pending_standalone_fires()
+        for result in fires:
+            self.standalone_taken(result)
+        return fires
+
+    def pending_standalone_fires(self) -> list[FireResult]:
+        """The fires the firmware made alone, oldest first, each once; the firmware keeps each (and sends it
+        again to the next host session) until `standalone_taken(result)` says it is recorded."""
         link, state = self.link, self.state
         try:
             if not link.needs_hello:
                 link.pump()  # what has arrived (never waits more than READ_TIMEOUT_S)
-            while state.taken_due and link.endpoint.unacked() < link.endpoint.window - 1:
-                link.send("TAKEN", state.taken_due.pop(0))  # never more than the window: none is dropped
+            self._send_taken()
         except LauncherError:
             pass
         finally:
             link.flush()
         taken, state.standalone = state.standalone, []
         return taken
+
+    def standalone_taken(self, result: FireResult) -> None:
+        """Fire `result` (from `pending_standalone_fires`) is recorded: TAKEN lets the firmware forget it."""
+        key = (f"{int(result.details['boot']):04X}", str(int(result.details["standalone"])))
+        self.state.recorded.add(key)
+        self.state.taken_due.append(key)
+        try:
+            self._send_taken()
+        except LauncherError:
+            pass  # sent with the next call that reaches the firmware; until then it keeps the fire
+        finally:
+            self.link.flush()
+
+    def _send_taken(self) -> None:
+        link, state = self.link, self.state
+        if link.needs_hello or link.broken:
+            return  # a new session gets the ALONE again, and the TAKEN then
+        while state.taken_due and link.endpoint.unacked() < link.endpoint.window - 1:
+            link.send("TAKEN", state.taken_due.pop(0))  # never more than the window: none is dropped
 
     # ---- the rest of the interface ----------------------------------------------------------------
     def beep(self, pattern: str) -> None:

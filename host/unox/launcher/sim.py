@@ -40,3 +40,12 @@ class SimLauncher(SerialLauncher):
 
     def press_button(self, hold_ms: int = 120) -> None:
         self.port.press_button(hold_ms)
+
+    def refill(self, cards: int) -> int:
+        """A reload, done: the simulated hopper is filled up to `cards` (as far as it holds); returns how many
+        cards it holds now. Press mode calls it for the reload it is told of, so none is counted untrue."""
+        from unoxsim.physics import HOPPER_CAPACITY
+
+        model = self.device.model
+        model.load(max(0, min(cards, HOPPER_CAPACITY) - model.hopper))
+        return model.hopper

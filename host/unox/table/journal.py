@@ -297,11 +297,21 @@ class Journal:
         return seq
 
     def record_standalone(
-        self, player: str | None, fired: int, fault: str | None, request: dict[str, Any] | None
+        self,
+        player: str | None,
+        fired: int,
+        fault: str | None,
+        request: dict[str, Any] | None,
+        key: str | None = None,
     ) -> int:
-        """A fire the launcher made alone while the host was away, with the press it became (if any)."""
+        """A fire the launcher made alone while the host was away, with the press it became (if any).
+
+        `key` is the device's name for it (`boot:number`), kept in the same transaction: the device offers
+        the fire again until it hears it was recorded, and `has_standalone(key)` then knows it."""
         with self._transaction() as db:
             fire_id = self._next_fire_id(db)
+            if key is not None:
+                self._put_meta(db, _standalone_key(key), fire_id)
             seq = None
             if request is not None:
                 seq = db.execute("INSERT INTO requests (request) VALUES (?)", (_dump(request),)).lastrowid
@@ -311,6 +321,10 @@ class Journal:
                 (fire_id, player, fired, fired, fault, seq),
             )
         return fire_id
+
+    def has_standalone(self, key: str) -> bool:
+        """Whether the standalone fire the device names `key` (`boot:number`) is recorded here."""
+        return self.get_meta(_standalone_key(key)) is not None
 
     def _next_fire_id(self, db: sqlite3.Connection) -> int:
         base = self.get_meta("fire_base")
@@ -462,6 +476,10 @@ def _write_error(path: Path, exc: Exception) -> str:
             "file size limit, or failing); free some space, or give a journal path on another disk"
         )
     return f"cannot write the journal {path}: {text}"
+
+
+def _standalone_key(key: str) -> str:
+    return f"standalone:{key}"
 
 
 def _fire_request_key(fire_id: int) -> str:

@@ -49,6 +49,14 @@ def fire_name(record: dict[str, Any]) -> str:
     return f"{who}'s {cmd}" if who is not None else f"the {cmd}"
 
 
+def standalone_key(result: Any) -> str | None:
+    """The device's name for a fire it made alone (its boot and number), or None when it gives none."""
+    details = getattr(result, "details", None) or {}
+    if "boot" not in details or "standalone" not in details:
+        return None
+    return f"{int(details['boot']):04X}:{int(details['standalone'])}"
+
+
 class Settling:
     """The settling half of `Presses` (a mixin of `Table`)."""
 
@@ -183,14 +191,22 @@ class Settling:
             self._settle_from_device()
         if self.launcher is None or self.unsettled is not None:
             return []
+        # The launcher keeps each fire until it is journalled (issue 13 item 9): a table that dies before
+        # the commit gets it again from the device when it resumes; the journal knows one it already has.
+        launcher = self.launcher
+        taken = getattr(launcher, "standalone_taken", None)
         try:
-            fires = self.launcher.take_standalone_fires()
+            fires = (getattr(launcher, "pending_standalone_fires", None) or launcher.take_standalone_fires)()
         except Exception as exc:  # a driver failing here must not take the table down
             log.warning("could not read the launcher's standalone fires: %s", exc)
             return []
         told: list[str] = []
         for result in fires:
-            told.append(self._standalone(result))
+            line = self._standalone(result)
+            if line is not None:
+                told.append(line)
+            if taken is not None:
+                taken(result)  # committed (or already in the journal): the device may forget it
         return told
 
     def _settle_from_device(self) -> None:
@@ -215,10 +231,15 @@ class Settling:
         )
         self._resolve(pending, result.fired, result.fault, "device")
 
-    def _standalone(self, result: Any) -> str:
+    def _standalone(self, result: Any) -> str | None:
         """One fire the launcher made alone, taken as its button would have been: the first card (DL3), a
         pending request's turned card (`fire_due`), else the presser's press (at a draw edition, their draw
-        of at most what is due); applied when the rules take it and journalled either way."""
+        of at most what is due); applied when the rules take it and journalled either way. None: the journal
+        has it already (the table stopped after its commit, before the device heard TAKEN)."""
+        key = standalone_key(result)
+        if key is not None and self.journal is not None and self.journal.has_standalone(key):
+            log.info("standalone fire %s is in the journal already: not taken twice", key)
+            return None
         presser = self.game.presser()
         fired, fault = int(result.fired), result.fault
         request = None
@@ -243,7 +264,7 @@ class Settling:
                 request, why = None, f"the rules refused it ({getattr(exc, 'message', exc)})"
         if self.journal is not None:
             try:
-                self.journal.record_standalone(presser, fired, fault, request)
+                self.journal.record_standalone(presser, fired, fault, request, key=key)
             except BaseException:
                 if request is not None:
                     self._rebuild()  # not recorded, so not taken: the table is as it was

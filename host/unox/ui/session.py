@@ -82,9 +82,12 @@ def sim_device(launcher: Any) -> Any:
 class Session:
     """One table: requests in, state and event lines out; the launcher polled, never waited on for long."""
 
-    def __init__(self, table: Any, *, launcher: Any = None, sim: bool = False, low_water: int = LOW_WATER):
+    def __init__(self, table: Any, *, launcher: Any = None, sim: bool = False, low_water: int = LOW_WATER,
+                 hopper_given: bool = False):
         self.table = table
         self.launcher = launcher
+        # `sim:?cards=N`: the simulated hopper holds what was asked for, not what the deal puts in
+        self.hopper_given = hopper_given
         self.low_water = low_water
         self.state: dict = table.handle({"cmd": "state"})["state"]
         self.players: list[str] = list(getattr(table, "players", None) or self.state["players"])
@@ -407,6 +410,9 @@ class Session:
             return
         was = (before.get("launcher") or {}).get("cards", 0) - fired
         added = (self.state.get("launcher") or {}).get("cards", 0) - was
+        if added > 0 and self.hopper_given:
+            self.hopper_given = False  # the deal's load: the hopper keeps the cards it was given
+            return
         if added > 0:
             device.load_cards(min(added, HOPPER_CAPACITY - device.model.hopper))
 

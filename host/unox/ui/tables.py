@@ -34,10 +34,12 @@ def open_play_session(
 ) -> Session:
     """A new physical table on the settings' launcher, calibrated by `config`, journalled to `journal`."""
     spec = sim_spec(settings.launcher, seed=settings.seed, cards=0)  # the dealer loads it at the deal
+    given = "cards" in dict(parse_qsl(settings.launcher.partition("?")[2]))  # sim:?cards=N: N, not the deal
     launcher = open_checked(spec, config=config)
     book = Journal(journal) if journal is not None else None
     table = Table.create(settings, launcher=launcher, journal=book)
-    return Session(table, launcher=launcher, sim=hasattr(launcher, "press_button"))
+    sim = hasattr(launcher, "press_button")
+    return Session(table, launcher=launcher, sim=sim, hopper_given=sim and given)
 
 
 def resume_play_session(path: Path, *, launcher: str | None = None, config: dict | None = None) -> Session:

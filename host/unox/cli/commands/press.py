@@ -25,7 +25,9 @@ EXAMPLE = """examples:
 The launcher is the truth: a press fires while cards come out. When it reports
 EMPTY, reload it and close the lid (or press twice quickly to say it is
 reloaded). --cards is only the estimate shown. --min-gap and --suspense default
-to [press] min_gap_ms and suspense_ms in the config file (0 = off)."""
+to [press] min_gap_ms and suspense_ms in the config file (0 = off).
+On the simulator, virtual presses come 0.3 to 3 s apart in virtual time
+(--min-gap can be tried there), and a reload refills the simulated hopper."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -111,10 +113,11 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
     import random
 
     from unox.launcher import LauncherError
-    from unox.press_mode import PressMode
+    from unox.press_mode import VIRTUAL_GAP_S, PressMode
 
     rng = random.Random(args.seed + 1) if args.seed is not None else None  # suspense: repeatable too
     mode = PressMode(launcher, profile, cards=cards, options=options, rng=rng)
+    gaps = random.Random(args.seed + 2) if args.seed is not None else random.SystemRandom()
     virtual = args.presses is not None and hasattr(launcher, "press_button")
     if args.presses is None and hasattr(launcher, "press_button"):
         raise CommandError("the simulated launcher has no button to press here: add --presses N for N "
@@ -126,7 +129,8 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
         stop_mqtt = start_for_press(args, mode)  # --mqtt: Home Assistant (docs/install.md)
         if not virtual:  # stderr, so a --json reader's stream stays clean
             print("press the launcher button (Ctrl-C stops and sums up)", file=sys.stderr, flush=True)
-        mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual)
+        mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual,
+                 press_gap=lambda: gaps.uniform(*VIRTUAL_GAP_S))
     except KeyboardInterrupt:
         _summary(mode, args.json, stopped=True)
         return 130
@@ -158,21 +162,31 @@ def _report(event, mode, as_json: bool) -> None:
 
     tally = mode.tally
     result = event.result
+    press = event.press if event.press is not None else tally.presses
     if as_json:
-        record = {"press": tally.presses, "event": event.kind,
+        record = {"press": press, "event": event.kind,
                   **(result.to_dict() if result else {"requested": 0, "fired": 0, "fault": None}),
-                  "cards_fired": tally.fired, "cards_left": tally.estimate}
+                  "cards_fired": tally.fired, "cards_left": tally.estimate,
+                  "at": round(mode.elapsed() if event.at is None else event.at, 3)}
+        if event.kind == "unsettled":
+            record["fired"] = None  # unknown until the launcher answers: a "settled" record follows
         if event.message:
             record["message"] = event.message
         print(json.dumps(record), flush=True)
         return
-    if result is not None:
-        line = f"press {tally.presses:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
+    if event.kind == "unsettled" and result is not None:
+        line = f"press {press:3d}: asked {result.requested:2d}, fired  ? | {event.message}"
+    elif result is not None:
+        line = f"press {press:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
         line += f" | total fired {tally.fired}, about {tally.estimate} left"
-        if result.fault:
+        if event.kind in ("settled", "unknown", "alone"):
+            line += f" | {event.message}"
+        elif result.fault:
             line += f" | {result.fault}: {event.message}"
     elif event.press is not None:
         line = f"press {event.press:3d}: {event.message}"
+    elif event.kind in ("link", "link_back"):
+        line = event.message
     else:
         line = f"           {event.message}"
     print(line, flush=True)
