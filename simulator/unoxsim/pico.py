@@ -144,6 +144,7 @@ class PicoDevice:
         self._kick = False
         self._carry_ms = 0.0
         self.boots = 1
+        self.boot_info: dict[str, Any] = {}  # this boot: when the watchdog was armed, when pads came up (ns)
         self.chip = PicoChip(folder or pico_dir(), image)
 
     # -- time -----------------------------------------------------------------------------------------
@@ -200,6 +201,7 @@ class PicoDevice:
         now = self._now_ns / 1e6
         if reply["resets"]:
             self._rebooted(reply)
+        self.boot_info = reply["boot"]
         out = reply["out"]
         for name in self.pads:
             duty, hz = out[str(self.pins[name])]
@@ -347,3 +349,16 @@ def repl_exec(device: PicoDevice, code: str, *, stop_firmware: bool = True, limi
 def _collect(device: PicoDevice, into: bytearray) -> bool:
     into += device.host_read()
     return True
+
+
+def chip_port(device: PicoDevice, timeout: float = 0.5) -> Any:
+    """A pyserial port on the emulated Pico's USB serial, in this process: reads advance the chip, and a
+    driver on it takes the chip's clock (`virtual_clock()`), so host timers run in emulated time."""
+    from unoxsim.protocol_sim import Serial
+
+    port = Serial(timeout=timeout)
+    port.device = device  # type: ignore[assignment]  # the same public face as VirtualDevice
+    port._device_url = "pico://emulated"
+    port.port = "pico://emulated"
+    port.open()
+    return port

@@ -8,7 +8,9 @@ signal-queued commands work as in `PtyServer`.
 
 from __future__ import annotations
 
+import os
 import select
+import struct
 import subprocess
 from collections.abc import Callable, Sequence
 
@@ -16,6 +18,7 @@ from unoxsim.control import command
 from unoxsim.pico import PicoDevice
 from unoxsim.pty_server import PtyServer
 
+CLOCK = struct.Struct("<qq")  # as unox.launcher.clock.EMULATED_CLOCK: writer's pid, emulated us
 TURN_MS = 2  # emulated ms per turn: a byte from the pty waits at most this long for the chip
 
 
@@ -24,6 +27,18 @@ class ChipPtyServer(PtyServer):
 
     def __init__(self, device: PicoDevice) -> None:
         super().__init__(device)  # type: ignore[arg-type]  # the same public face as VirtualDevice
+        self.clock_fd: int | None = None
+
+    def publish_clock(self, path: str) -> None:
+        """Keep (pid, emulated us) current in `path` (unox.launcher.clock.EmulatedClock reads it), so a
+        host on this pty times its link on the chip's clock, not on the wall's."""
+        self.clock_path = path
+        self.clock_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+        self._tick_clock()
+
+    def _tick_clock(self) -> None:
+        if self.clock_fd is not None:
+            os.pwrite(self.clock_fd, CLOCK.pack(os.getpid(), self.device.now_us()), 0)  # type: ignore[attr-defined]
 
     def serve(self, stop: Callable[[], bool] = lambda: False, clock: object = None,
               poll_s: float = 0.0) -> None:
@@ -38,6 +53,7 @@ class ChipPtyServer(PtyServer):
             while self.requests:
                 command(self.device, self.requests.pop(0))  # type: ignore[arg-type]
             self.device.advance(TURN_MS)
+            self._tick_clock()
             self._to_client()
 
     def runner(self, output: int | None = None) -> Callable[[Sequence[str]], int]:
@@ -55,3 +71,13 @@ class ChipPtyServer(PtyServer):
             return proc.returncode
 
         return run
+
+    def close(self) -> None:
+        if self.clock_fd is not None:
+            os.close(self.clock_fd)
+            self.clock_fd = None
+            try:
+                os.unlink(self.clock_path)
+            except FileNotFoundError:
+                pass
+        super().close()

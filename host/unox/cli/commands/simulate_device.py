@@ -162,8 +162,13 @@ def chip_server(args: argparse.Namespace) -> Any:
         device = PicoDevice(folder=pico_dir(), **kwargs)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    from unox.launcher.clock import emulated_clock_path
+
     server = ChipPtyServer(device)
     try:
+        clock_path = emulated_clock_path(server.path)
+        if clock_path is not None:  # unox commands on this pty time their link on the chip's clock
+            server.publish_clock(str(clock_path))
         print(f"unox: flashing the firmware onto the emulated Pico through {server.path}", file=sys.stderr,
               flush=True)
         device.advance(ENUMERATE_MS)
