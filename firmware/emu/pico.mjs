@@ -82,6 +82,8 @@ const uf2File = path.join(dir, UF2_NAME);
 for (const f of [romFile, uf2File]) if (!fs.existsSync(f)) die(`${f} is missing (see docs/pico.md)`);
 const bootrom = patchedBootrom(romFile);
 
+const consoleWarn = console.warn; // rp2040js's SIO warns on stderr itself about registers it does not model
+console.warn = (...words) => { if (!String(words[0]).includes('invalid SIO')) consoleWarn(...words); };
 const QUIET = { debug() {}, info() {}, warn() {}, error() {} };
 let chip = null; // the running chip: {sim, mcu, clock, cdc}
 let baseNs = 0; // emulated ns before the current chip started (resets keep time running)
@@ -144,7 +146,12 @@ function flashOp(mcu, code) {
 
 function setInputs(inputs, adc) {
   const { mcu } = chip;
-  for (const [pin, level] of Object.entries(inputs || {})) mcu.gpio[Number(pin)].setInputValue(!!level);
+  // Only on a change: rp2040js latches an edge on every setInputValue call, even to the same level, so a
+  // pin set low again each slice would raise a falling-edge IRQ each slice.
+  for (const [pin, level] of Object.entries(inputs || {})) {
+    const gpio = mcu.gpio[Number(pin)];
+    if (gpio.rawInputValue !== !!level) gpio.setInputValue(!!level);
+  }
   if (adc) adc.forEach((counts, ch) => { mcu.adc.channelValues[ch] = counts; });
 }
 
@@ -187,7 +194,7 @@ function snapshotInputs(mcu) {
 }
 
 function restoreInputs(saved) {
-  [16, 17, 18].forEach((p, i) => chip.mcu.gpio[p].setInputValue(saved.pins[i]));
+  [16, 17, 18].forEach((p, i) => { if (saved.pins[i]) chip.mcu.gpio[p].setInputValue(true); });
   saved.adc.forEach((v, ch) => { chip.mcu.adc.channelValues[ch] = v; });
 }
 

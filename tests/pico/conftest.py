@@ -12,7 +12,6 @@ without paying for a flash again. Soak sizes come from environment variables (do
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path

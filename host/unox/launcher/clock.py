@@ -7,8 +7,8 @@ import os
 import struct
 import tempfile
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 

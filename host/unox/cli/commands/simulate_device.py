@@ -148,9 +148,10 @@ def chip_server(args: argparse.Namespace) -> Any:
     """The emulated Pico on a pty with our firmware flashed onto it through its USB serial, the way
     `unox firmware flash` flashes a Pico (the same function, mpremote included), then reset and booted.
     The link faults start after the flash: mpremote's raw REPL has no retransmission."""
-    from unox.cli.commands.firmware import flash
     from unoxsim.pico import PicoDevice, pico_dir
     from unoxsim.pico_pty import ChipPtyServer
+
+    from unox.cli.commands.firmware import flash
 
     if args.speed is not None:
         raise CommandError("--speed does not apply to --chip: the emulated Pico runs as fast as it can "
