@@ -1,8 +1,8 @@
 """The launcher with an emulated Raspberry Pi Pico inside: real MicroPython (rp2 port) on rp2040js.
 
-`PicoDevice` has the public face of `unoxsim.device.VirtualDevice` (advance, press_button, open_lid, take_stuck,
-unplug, host_write/host_read, model, boots, wire(name).history, ...), so `unoxsim.control`, the pty server and
-the `pico` serial port work with either. The physics is the one `LauncherModel`; the chip is
+`PicoDevice` has the public face of `unoxsim.device.VirtualDevice` (advance, press_button, open_lid,
+take_stuck, unplug, host_write/host_read, model, boots, wire(name).history, ...), so `unoxsim.control`, the
+pty server and the `pico` serial port work with either. The physics is the one `LauncherModel`; the chip is
 `firmware/emu/pico.mjs` (Node), stepped in lockstep: Python sends the input pads (beam, button, lid, battery
 ADC) and the USB bytes, the chip runs a slice of emulated time, Node answers with the output pads (motor
 IN1/IN2 duty, buzzer duty and tone) and the USB bytes it sent; the physics then steps the same slice. Time is

@@ -67,7 +67,7 @@ class Deploy:
 
 @pytest.fixture(scope="session")
 def deploy(pico_folder, tmp_path_factory) -> Deploy:
-    """`unox firmware flash --port PTY` onto a fresh emulated Pico, then `unox firmware version --port PTY`."""
+    """`unox firmware flash --port PTY` onto a fresh emulated Pico, then `unox firmware version`."""
     from unox.launcher.clock import emulated_clock_path
     from unoxsim.pico import PicoDevice
     from unoxsim.pico_pty import ChipPtyServer
@@ -114,7 +114,7 @@ def pico(deploy, pico_folder):
 
 @pytest.fixture
 def host():
-    """`host(device)`: the real host driver (`SerialLauncher`) on the chip's USB serial, on the chip's clock."""
+    """`host(device)`: the real host driver (`SerialLauncher`) on the chip's USB serial and clock."""
     from unox.launcher.serial import SerialLauncher
     from unoxsim.pico import chip_port
 

@@ -56,9 +56,10 @@ def register(subparsers: Any) -> None:
                         help="send COMMAND to the simulator at --control PATH, print its answer and exit")
     parser.add_argument("--speed", type=float, default=None, help="virtual ms per real ms (default 1; not "
                         "with --chip, which runs as fast as the emulator goes)")
-    parser.add_argument("--chip", choices=["rp2040"], help="run real MicroPython on an emulated Pico (rp2040js) "
-                        "instead of the firmware on CPython: the firmware is flashed onto it first, as "
-                        "`unox firmware flash` does (needs UNOX_PICO_DIR: docs/pico.md)")
+    parser.add_argument("--chip", choices=["rp2040"],
+                        help="run real MicroPython on an emulated Pico (rp2040js) instead of the firmware "
+                        "on CPython: the firmware is flashed onto it first, as `unox firmware flash` does "
+                        "(needs UNOX_PICO_DIR: docs/pico.md)")
     for name, kind, text in _options():
         parser.add_argument(f"--{name}", type=kind, help=text)
     parser.set_defaults(func=handler)
