@@ -125,7 +125,7 @@ class Board:
 
     def cut_after(self, ms):
         if self._timer is None:
-            self._timer = self._machine.Timer()
+            self._timer = self._machine.Timer(-1)  # -1: a virtual timer, as the rp2 stubs ask
         timer = self._machine.Timer
         self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._on_cut, hard=True)
 

@@ -143,6 +143,7 @@ class PicoDevice:
         self._duty = (0.0, 0.0)
         self._kick = False
         self._carry_ms = 0.0
+        self.queued_to_chip = 0
         self.boots = 1
         self.boot_info: dict[str, Any] = {}  # this boot: when the watchdog was armed, when pads came up (ns)
         self.chip = PicoChip(folder or pico_dir(), image)
@@ -194,7 +195,8 @@ class PicoDevice:
         adc = [min(ADC_COUNTS, round(self.model.battery.terminal_mv * self._adc_scale))]
         tx = self.cable.board_read()
         reply = self.chip.run(us, self._inputs(), adc, tx)
-        if reply.get("queued"):
+        self.queued_to_chip = reply["queued"]  # bytes the chip's USB has not taken in yet
+        if self.queued_to_chip:
             self._kick = True
         dt_ms = (reply["ns"] - self._now_ns) / 1e6
         self._now_ns = reply["ns"]
