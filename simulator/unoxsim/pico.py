@@ -113,6 +113,8 @@ class PadLog:
 class PicoDevice:
     """The launcher's physics around an emulated Pico running whatever is on its flash."""
 
+    emulated_ms_total = 0.0  # over every PicoDevice of this process: bench/pico.py's realtime ratio
+
     def __init__(self, *, seed: int = 0, cards: int = 83, jam: float = 0.0, double: float = 0.0,
                  stuck: float = 0.0, unjam: float = 0.5, battery_mv: float = 4500.0, drain: float = 0.0625,
                  lid: str = "shut", bounce: int = 2, drop: float = 0.0, corrupt: float = 0.0,
@@ -199,6 +201,7 @@ class PicoDevice:
         if self.queued_to_chip:
             self._kick = True
         dt_ms = (reply["ns"] - self._now_ns) / 1e6
+        PicoDevice.emulated_ms_total += dt_ms
         self._now_ns = reply["ns"]
         now = self._now_ns / 1e6
         if reply["resets"]:

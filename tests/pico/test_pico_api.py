@@ -21,7 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 PICO_NAMES = re.compile(r"\b(machine|time|micropython|rp2|Pin|PWM|ADC|Timer|WDT|select|poll|stdin|stdout)\b")
-API_CODES = {"attr-defined", "call-arg", "arg-type", "call-overload", "union-attr", "operator", "name-defined"}
+API_CODES = {"attr-defined", "call-arg", "arg-type", "call-overload", "union-attr", "operator",
+             "name-defined"}
 INJECTED = [  # (file, the parameter list as written, as checked: the real module in its place)
     ("unoxfw/board.py", "def __init__(self, machine, pins, battery=None):",
      "def __init__(self, _machine, pins, battery=None):"),

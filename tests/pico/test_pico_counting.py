@@ -1,7 +1,8 @@
 """2. Counting over the real USB stack: button edges from the physics, BUTTON frames through MicroPython's
 TinyUSB serial, the host driver firing each press once; its FIRED counts equal the physics' cards out.
 
-Default: a short run (PRESSES presses, clean and with faults). Soak: `UNOX_PICO_PRESSES=1000` (docs/reliability.md).
+Default: a short run (PRESSES presses, clean and with faults). Soak: `UNOX_PICO_PRESSES=1000`
+(docs/reliability.md).
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ def random_frames(rng: random.Random, count: int) -> list[bytes]:
         if kind == "BEEP":
             args: tuple[str, ...] = (rng.choice(sorted(PATTERNS)),)
         else:
-            args = tuple("".join(rng.choices(PRINTABLE, k=rng.randint(1, 12))) for _ in range(rng.randint(0, 4)))
+            args = tuple("".join(rng.choices(PRINTABLE, k=rng.randint(1, 12)))
+                         for _ in range(rng.randint(0, 4)))
         if rng.random() < 0.5:
             host.send_unreliable(kind, args)
         else:
@@ -51,4 +52,5 @@ def test_random_frames_never_carry_0x03_and_the_firmware_never_sees_a_ctrl_c(pic
 
     device.host_write(b"\x03")  # what one stray 0x03 does: main.py stops (motor off, watchdog paused)
     tail = bytearray()
-    assert device.advance_until(1000, lambda: b">>> " in tail.__iadd__(device.host_read())), bytes(tail[-300:])
+    prompt = device.advance_until(1000, lambda: b">>> " in tail.__iadd__(device.host_read()))
+    assert prompt, bytes(tail[-300:])
