@@ -113,7 +113,7 @@ def main() -> int:
     }
     record["pico_heap_free"] = pico_heap_free()
     if record["pico_heap_free"] is not None:
-        print(f"emulated Pico (MicroPython v1.28.0, rp2): gc.mem_free() after boot {record['pico_heap_free']}")
+        print(f"emulated Pico (MicroPython v1.28.0): gc.mem_free() after boot {record['pico_heap_free']}")
     print(json.dumps(record))
     return 0
 
