@@ -128,3 +128,11 @@ def host():
     yield make
     for launcher in opened:
         launcher.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How much chip time the emulated Pico's tests ran, and at what speed (docs/pico.md's ratio)."""
+    pico = sys.modules.get("unoxsim.pico")
+    if pico is not None and pico.PicoDevice.emulated_ms_total:
+        seconds = pico.PicoDevice.emulated_ms_total / 1000
+        terminalreporter.write_line(f"emulated Pico: {seconds:.1f} emulated s in these tests")
