@@ -68,14 +68,18 @@ def test_standalone_press_fires_and_counts_and_each_fault_beeps_its_pattern(pico
     model.faults.jam, model.faults.unjam = 1.0, 0.0  # the next card wedges and stays
     since = device.now_ms()
     press_until(device, lambda: beeped(device, "jam", since))
+    model.faults.jam = 0.0  # presses taken during that fire were queued: they fire now, and jam no more
+    device.advance(3000)
     device.open_lid()
     device.close_lid()  # the jammed card goes back on the stack
     device.advance(300)
+    assert not any(card.jammed for card in model.path)
 
-    model.faults.jam, model.faults.stuck = 0.0, 1.0  # the next card snags in the slot (T4)
+    model.faults.stuck = 1.0  # the next card snags in the slot (T4)
     since = device.now_ms()
     press_until(device, lambda: beeped(device, "stuck", since))
-    assert model.past_beam() == 1 and model.lid_open_motor_ms == 0
+    stuck = [card for card in model.path if card.stuck]
+    assert stuck and model.lid_open_motor_ms == 0, (model.path, model.ejected, model.past_beam())
 
     device.advance(3000)  # presses taken while a fire ran were queued: they fire now
     launcher = host(device)  # a host comes: the device kept count of what it fired alone
