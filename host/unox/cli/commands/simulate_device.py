@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
         "  unox simulate-device --control /tmp/unox-sim.sock --send press  # its button\n"
         "  unox simulate-device --control /tmp/unox-sim.sock --send count  # cards\n"
         "  kill -USR1 PID                                                  # its button\n"
-        "  UNOX_PICO_DIR=~/pico unox simulate-device --pty --chip rp2040   # real MicroPython, emulated\n"
+        "  unox simulate-device --pty --chip rp2040     # MicroPython on an emulated Pico\n"
         "control commands: press [hold_ms], count, lid open|shut, take, unplug, plug",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
