@@ -7,7 +7,10 @@ measures gc.mem_alloc() after gc.collect() three times: the baseline (the
 interpreter with only the fake `machine` imported; on a Pico `machine` is built in and costs no heap), after
 boot (unoxfw imported, Board and App built, 100 loop steps), and after a host session (HELLO, FIRE 3 fired,
 STATUS). The .py files are compiled to bytecode in RAM, as they are when copied to a Pico's /lib.
-Last line: one JSON object with heap_bytes (after boot minus baseline). Goal: <= 32 KiB.
+Beside it, where the emulated Pico is at hand (UNOX_PICO_DIR, docs/pico.md), the heap the real rp2 port
+has free after main.py's boot, read on the chip with gc.mem_free() (bench/pico.py's heap_free; pico_heap_free
+in the JSON, null without the images). Last line: one JSON object with heap_bytes (after boot minus
+baseline). Goal: <= 32 KiB.
 """
 
 import json
@@ -109,8 +112,26 @@ def main() -> int:
         "goal_bytes": GOAL,
         "within_goal": heap <= GOAL,
     }
+    record["pico_heap_free"] = pico_heap_free()
+    if record["pico_heap_free"] is not None:
+        print(f"emulated Pico (MicroPython v1.28.0): gc.mem_free() after boot {record['pico_heap_free']}")
     print(json.dumps(record))
     return 0
+
+
+def pico_heap_free() -> int | None:
+    """gc.mem_free() after boot on the emulated Pico, or None when its images are not at hand."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import pico  # bench/pico.py
+    from unoxsim.pico import pico_dir
+
+    try:
+        folder = pico_dir()
+    except ValueError as exc:
+        print(f"no emulated Pico figure: {exc}", file=sys.stderr)
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        return pico.heap_free(folder, pico.flashed_image(folder, Path(tmp)))
 
 
 if __name__ == "__main__":

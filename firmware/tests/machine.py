@@ -21,13 +21,15 @@ class Timer:
     def __init__(self, id=-1):
         self.deadline = None
         self.callback = None
+        self.hard = False
         timers.append(self)
 
-    def init(self, mode=1, period=-1, callback=None):
+    def init(self, mode=1, period=-1, callback=None, hard=False):
         if period <= 0:
             raise ValueError("period must be > 0")
         self.deadline = _now[0] + period
         self.callback = callback
+        self.hard = hard
 
     def deinit(self):
         self.deadline = None

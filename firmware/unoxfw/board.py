@@ -9,9 +9,11 @@
 #
 # The beam and button interrupt handlers only increment a counter: they allocate nothing (small ints).
 # cut_after(ms) arms a one-shot machine.Timer whose callback stops the motor: a backstop for the on-time cap
-# that does not need the main loop. The callback only writes two PWM duties (no allocation). On the rp2
-# port a Timer callback is scheduled (soft IRQ): it runs between bytecodes, so it stops the motor when the
-# loop spins in Python code, not when the loop is blocked inside one C call; the watchdog covers that.
+# that does not need the main loop. The timer is hard (hard=True): on the rp2 port a soft Timer callback
+# is scheduled and runs between bytecodes, so it never runs while the loop is stuck inside one long C call;
+# a hard one runs from the timer interrupt in both cases (measured on MicroPython v1.28.0 in rp2040js:
+# tests/pico/test_pico_safety.py). So the callback must not allocate: it writes two PWM duties, a small
+# int and an attribute that already exists.
 
 try:
     from micropython import const
@@ -130,9 +132,9 @@ class Board:
 
     def cut_after(self, ms):
         if self._timer is None:
-            self._timer = self._machine.Timer()
+            self._timer = self._machine.Timer(-1)  # -1: a virtual timer, as the rp2 stubs ask
         timer = self._machine.Timer
-        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._on_cut)
+        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._on_cut, hard=True)
 
     def cut_cancel(self):
         if self._timer is not None:

@@ -44,6 +44,7 @@ def register(subparsers: Any) -> None:
         "  unox simulate-device --control /tmp/unox-sim.sock --send press  # its button\n"
         "  unox simulate-device --control /tmp/unox-sim.sock --send count  # cards\n"
         "  kill -USR1 PID                                                  # its button\n"
+        "  unox simulate-device --pty --chip rp2040     # MicroPython on an emulated Pico\n"
         "control commands: press [hold_ms], count, lid open|shut, take, load N,\n"
         "  unplug, plug",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -54,7 +55,12 @@ def register(subparsers: Any) -> None:
                         "hopper count); with --send: the socket of a running simulator")
     parser.add_argument("--send", metavar="COMMAND",
                         help="send COMMAND to the simulator at --control PATH, print its answer and exit")
-    parser.add_argument("--speed", type=float, default=1.0, help="virtual ms per real ms (default 1)")
+    parser.add_argument("--speed", type=float, default=None, help="virtual ms per real ms (default 1; not "
+                        "with --chip, which runs as fast as the emulator goes)")
+    parser.add_argument("--chip", choices=["rp2040"],
+                        help="run real MicroPython on an emulated Pico (rp2040js) instead of the firmware "
+                        "on CPython: the firmware is flashed onto it first, as `unox firmware flash` does "
+                        "(needs UNOX_PICO_DIR: docs/pico.md)")
     for name, kind, text in _options():
         parser.add_argument(f"--{name}", type=kind, help=text)
     parser.set_defaults(func=handler)
@@ -105,13 +111,17 @@ def handler(args: argparse.Namespace) -> int:
     if not args.pty:
         raise CommandError("say where to serve the simulated launcher: add --pty (a pseudo-terminal)")
     from unoxsim.control import ControlSocket
-    from unoxsim.device import VirtualDevice
-    from unoxsim.pty_server import PtyServer
 
-    try:
-        server = PtyServer(VirtualDevice(**device_kwargs(args)), speed=args.speed)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None
+    if args.chip:
+        server = chip_server(args)
+    else:
+        from unoxsim.device import VirtualDevice
+        from unoxsim.pty_server import PtyServer
+
+        try:
+            server = PtyServer(VirtualDevice(**device_kwargs(args)), speed=args.speed or 1.0)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
     try:
         if args.control:
             server.control = ControlSocket(server.device, args.control)
@@ -130,4 +140,53 @@ def handler(args: argparse.Namespace) -> int:
         print("unox: simulated launcher stopped", file=sys.stderr)
     finally:
         server.close()
+        close = getattr(server.device, "close", None)
+        if close is not None:
+            close()
     return 0
+
+
+def chip_server(args: argparse.Namespace) -> Any:
+    """The emulated Pico on a pty with our firmware flashed onto it through its USB serial, the way
+    `unox firmware flash` flashes a Pico (the same function, mpremote included), then reset and booted.
+    The link faults start after the flash: mpremote's raw REPL has no retransmission."""
+    from unoxsim.pico import PicoDevice, pico_dir
+    from unoxsim.pico_pty import ChipPtyServer
+
+    from unox.cli.commands.firmware import flash
+
+    if args.speed is not None:
+        raise CommandError("--speed does not apply to --chip: the emulated Pico runs as fast as it can "
+                           "(about 0.25-0.45 emulated s per wall s); drop --speed")
+    kwargs = device_kwargs(args)
+    faults = {name: kwargs.pop(name) for name in ("drop", "corrupt", "dup") if name in kwargs}
+    kwargs.pop("idle_step", None)
+    try:
+        device = PicoDevice(folder=pico_dir(), **kwargs)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    from unox.launcher.clock import emulated_clock_path
+
+    server = ChipPtyServer(device)
+    try:
+        clock_path = emulated_clock_path(server.path)
+        if clock_path is not None:  # unox commands on this pty time their link on the chip's clock
+            server.publish_clock(str(clock_path))
+        print(f"unox: flashing the firmware onto the emulated Pico through {server.path}", file=sys.stderr,
+              flush=True)
+        device.advance(ENUMERATE_MS)
+        flash(server.path, runner=server.runner(sys.stderr.fileno()))
+        boots = device.boots
+        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # mpremote's reset lands
+        device.advance_until(BOOT_LIMIT_MS, lambda: device.host_pending() > 0)  # main.py speaks
+        device.host_read()  # nobody listened yet: a client starts from a clean line
+        device.set_link_faults(**faults)
+    except BaseException:
+        server.close()
+        device.close()
+        raise
+    return server
+
+
+ENUMERATE_MS = 300  # USB enumeration takes 14 emulated ms; MicroPython's REPL is up well within this
+BOOT_LIMIT_MS = 5000  # main.py is up about 1 s (emulated) after a reset

@@ -1,0 +1,183 @@
+"""The firmware on real MicroPython v1.28.0 (rp2 port) on an emulated Pico (rp2040js), wired to the physics.
+
+Run: UNOX_PICO_DIR=../shared/pico python3 bench/pico.py [--presses N]   (docs/pico.md; about 5-10 min)
+
+It flashes the firmware onto a fresh chip the way `unox firmware flash` does, then measures in the chip's
+emulated time (so the figures do not depend on how fast this machine emulates it):
+- realtime_ratio: emulated seconds per wall second over the whole run (the emulator's speed here);
+- standalone_us p50/p99: button edge to motor IN1 pin high, no host (presses whose profile draw fires);
+- hosted_ms p50/p99: button edge -> BUTTON frame -> host driver -> FIRE -> motor IN1 pin high (the host runs
+  on the chip's clock, so its own CPU time is not in the figure);
+- heap_free: gc.mem_free() after main.py's boot, read on the chip;
+and, as the baseline measured in the same run, hosted_ms p50 on the CPython simulator (`sim://`): the
+ratio says how much slower the real interpreter and its USB stack answer than the model.
+Last line: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for folder in ("host", "simulator", "firmware", "."):
+    sys.path.insert(0, str(ROOT / folder))
+
+HEAP_AFTER_BOOT = """
+import gc, time, machine
+import main
+board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT)
+for _ in range(20):
+    main.step(board, app, time.ticks_ms())
+main.pause_watchdog(machine)
+gc.collect()
+print(gc.mem_free())
+"""
+
+
+def flashed_image(folder: Path, into: Path) -> Path:
+    from unox.cli.commands.firmware import flash
+    from unoxsim.pico import PicoDevice
+    from unoxsim.pico_pty import ChipPtyServer
+
+    device = PicoDevice(folder=folder)
+    server = ChipPtyServer(device)
+    try:
+        device.advance(300)
+        with open(into / "flash.log", "w") as log:
+            flash(server.path, runner=server.runner(log.fileno()))
+        boots = device.boots
+        device.advance_until(5000, lambda: device.boots > boots)
+        image = into / "flash.bin"
+        device.save_flash(image)
+        return image
+    finally:
+        server.close()
+        device.close()
+
+
+def booted(folder: Path, image: Path, **physics):
+    from unoxsim.pico import PicoDevice
+
+    device = PicoDevice(folder=folder, image=image, **physics)
+    device.advance_until(5000, lambda: device.host_pending() > 0)
+    return device
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def standalone_us(folder: Path, image: Path, presses: int) -> list[float]:
+    device = booted(folder, image, seed=41, cards=112)
+    samples: list[float] = []
+    try:
+        while len(samples) < presses:
+            edge_us = device.now_us()
+            rises = len(device.rises["motor_in1"])
+            device.press_button(hold_ms=40)
+            device.advance_until(300, lambda seen=rises: len(device.rises["motor_in1"]) > seen)
+            if len(device.rises["motor_in1"]) > rises:  # this press's draw fired (40 % fire nothing)
+                samples.append(device.rises["motor_in1"][rises] * 1000 - edge_us)
+            device.advance_until(3000, lambda: device.wire("motor_in1").level() == 0
+                                 and device.wire("motor_in2").level() == 0)
+            device.advance(300)
+    finally:
+        device.close()
+    return samples
+
+
+def hosted_ms(folder: Path, image: Path, presses: int) -> list[float]:
+    from unox.launcher.serial import SerialLauncher
+    from unoxsim.pico import chip_port
+
+    device = booted(folder, image, seed=42, cards=112)
+    launcher = SerialLauncher(chip_port(device))
+    samples: list[float] = []
+    try:
+        launcher.status()
+        for _ in range(presses):
+            edge_us = device.now_us()
+            rises = len(device.rises["motor_in1"])
+            device.press_button(hold_ms=40)
+            if launcher.wait_press(timeout=2.0) and launcher.fire(1).fired == 1:
+                samples.append(device.rises["motor_in1"][rises] - edge_us / 1000)
+    finally:
+        launcher.close()
+        device.close()
+    return samples
+
+
+def sim_hosted_ms(presses: int) -> list[float]:
+    """The baseline: the same press -> fire on the CPython simulator (1 ms resolution)."""
+    from unox.launcher import open_launcher
+
+    launcher = open_launcher("sim:?seed=42&cards=112")
+    device = launcher.device  # type: ignore[attr-defined]
+    samples: list[float] = []
+    for _ in range(presses):
+        edge = device.now_ms()
+        seen = len(device.wire("motor_in1").history)
+        device.press_button(hold_ms=40)
+        if launcher.wait_press(timeout=2.0) and launcher.fire(1).fired == 1:
+            rises = [t for t, v in device.wire("motor_in1").history[seen:] if v > 0]
+            samples.append(rises[0] - edge)
+    launcher.close()
+    return samples
+
+
+def heap_free(folder: Path, image: Path) -> int:
+    from unoxsim.pico import repl_exec
+
+    device = booted(folder, image)
+    try:
+        return int(repl_exec(device, HEAP_AFTER_BOOT).split()[-1])
+    finally:
+        device.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=20, help="presses per latency figure (default 20)")
+    args = parser.parse_args()
+    from unoxsim.pico import pico_dir
+
+    try:
+        folder = pico_dir()
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    wall0, emulated = time.monotonic(), 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        image = flashed_image(folder, Path(tmp))
+        heap = heap_free(folder, image)
+        alone = standalone_us(folder, image, args.presses)
+        hosted = hosted_ms(folder, image, args.presses)
+    wall = time.monotonic() - wall0
+    from unoxsim.pico import PicoDevice
+
+    emulated = PicoDevice.emulated_ms_total / 1000
+    baseline = sim_hosted_ms(args.presses)
+    record = {
+        "realtime_ratio": round(emulated / wall, 3),
+        "standalone_us": {"p50": round(percentile(alone, 0.5)), "p99": round(percentile(alone, 0.99)),
+                          "n": len(alone)},
+        "hosted_ms": {"p50": round(percentile(hosted, 0.5), 1), "p99": round(percentile(hosted, 0.99), 1),
+                      "n": len(hosted)},
+        "heap_free": heap,
+        "sim_hosted_ms_p50": round(statistics.median(baseline), 1),
+        "hosted_ratio_to_sim": round(statistics.median(hosted) / statistics.median(baseline), 2),
+    }
+    print(f"emulated {emulated:.1f} s in {wall:.1f} s wall", file=sys.stderr)
+    print(json.dumps(record))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

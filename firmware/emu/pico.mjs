@@ -1,0 +1,268 @@
+// The emulated Raspberry Pi Pico for unoxsim.pico: MicroPython's official RPI_PICO build in rp2040js,
+// stepped in lockstep by a Python parent that owns the launcher's physics (simulator/unoxsim).
+//
+// Usage: node pico.mjs DIR [--image FLASH.bin]
+//   DIR holds micropython-v1.28.0-RPI_PICO.uf2 and rp2040-bootrom-b1.bin (UNOX_PICO_DIR, docs/pico.md).
+//   --image boots from a saved flash image (firmware already on it) instead of the UF2.
+//
+// Protocol: one JSON object per line on stdin, one JSON reply per line on stdout; nothing else is printed
+// on stdout. The chip runs only inside a `run`, so every emulated microsecond happens between two lines
+// the parent wrote, and the same lines give the same run.
+//   {"op":"run","us":N,"in":{"16":1,...},"adc":[counts...],"tx":"HEX"}  drive inputs, queue USB bytes to
+//       the chip, run N emulated us; reply {"ns":T,"rx":"HEX","out":{"14":[duty,hz],...},"rise":{"14":T},
+//       "boots":B,"resets":[[T,reason],...]}. T is emulated ns since the first boot (across resets). duty
+//       is 0..1 as the pad sees it (PWM compare over wrap, or the SIO level), hz the PWM frequency.
+//       rise: the first low->high edge of each watched pin in this run.
+//   {"op":"reset","reason":0}   power-cycle: a fresh chip from the same flash (reason 1: watchdog timer)
+//   {"op":"save","path":P}      write the flash image to P (a chip with the firmware on it, for reuse)
+//   {"op":"quit"}
+//
+// Emulator facts this relies on (measured: ../../docs/pico.md and the shared probe README):
+// - flash writes are not emulated: the boot ROM's flash_range_erase / flash_range_program are patched to
+//   BKPT #n; BX LR, and the breakpoint does the work on mcu.flash (NOR: erase to 0xFF, program ANDs);
+// - the watchdog only calls onWatchdogTrigger: the reset is a fresh chip from a copy of the flash with
+//   WATCHDOG.REASON kept, so machine.reset_cause() reads WDT_RESET;
+// - the USB CDC input FIFO drops what overflows: bytes are fed only while it has room.
+import fs from 'fs';
+import path from 'path';
+import { Simulator, USBCDC } from 'rp2040js';
+
+const UF2_NAME = 'micropython-v1.28.0-RPI_PICO.uf2';
+const ROM_NAME = 'rp2040-bootrom-b1.bin';
+const FLASH_BASE = 0x10000000;
+const CYCLE_NS = 1e9 / 125e6;
+const FUNC_PWM = 4;
+const WATCHED = [13, 14, 15, 25]; // buzzer, motor IN1/IN2, LED (hardware/pins.toml)
+const BKPT_ERASE = 0x31;
+const BKPT_PROGRAM = 0x32;
+
+function die(message) {
+  process.stderr.write(`pico.mjs: ${message}\n`);
+  process.exit(2);
+}
+
+function patchedBootrom(file) {
+  // The ROM's function table: a 16-bit pointer at 0x14, then (code, address) pairs of 16-bit words.
+  const rom = Buffer.from(fs.readFileSync(file));
+  if (rom.length !== 16384) die(`${file}: ${rom.length} bytes, a RP2040 boot ROM has 16384`);
+  const table = rom.readUInt16LE(0x14);
+  const found = {};
+  for (let at = table; at + 4 <= rom.length; at += 4) {
+    const code = rom.readUInt16LE(at);
+    if (code === 0) break;
+    found[String.fromCharCode(code & 0xff, code >> 8)] = rom.readUInt16LE(at + 2) & ~1;
+  }
+  for (const [name, bkpt] of [['RE', BKPT_ERASE], ['RP', BKPT_PROGRAM]]) {
+    const at = found[name];
+    if (at === undefined) die(`${file}: no ${name} entry in the ROM function table`);
+    rom.writeUInt16LE(0xbe00 | bkpt, at); // BKPT #n
+    rom.writeUInt16LE(0x4770, at + 2); // BX LR
+  }
+  return new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4);
+}
+
+function loadUF2(file, flash) {
+  const data = fs.readFileSync(file);
+  for (let off = 0; off + 512 <= data.length; off += 512) {
+    const dv = new DataView(data.buffer, data.byteOffset + off, 512);
+    if (dv.getUint32(0, true) !== 0x0a324655 || dv.getUint32(4, true) !== 0x9e5d5157 ||
+        dv.getUint32(508, true) !== 0x0ab16f30) die(`${file}: not a UF2 file (bad block at ${off})`);
+    if (dv.getUint32(8, true) & 1) continue; // not for main flash
+    const addr = dv.getUint32(12, true), size = dv.getUint32(16, true);
+    flash.set(data.subarray(off + 32, off + 32 + size), addr - FLASH_BASE);
+  }
+}
+
+const args = process.argv.slice(2);
+const dir = args[0];
+if (!dir) die('usage: node pico.mjs DIR [--image FLASH.bin]');
+const imageAt = args.indexOf('--image');
+const romFile = path.join(dir, ROM_NAME);
+const uf2File = path.join(dir, UF2_NAME);
+for (const f of [romFile, uf2File]) if (!fs.existsSync(f)) die(`${f} is missing (see docs/pico.md)`);
+const bootrom = patchedBootrom(romFile);
+
+const consoleWarn = console.warn; // rp2040js's SIO warns on stderr itself about registers it does not model
+console.warn = (...words) => { if (!String(words[0]).includes('invalid SIO')) consoleWarn(...words); };
+const QUIET = { debug() {}, info() {}, warn() {}, error() {} };
+let chip = null; // the running chip: {sim, mcu, clock, cdc}
+let baseNs = 0; // emulated ns before the current chip started (resets keep time running)
+let boots = 0;
+let resetPending = null; // set by the watchdog, acted on between instructions
+let resets = [];
+let fromChip = [];
+let toChip = [];
+let rise = {};
+
+function boot(flashImage, reason) {
+  const sim = new Simulator();
+  const mcu = sim.rp2040;
+  mcu.loadBootrom(bootrom);
+  mcu.logger = QUIET; // rp2040js logs unmodelled registers MicroPython touches (SIO 0x50, 0x58): noise here
+  if (flashImage) mcu.flash.set(flashImage);
+  else loadUF2(uf2File, mcu.flash);
+  mcu.onBreak = (code) => flashOp(mcu, code);
+  const wdt = mcu.peripherals[0x40058];
+  wdt.reason = reason;
+  wdt.onWatchdogTrigger = () => {
+    wdt.alarm.enable = false; wdt.timer.enable = false; // it re-fires at once otherwise
+    if (resetPending === null) resetPending = wdt.reason;
+  };
+  const info = { armed: null, wdt_ms: null, first_out: {} };
+  const wdtWrite = wdt.writeUint32.bind(wdt);
+  wdt.writeUint32 = (offset, value) => {
+    wdtWrite(offset, value);
+    if (offset === 0 && value & 0x40000000 && info.armed === null) {
+      info.armed = baseNs + sim.clock.nanos;
+      info.wdt_ms = Math.round(wdt.timer.counter / 2000); // LOAD is 2 x us on the RP2040 (erratum RP2040-E1)
+    }
+  };
+  const cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (buf) => { for (const b of buf) fromChip.push(b); };
+  for (const pin of WATCHED) {
+    mcu.gpio[pin].addListener(() => {
+      if (mcu.gpio[pin].outputEnable && info.first_out[pin] === undefined) info.first_out[pin] = baseNs + sim.clock.nanos;
+      const high = mcu.gpio[pin].outputEnable && mcu.gpio[pin].outputValue;
+      if (high && rise[pin] === undefined) rise[pin] = baseNs + sim.clock.nanos;
+    });
+  }
+  mcu.core.PC = FLASH_BASE;
+  if (chip) baseNs += chip.clock.nanos;
+  chip = { sim, mcu, clock: sim.clock, cdc, info };
+  toChip = []; // bytes in flight to a chip that reset are lost, as on a USB bus reset
+  boots += 1;
+}
+
+function flashOp(mcu, code) {
+  const r = mcu.core.registers;
+  if (code === BKPT_ERASE) {
+    const off = r[0] >>> 0, count = r[1] >>> 0;
+    mcu.flash.fill(0xff, off, off + count);
+  } else if (code === BKPT_PROGRAM) {
+    const off = r[0] >>> 0, data = r[1] >>> 0, count = r[2] >>> 0;
+    for (let i = 0; i < count; i++) mcu.flash[off + i] &= mcu.readUint8(data + i);
+  }
+}
+
+function setInputs(inputs, adc) {
+  const { mcu } = chip;
+  // Only on a change: rp2040js latches an edge on every setInputValue call, even to the same level, so a
+  // pin set low again each slice would raise a falling-edge IRQ each slice.
+  for (const [pin, level] of Object.entries(inputs || {})) {
+    const gpio = mcu.gpio[Number(pin)];
+    if (gpio.rawInputValue !== !!level) gpio.setInputValue(!!level);
+  }
+  if (adc) adc.forEach((counts, ch) => { mcu.adc.channelValues[ch] = counts; });
+}
+
+function pump() {
+  const { cdc } = chip;
+  let n = 0;
+  while (n < toChip.length && !cdc.txFIFO.full) cdc.sendSerialByte(toChip[n++]);
+  if (n) toChip = toChip.slice(n);
+}
+
+function run(us) {
+  const end = chip.clock.nanos + us * 1000;
+  let lastInputs = null;
+  while (chip.clock.nanos < end) {
+    const { mcu, clock } = chip;
+    const chunkEnd = Math.min(end, clock.nanos + 20000);
+    while (clock.nanos < chunkEnd && resetPending === null) {
+      if (mcu.core.waiting) {
+        clock.tick(Math.max(CYCLE_NS, Math.min(clock.nanosToNextAlarm, chunkEnd - clock.nanos)));
+      } else {
+        clock.tick(mcu.core.executeInstruction() * CYCLE_NS);
+      }
+    }
+    pump();
+    if (resetPending !== null) {
+      const reason = resetPending;
+      resetPending = null;
+      lastInputs = snapshotInputs(mcu);
+      const left = end - clock.nanos;
+      resets.push([baseNs + clock.nanos, reason]);
+      boot(mcu.flash.slice(), reason);
+      restoreInputs(lastInputs);
+      return run(Math.max(0, left / 1000));
+    }
+  }
+}
+
+function snapshotInputs(mcu) {
+  return { pins: [16, 17, 18].map((p) => mcu.gpio[p].rawInputValue), adc: [...mcu.adc.channelValues] };
+}
+
+function restoreInputs(saved) {
+  [16, 17, 18].forEach((p, i) => { if (saved.pins[i]) chip.mcu.gpio[p].setInputValue(true); });
+  saved.adc.forEach((v, ch) => { chip.mcu.adc.channelValues[ch] = v; });
+}
+
+function padOut(pin) {
+  // duty 0..1 and frequency of an output pad: PWM compare / wrap when the PWM drives it, else the level
+  const { mcu } = chip;
+  const gpio = mcu.gpio[pin];
+  if (!gpio.outputEnable) return [0, 0];
+  if (gpio.functionSelect !== FUNC_PWM) return [gpio.outputValue ? 1 : 0, 0];
+  const ch = mcu.pwm.channels[(pin >> 1) & 7];
+  if (!(ch.csr & 1)) return [gpio.outputValue ? 1 : 0, 0];
+  const level = pin & 1 ? ch.cc >>> 16 : ch.cc & 0xffff;
+  const wrap = (ch.top & 0xffff) + 1;
+  const div = ((ch.div >> 4) & 0xff || 256) + (ch.div & 0xf) / 16;
+  const phaseCorrect = ch.csr & 2 ? 2 : 1;
+  return [Math.min(1, level / wrap), Math.round(125e6 / div / wrap / phaseCorrect)];
+}
+
+function answer(msg) {
+  switch (msg.op) {
+    case 'run': {
+      setInputs(msg.in, msg.adc);
+      if (msg.tx) for (const b of Buffer.from(msg.tx, 'hex')) toChip.push(b);
+      rise = {};
+      resets = [];
+      run(msg.us);
+      const out = {};
+      for (const pin of WATCHED) out[pin] = padOut(pin);
+      const rx = Buffer.from(fromChip).toString('hex');
+      fromChip = [];
+      return { ns: baseNs + chip.clock.nanos, rx, out, rise, boots, resets, queued: toChip.length, boot: chip.info };
+    }
+    case 'reset': {
+      const saved = snapshotInputs(chip.mcu);
+      resets = [[baseNs + chip.clock.nanos, msg.reason || 0]];
+      boot(chip.mcu.flash.slice(), msg.reason || 0);
+      restoreInputs(saved);
+      return { ns: baseNs, boots };
+    }
+    case 'save':
+      fs.writeFileSync(msg.path, chip.mcu.flash);
+      return { saved: msg.path };
+    case 'quit':
+      process.exit(0);
+      break;
+    default:
+      return { error: `unknown op ${JSON.stringify(msg.op)}` };
+  }
+  return {};
+}
+
+boot(imageAt >= 0 ? fs.readFileSync(args[imageAt + 1]) : null, 0);
+process.stdout.write(JSON.stringify({ ready: true, boots }) + '\n');
+
+let pending = '';
+process.stdin.on('data', (chunk) => {
+  pending += chunk.toString('latin1');
+  let nl;
+  while ((nl = pending.indexOf('\n')) >= 0) {
+    const line = pending.slice(0, nl);
+    pending = pending.slice(nl + 1);
+    let reply;
+    try {
+      reply = answer(JSON.parse(line));
+    } catch (err) {
+      reply = { error: String(err && err.stack || err) };
+    }
+    process.stdout.write(JSON.stringify(reply) + '\n');
+  }
+});
+process.stdin.on('end', () => process.exit(0));

@@ -1,0 +1,138 @@
+"""The emulated Pico's tests: real MicroPython v1.28.0 (rp2 port) in rp2040js, wired to the physics.
+
+The images come from `UNOX_PICO_DIR`; when it is unset and `../shared/pico` exists beside the checkout, that
+folder is used. Without them every test here skips with one line saying what to get, unless
+`UNOX_PICO_REQUIRED=1` (set by `.ci/run` when the folder exists): then a skip is an error.
+
+One flash per session: `unox firmware flash --port PTY` (the CLI, as a user runs it) onto a freshly booted
+chip; its flash image is then the start of every other test's chip, so each test boots the same firmware
+without paying for a flash again. Soak sizes come from environment variables (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "pico"
+if "UNOX_PICO_DIR" not in os.environ and SHARED.is_dir():
+    os.environ["UNOX_PICO_DIR"] = str(SHARED)
+
+UNOX = [sys.executable, "-m", "unox"]
+BOOT_LIMIT_MS = 5000
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/pico/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.pico)
+
+
+@pytest.fixture(scope="session")
+def pico_folder() -> Path:
+    from unoxsim.pico import pico_dir
+
+    try:
+        return pico_dir()
+    except ValueError as exc:
+        if os.environ.get("UNOX_PICO_REQUIRED"):
+            pytest.fail(f"UNOX_PICO_REQUIRED is set but {exc}")
+        pytest.skip(str(exc))
+
+
+def serve_command(server, argv: list[str]) -> tuple[int, str]:
+    """Runs a CLI command against the chip's pty while the chip runs; (exit code, stdout + stderr)."""
+    with tempfile.TemporaryFile() as out:
+        code = server.runner(out.fileno())(argv)
+        out.seek(0)
+        return code, out.read().decode(errors="replace")
+
+
+def wait_booted(device, limit_ms: int = BOOT_LIMIT_MS) -> None:
+    """Runs the chip until main.py speaks on the USB serial (its first frame after boot)."""
+    assert device.advance_until(limit_ms, lambda: device.host_pending() > 0), "main.py never spoke"
+
+
+class Deploy:
+    """What the session's one flash did: the CLI's answers, and the flash image it left."""
+
+    def __init__(self, flash: tuple[int, str], version: tuple[int, str], image: Path, emulated_ms: int):
+        self.flash, self.version, self.image, self.emulated_ms = flash, version, image, emulated_ms
+
+
+@pytest.fixture(scope="session")
+def deploy(pico_folder, tmp_path_factory) -> Deploy:
+    """`unox firmware flash --port PTY` onto a fresh emulated Pico, then `unox firmware version`."""
+    from unox.launcher.clock import emulated_clock_path
+    from unoxsim.pico import PicoDevice
+    from unoxsim.pico_pty import ChipPtyServer
+
+    device = PicoDevice(folder=pico_folder)
+    server = ChipPtyServer(device)
+    try:
+        server.publish_clock(str(emulated_clock_path(server.path)))
+        device.advance(300)  # USB enumerates in 14 emulated ms; the REPL is up well within this
+        start = device.now_ms()
+        flashed = serve_command(server, [*UNOX, "firmware", "flash", "--port", server.path])
+        boots = device.boots
+        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # mpremote's `reset` lands
+        wait_booted(device)
+        emulated = device.now_ms() - start
+        device.host_read()
+        version = serve_command(server, [*UNOX, "firmware", "version", "--port", server.path])
+        image = tmp_path_factory.mktemp("pico") / "flash.bin"
+        device.save_flash(image)
+    finally:
+        server.close()
+        device.close()
+    return Deploy(flashed, version, image, emulated)
+
+
+@pytest.fixture
+def pico(deploy, pico_folder):
+    """`pico(**physics)`: a launcher whose chip boots the flashed firmware; closed after the test."""
+    from unoxsim.pico import PicoDevice
+
+    made = []
+
+    def make(*, boot: bool = True, **kwargs):
+        device = PicoDevice(folder=pico_folder, image=deploy.image, **kwargs)
+        made.append(device)
+        if boot:
+            wait_booted(device)
+        return device
+
+    yield make
+    for device in made:
+        device.close()
+
+
+@pytest.fixture
+def host():
+    """`host(device)`: the real host driver (`SerialLauncher`) on the chip's USB serial and clock."""
+    from unox.launcher.serial import SerialLauncher
+    from unoxsim.pico import chip_port
+
+    opened = []
+
+    def make(device, **options):
+        launcher = SerialLauncher(chip_port(device), name="emulated Pico", **options)
+        opened.append(launcher)
+        return launcher
+
+    yield make
+    for launcher in opened:
+        launcher.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How much chip time the emulated Pico's tests ran, and at what speed (docs/pico.md's ratio)."""
+    pico = sys.modules.get("unoxsim.pico")
+    if pico is not None and pico.PicoDevice.emulated_ms_total:
+        seconds = pico.PicoDevice.emulated_ms_total / 1000
+        terminalreporter.write_line(f"emulated Pico: {seconds:.1f} emulated s in these tests")

@@ -1,0 +1,42 @@
+"""1. Boot on the emulated Pico: the watchdog first, HELLO to the host, the heap left after boot."""
+
+from __future__ import annotations
+
+from unoxsim.pico import repl_exec
+
+WDT_MS = 5000  # firmware/main.py's first line (unoxfw.runner.WDT_MS)
+
+
+def test_main_arms_the_watchdog_before_it_builds_the_board(pico):
+    device = pico()
+    info = device.boot_info
+    motor_pads = [info["first_out"][str(device.pins[name])] for name in ("motor_in1", "motor_in2")]
+    assert info["armed"] is not None and info["wdt_ms"] == WDT_MS
+    assert info["armed"] < min(motor_pads)  # the board's pads come up only after the watchdog runs
+    assert device.wire("motor_in1").level() == 0 and device.wire("motor_in2").level() == 0
+
+
+def test_hello_reaches_the_host_driver_with_the_firmware_version(pico, host):
+    device = pico()
+    status = host(device).status()
+    assert status.firmware == "0.1.0"
+    assert device.boots == 1
+
+
+def test_heap_free_after_boot_is_read_on_the_chip_with_gc_mem_free(pico):
+    # main.py's own boot, run in the REPL after Ctrl-C: the firmware's objects stay alive while measured
+    device = pico()
+    heap = int(repl_exec(device, HEAP_AFTER_BOOT).split()[-1])
+    assert 100_000 < heap < 240_000  # the RP2040's 264 KB SRAM less MicroPython's own: a real figure
+
+
+HEAP_AFTER_BOOT = """
+import gc, time, machine
+import main
+board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT)
+for _ in range(20):
+    main.step(board, app, time.ticks_ms())
+main.pause_watchdog(machine)
+gc.collect()
+print(gc.mem_free())
+"""
