@@ -63,6 +63,8 @@ def test_C_V2_unox_serve_serves_each_round_and_sends_every_scored_hand(broker, t
                 str(port),
                 "--pin",
                 "",
+                "--operator-pin",
+                "",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

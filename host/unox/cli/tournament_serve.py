@@ -19,6 +19,7 @@ from unox.cli.tournament_play import _open_round
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from unox.tournament.seat import TableSeat
 
@@ -31,7 +32,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if args.continue_path is not None or args.no_journal:
         raise CommandError("--tournament keeps a journal per round; leave out --continue and --no-journal")
-    options = web_options(args)
+    options = _pins_for_the_night(web_options(args))
     address, number = checked_options(args)
     path = args.journal or default_journal(address.name, number)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -49,6 +50,20 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         seat.stop()
         journal.close()
+
+
+def _pins_for_the_night(options: Any) -> Any:
+    """Both PINs chosen once (a random one too), so every round's server asks the phones for the same."""
+    from dataclasses import replace
+
+    from unox.web.launch import WebError, choose_pin
+
+    try:
+        pin, operator_pin = choose_pin(options), choose_pin(options, "--operator-pin")
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    none = ""  # a PIN chosen as none stays none in every round's server
+    return replace(options, pin=pin or none, operator_pin=operator_pin or none)
 
 
 def _rounds(args: argparse.Namespace, options: object, seat: TableSeat, results: Path) -> int:
@@ -84,7 +99,7 @@ def _rounds(args: argparse.Namespace, options: object, seat: TableSeat, results:
         except WebError as exc:
             session.close()
             raise CommandError(str(exc)) from exc
-        announce(server.url, server.pin, sys.stdout)
+        announce(server.url, server.pin, sys.stdout, server.operator_pin)
         server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
         server.thread.start()
         try:

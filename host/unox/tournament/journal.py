@@ -53,7 +53,8 @@ class ResultsJournal:
             raise JournalError(f"{self.path} is a folder; give a file name, e.g. {self.path / 'club.db'}")
         self._check_ours()
         self._lock = JournalLock(self.path)
-        self._lock.acquire()
+        self._lock.acquire(create=True)
+        self._db: sqlite3.Connection | None = None
         try:
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             if self._db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
@@ -67,7 +68,9 @@ class ResultsJournal:
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
         except (sqlite3.Error, OSError) as exc:
-            self._lock.release()
+            if self._db is not None:
+                self._db.close()  # before the lock: closing the lock's descriptor drops SQLite's own locks
+            self._lock.release(remove_created=True)
             raise JournalError(f"cannot open the tournament journal {self.path}: {exc}") from exc
 
     def _check_ours(self) -> None:
