@@ -20,8 +20,14 @@
 # A card wedged in the beam at the first stall and pulled clear by the reverse pulse went back inside,
 # so it is taken off the count (it is counted again when it comes out).
 # A double feed (one long beam block, one edge) counts two cards: see BlockTimer.
-# At the end the motor keeps going until the last card has left the beam (else STUCK after exit_ms),
-# then the reverse pulse pulls the next card back; a card in the beam after that is STUCK (T4).
+# At the end the motor keeps going until the last card has left the beam, then the reverse pulse pulls the
+# next card back; a card in the beam after that is STUCK (T4). A last card still in the beam after exit_ms
+# is wedged in the nip or snagged in the slot: the beam cannot tell which, nor whether it is one card or a
+# double-fed pair (one block that never ends). So the feeder brakes and reverses, up to _END_TRIES times: a
+# wedged card that comes free (half of them at each pulse) goes back inside, is taken off the count and fed
+# again, and its block is measured at speed (a pair counts two). One still in the beam after that is STUCK.
+# A snagged card is out of the nip: no pulse moves it, and a snagged pair stays counted as one (the beam's
+# blind spot, docs/reliability.md).
 # Every reverse pulse comes after _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full
 # speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating.
 # A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
@@ -61,6 +67,10 @@ _BEAM_STABLE_MS = const(4)  # a block shorter than this is a glitch, not a card 
 _BRAKE_MS = const(40)  # braking before each reverse pulse (30-50 ms)
 _BRAKE = const(7)
 _PRE_BACK = const(8)
+_EXIT_BACK = const(9)
+_EXIT_PUSH = const(10)
+_PUSH_MS = const(40)  # forward between two reverse pulses: each pulse then wiggles the wedged card anew
+_END_TRIES = const(3)  # reverse pulses for a last card still in the beam: a wedged one stays 1 time in 8
 
 
 class BeamCounter:
@@ -169,6 +179,7 @@ class Feeder:
         self._pulled = 0
         self._seen = 0
         self._retried = False
+        self._end_tries = 0
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
@@ -198,6 +209,7 @@ class Feeder:
         self._pulled = 0
         self._seen = 0
         self._retried = False
+        self._end_tries = 0
         self.wedged = 0
         self.blocks.extra = 0
         if n <= 0:
@@ -279,6 +291,10 @@ class Feeder:
             if waited >= _BRAKE_MS:
                 if self._next == _SPIN:
                     self._spin(now_ms)
+                elif self._next == _EXIT_PUSH:
+                    self._board.motor(self._duty())
+                    self._phase = _EXIT_PUSH
+                    self._t = now_ms
                 else:
                     self._board.motor(-self._duty())
                     self._phase = self._next
@@ -295,7 +311,23 @@ class Feeder:
             if not self._board.beam_blocked():
                 self._back(_END_BACK, now_ms)
             elif waited > self._s["exit_ms"]:
-                return self._finish("stuck", "-")
+                if self._end_tries:
+                    return self._finish("stuck", "-")  # fed again after coming free, and stuck again
+                self._end_tries = 1
+                self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
+        elif phase == _EXIT_BACK:
+            if waited >= self._s["reverse_ms"]:
+                if self._board.beam_blocked():
+                    if self._end_tries >= _END_TRIES:
+                        return self._finish("stuck", "-")  # snagged in the slot, or wedged for good
+                    self._end_tries += 1
+                    self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
+                    return None
+                self._pulled += 1  # it went back inside: counted again when it comes out, at speed
+                self._spin(now_ms)
+        elif phase == _EXIT_PUSH:
+            if waited >= _PUSH_MS:
+                self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:
             if waited >= self._s["reverse_ms"]:
                 self._board.motor(0)

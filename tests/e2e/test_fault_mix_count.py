@@ -71,9 +71,9 @@ def test_fired_k_is_the_cards_out_under_every_fault_mix(sim, mix):
 
 
 def test_a_double_fed_pair_left_in_the_nip_after_a_stuck_card_is_counted_as_two(sim):
-    launcher = sim(f"seed=2&cards={HOPPER_CAPACITY}&stuck=1&double=1")
+    launcher = sim(f"seed=2&cards={HOPPER_CAPACITY}&stuck=1&double=1&unjam=0")
     device = launcher.device
-    first = launcher.fire(1)  # a pair snags in the slot; the next pair jams behind it
+    first = launcher.fire(1)  # a pair snags in the slot; the next pair jams behind it (no pulse frees it)
     assert first.fault == "stuck"
     device.model.faults.stuck = device.model.faults.double = 0.0  # from here on, clean feeding
     device.take_stuck()  # the presser pulls the stuck pair: the pair behind it waits in the nip
@@ -82,3 +82,22 @@ def test_a_double_fed_pair_left_in_the_nip_after_a_stuck_card_is_counted_as_two(
     for n in (1, 2, 3):
         fired, out, _ = press_and_clear(launcher, n)
         assert fired == out
+
+
+def test_a_double_fed_pair_wedged_as_the_last_card_is_pulled_back_and_counted_again(sim):
+    """The fire's last card wedges in the nip (a pair, one block that never ends): the old feeder called it
+    STUCK at once and counted the pair as one card while the presser took two. Now it reverses first."""
+    launcher = sim(f"seed=3&cards={HOPPER_CAPACITY}&jam=1&double=1&unjam=1")
+    model = launcher.device.model
+    pick = model._new_card
+
+    def first_pick_only():
+        card = pick()
+        model.faults.jam = model.faults.double = 0.0  # only the first card picked is a wedging pair
+        return card
+
+    model._new_card = first_pick_only
+    result = launcher.fire(1)
+    assert model.fault_counts == {"jam": 1, "double": 1, "stuck": 0}
+    assert result.fault is None  # it came free, went back on the stack and was fed again
+    assert result.fired == launcher.device.cards_out + model.past_beam()
