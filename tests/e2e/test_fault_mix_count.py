@@ -101,3 +101,33 @@ def test_a_double_fed_pair_wedged_as_the_last_card_is_pulled_back_and_counted_ag
     assert model.fault_counts == {"jam": 1, "double": 1, "stuck": 0}
     assert result.fault is None  # it came free, went back on the stack and was fed again
     assert result.fired == launcher.device.cards_out + model.past_beam()
+
+
+def fire_with_one_faulty_pick(launcher, n: int, **rates: float):
+    """A clean fire first (the feeder learns one card's block), then a fire whose first card picked has
+    the given faults and every later one none."""
+    model = launcher.device.model
+    assert press_and_clear(launcher, 1)[:2] == (1, 1)
+    pick = model._new_card
+
+    def faulty_once():
+        for name, rate in rates.items():
+            setattr(model.faults, name, rate)
+        card = pick()
+        for name in rates:
+            setattr(model.faults, name, 0.0)
+        model._new_card = pick
+        return card
+
+    model._new_card = faulty_once
+    return press_and_clear(launcher, n)
+
+
+@pytest.mark.parametrize("double", [0.0, 1.0])
+def test_a_card_snagged_as_the_last_card_counts_what_the_presser_takes(sim, double):
+    """The snag is out of the nip: no pulse moves it and its block never ends. The roller runs on until the
+    next card jams behind it (stall current on the battery ADC): later than one card's length for a pair."""
+    launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}")
+    fired, out, pair = fire_with_one_faulty_pick(launcher, 1, stuck=1.0, double=double)
+    assert pair == (double == 1.0)
+    assert (fired, out) == ((2, 2) if double else (1, 1))
