@@ -23,11 +23,13 @@
 # At the end the motor keeps going until the last card has left the beam, then the reverse pulse pulls the
 # next card back; a card in the beam after that is STUCK (T4). A last card still in the beam after exit_ms
 # is wedged in the nip or snagged in the slot: the beam cannot tell which, nor whether it is one card or a
-# double-fed pair (one block that never ends). So the feeder brakes and reverses, up to _END_TRIES times: a
-# wedged card that comes free (half of them at each pulse) goes back inside, is taken off the count and fed
-# again, and its block is measured at speed (a pair counts two). One still in the beam after that is STUCK.
-# A snagged card is out of the nip: no pulse moves it, and a snagged pair stays counted as one (the beam's
-# blind spot, docs/reliability.md).
+# double-fed pair (one block that never ends). So the feeder brakes and reverses (3 times, 8 when the stall
+# proves the card wedged), pushing forward between pulses: a wedged card that comes free (half of them at
+# each pulse) goes back inside, is taken off the count and fed again, and its block is measured at speed (a
+# pair counts two). One still in the beam after that is STUCK. A snagged card is out of the nip: no pulse
+# moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
+# behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
+# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck).
 # Every reverse pulse comes after _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full
 # speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating.
 # A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
@@ -70,9 +72,11 @@ _PRE_BACK = const(8)
 _EXIT_BACK = const(9)
 _EXIT_PUSH = const(10)
 _PUSH_MS = const(40)  # forward between two reverse pulses: each pulse then wiggles the wedged card anew
-_END_TRIES = const(3)
-_SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card that held the beam this long
-# before the roller stalled was longer than one card (see "A snagged last card" above)  # reverse pulses for a last card still in the beam: a wedged one stays 1 time in 8
+_END_TRIES = const(3)  # reverse pulses for a last card still in the beam: a wedged one stays 1 time in 8
+_WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
+_WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
+_SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
+# longer than one card (see _stuck)
 
 
 class BeamCounter:
@@ -254,6 +258,14 @@ class Feeder:
         self._clean = clean
         return (self.fired(), self._n, fault, detail)
 
+    def _tries(self):
+        # A snagged card stalls the roller no sooner than 1.6 card blocks after its block began (the next card
+        # must come up behind it); a card wedged in the nip stalls it within its own length.
+        stall = self._stall_ms
+        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED:
+            return _WEDGED_TRIES
+        return _END_TRIES
+
     def _stuck(self):
         # A snagged last card: the roller turns freely until the next card jams behind it and holds the roller.
         # That stall comes when the roller has moved the snagged card's length, plus the way from the stack
@@ -339,7 +351,7 @@ class Feeder:
         elif phase == _EXIT_BACK:
             if waited >= self._s["reverse_ms"]:
                 if self._board.beam_blocked():
-                    if self._end_tries >= _END_TRIES:
+                    if self._end_tries >= self._tries():
                         return self._stuck()  # snagged in the slot, or wedged for good
                     self._end_tries += 1
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
