@@ -267,7 +267,7 @@ class Feeder:
         return _END_TRIES
 
     def _stuck(self):
-        # A snagged last card: the roller turns freely until the next card jams behind it and holds the roller.
+        # A snagged last card: the roller turns freely until the next card jams behind it and holds it.
         # That stall comes when the roller has moved the snagged card's length, plus the way from the stack
         # to its tail, after the block began: one card is never that late, a double-fed pair (30-70 % longer)
         # always is. A card wedged in the nip stalls the roller within its own length: never that late either.

@@ -6,9 +6,9 @@ while still spinning up, where block timing ignores a block (it cannot be measur
 pair waiting there was counted as one card. Now a fire after one that did not end with its reverse pulse
 starts with that pulse (the beam being clear), so the waiting card goes back and enters at speed.
 
-A double-fed pair that stops in the beam for good (snagged in the slot, or wedged as a fire's last card) is one
-block that never ends, exactly like one card. A wedged one is reversed until it comes free and is fed again;
-a snagged one is told by when the roller stalls (the next card jams behind it): later for a pair. Every
+A double-fed pair that stops in the beam for good (snagged in the slot, or wedged as a fire's last card) is
+one block that never ends, exactly like one card. A wedged one is reversed until it comes free and is fed
+again; a snagged one is told by when the roller stalls (the next card jams behind it): later for a pair. Every
 press must be exact; the pairs stopped in the beam are counted for the record (docs/reliability.md).
 Default 250 presses per mix; `UNOX_MIX_PRESSES=15000` is the issue's audit (docs/reliability.md).
 """
