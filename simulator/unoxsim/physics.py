@@ -170,8 +170,9 @@ class LauncherModel:
 
     def take_stuck(self) -> int:
         """A player pulls the card(s) sticking out of the slot; they count as ejected (T4). That is a card
-        snagged in the slot, and a card jammed in the beam too: when the last card of a fire wedges, all
-        `n` are counted and the firmware reports STUCK, so the presser takes that one the same way."""
+        snagged in the slot, and a card jammed in the beam too: when the last card of a fire wedges and no
+        reverse pulse frees it, all `n` are counted and the firmware reports STUCK, so the presser takes that
+        one the same way."""
         taken = [c for c in self.path if c.stuck or (c.jammed and self._in_beam(c))]
         for card in taken:
             self.path.remove(card)
