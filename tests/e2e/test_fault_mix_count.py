@@ -67,7 +67,7 @@ def test_fired_k_is_the_cards_out_under_every_fault_mix(sim, mix):
     assert wrong == []
     if os.environ.get("UNOX_MIX_PRESSES"):
         print(f"\n{mix}: {PRESSES} presses, {fired_total} cards, 0 unreported; "
-              f"{pairs} double-fed pairs stopped in the beam, each counted as two")
+              f"{pairs} double-fed pairs stopped in the beam, each counted right")
 
 
 def test_a_double_fed_pair_left_in_the_nip_after_a_stuck_card_is_counted_as_two(sim):
