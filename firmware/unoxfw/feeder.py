@@ -344,8 +344,6 @@ class Feeder:
             if not self._stall_ms and self._board.battery_mv() * 16 < self._free_mv * 15:
                 self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
             if waited > self._s["exit_ms"]:
-                if self._end_tries:
-                    return self._stuck()  # fed again after coming free, and stuck again
                 self._end_tries = 1
                 self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
         elif phase == _EXIT_BACK:
@@ -357,9 +355,12 @@ class Feeder:
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
                     return None
                 self._pulled += 1  # it went back inside: counted again when it comes out, at speed
+                self._end_tries = 0  # the card fed next may wedge too (max_on_ms bounds the whole fire)
                 self._spin(now_ms)
         elif phase == _EXIT_PUSH:
-            if waited >= _PUSH_MS:
+            if not self._board.beam_blocked():
+                self._back(_END_BACK, now_ms)  # freed by the last pulse and pushed out: it left, the end
+            elif waited >= _PUSH_MS:
                 self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:
             if waited >= self._s["reverse_ms"]:
