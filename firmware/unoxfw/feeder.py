@@ -73,6 +73,7 @@ _EXIT_BACK = const(9)
 _EXIT_PUSH = const(10)
 _PUSH_MS = const(40)  # forward between two reverse pulses: each pulse then wiggles the wedged card anew
 _END_TRIES = const(3)  # reverse pulses for a last card still in the beam: a wedged one stays 1 time in 8
+_MAX_FREES = const(2)  # last cards freed and fed again in one fire; one that wedges after that is STUCK
 _WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
 _WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
 _SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
@@ -220,6 +221,7 @@ class Feeder:
         self._seen = 0
         self._retried = False
         self._end_tries = 0
+        self._frees = 0
         self._free_mv = 0
         self._stall_ms = 0
         self.wedged = 0
@@ -344,6 +346,8 @@ class Feeder:
             if not self._stall_ms and self._board.battery_mv() * 16 < self._free_mv * 15:
                 self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
             if waited > self._s["exit_ms"]:
+                if self._frees >= _MAX_FREES:
+                    return self._stuck()  # it wedges again each time it is fed
                 self._end_tries = 1
                 self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
         elif phase == _EXIT_BACK:
@@ -355,7 +359,8 @@ class Feeder:
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
                     return None
                 self._pulled += 1  # it went back inside: counted again when it comes out, at speed
-                self._end_tries = 0  # the card fed next may wedge too (max_on_ms bounds the whole fire)
+                self._end_tries = 0  # the card fed next may wedge too: pulses again, _MAX_FREES times
+                self._frees += 1
                 self._spin(now_ms)
         elif phase == _EXIT_PUSH:
             if not self._board.beam_blocked():
