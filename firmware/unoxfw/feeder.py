@@ -26,7 +26,8 @@
 # double-fed pair (one block that never ends). So the feeder brakes and reverses (3 times, 8 when the stall
 # proves the card wedged), pushing forward between pulses: a wedged card that comes free (half of them at
 # each pulse) goes back inside, is taken off the count and fed again, and its block is measured at speed (a
-# pair counts two). One still in the beam after that is STUCK. A snagged card is out of the nip: no pulse
+# pair counts two; a last card freed and fed again twice that wedges again is STUCK). One still in the
+# beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
 # moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
 # behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
 # 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck).
