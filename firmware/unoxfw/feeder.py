@@ -344,7 +344,7 @@ class Feeder:
             if not self._board.beam_blocked():
                 self._back(_END_BACK, now_ms)
                 return None
-            if not self._stall_ms and self._board.battery_mv() * 16 < self._free_mv * 15:
+            if not self._stall_ms and self._free_mv and self._board.battery_mv() * 16 < self._free_mv * 15:
                 self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
             if waited > self._s["exit_ms"]:
                 if self._frees >= _MAX_FREES:
@@ -387,7 +387,8 @@ class Feeder:
         if fired >= self._n:
             self._phase = _EXIT
             self._t = now_ms
-            self._free_mv = self._board.battery_mv()  # the roller turning freely, the last card in the nip
+            # the roller turning freely, the last card in the nip (None: no ADC, the host's direct-GPIO board)
+            self._free_mv = self._board.battery_mv() or 0
             self._stall_ms = 0
             return None
         if waited <= self._s["card_ms"]:
