@@ -4,7 +4,7 @@
 import unittest
 
 import machine
-from rig import Rig
+from rig import Rig, adc_raw
 from unoxfw.pins import PINS
 
 _FULL = 65535
@@ -94,3 +94,36 @@ class TestBrakeBeforeReverse(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestLastCardLeftInTheBeam(unittest.TestCase):
+    # Issue 13 item 7: a fire's last card that never leaves the beam, a block that never ends. The battery
+    # ADC shows when the roller stalls: a card wedged in the nip holds it within its own length; a snagged
+    # one lets it turn until the next card jams behind it, later still when the snagged block is a pair.
+    def stop_in_the_beam(self, stall_after_ms):
+        rig = Rig(machine, cards=0)  # no real cards: only the test touches the beam and the pack
+        rig.connect()
+        adc, beam = PINS["battery_adc"], rig.pin("beam")
+        machine.set_adc(adc, adc_raw(4300))  # the roller turning freely
+        rig.fire(2)
+        rig.run(100, dt=1)  # at speed
+        beam.drive(0)
+        rig.run(40, dt=1)  # one card blocks the beam 40 ms: that is one card's length at this speed
+        beam.drive(1)
+        rig.run(20, dt=1)
+        beam.drive(0)  # the last card: it never leaves the beam
+        rig.run(stall_after_ms, dt=1)
+        machine.set_adc(adc, adc_raw(3700))  # the roller held: stall current sags the pack
+        reversals = rig.reversals
+        rig.run(3000, dt=1)
+        [fired] = [f[2] for f in rig.frames("FIRED")]
+        return fired[0], fired[2], rig.reversals - reversals
+
+    def test_a_stall_past_191_percent_of_a_card_is_a_snagged_pair(self):
+        self.assertEqual(self.stop_in_the_beam(90), ("3", "stuck", 3))
+
+    def test_a_stall_between_one_card_and_191_percent_is_one_snagged_card(self):
+        self.assertEqual(self.stop_in_the_beam(70), ("2", "stuck", 3))
+
+    def test_a_stall_within_one_card_is_a_wedged_card_reversed_8_times(self):
+        self.assertEqual(self.stop_in_the_beam(30), ("2", "stuck", 8))

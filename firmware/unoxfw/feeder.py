@@ -20,8 +20,17 @@
 # A card wedged in the beam at the first stall and pulled clear by the reverse pulse went back inside,
 # so it is taken off the count (it is counted again when it comes out).
 # A double feed (one long beam block, one edge) counts two cards: see BlockTimer.
-# At the end the motor keeps going until the last card has left the beam (else STUCK after exit_ms),
-# then the reverse pulse pulls the next card back; a card in the beam after that is STUCK (T4).
+# At the end the motor keeps going until the last card has left the beam, then the reverse pulse pulls the
+# next card back; a card in the beam after that is STUCK (T4). A last card still in the beam after exit_ms
+# is wedged in the nip or snagged in the slot: the beam cannot tell which, nor whether it is one card or a
+# double-fed pair (one block that never ends). So the feeder brakes and reverses (3 times, 8 when the stall
+# proves the card wedged), pushing forward between pulses: a wedged card that comes free (half of them at
+# each pulse) goes back inside, is taken off the count and fed again, and its block is measured at speed (a
+# pair counts two; a last card freed and fed again twice that wedges again is STUCK). One still in the
+# beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
+# moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
+# behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
+# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck).
 # Every reverse pulse comes after _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full
 # speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating.
 # A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
@@ -61,6 +70,15 @@ _BEAM_STABLE_MS = const(4)  # a block shorter than this is a glitch, not a card 
 _BRAKE_MS = const(40)  # braking before each reverse pulse (30-50 ms)
 _BRAKE = const(7)
 _PRE_BACK = const(8)
+_EXIT_BACK = const(9)
+_EXIT_PUSH = const(10)
+_PUSH_MS = const(40)  # forward between two reverse pulses: each pulse then wiggles the wedged card anew
+_END_TRIES = const(3)  # reverse pulses for a last card still in the beam: a wedged one stays 1 time in 8
+_MAX_FREES = const(2)  # last cards freed and fed again in one fire; one that wedges after that is STUCK
+_WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
+_WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
+_SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
+# longer than one card (see _stuck)
 
 
 class BeamCounter:
@@ -112,6 +130,10 @@ class BlockTimer:
         self._valid = False
         self._since = 0
         self._spun = 0
+
+    def moving_ms(self, now_ms):
+        # how long the block in progress has lasted, if it began with the roller forward at speed (else 0)
+        return ticks_diff(now_ms, self._since) if self._blocked and self._valid else 0
 
     def spin(self, now_ms):
         # the roller (re)starts forward: it needs _SPIN_UP_MS to reach speed
@@ -169,6 +191,7 @@ class Feeder:
         self._pulled = 0
         self._seen = 0
         self._retried = False
+        self._end_tries = 0
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
@@ -198,6 +221,10 @@ class Feeder:
         self._pulled = 0
         self._seen = 0
         self._retried = False
+        self._end_tries = 0
+        self._frees = 0
+        self._free_mv = 0
+        self._stall_ms = 0
         self.wedged = 0
         self.blocks.extra = 0
         if n <= 0:
@@ -233,6 +260,24 @@ class Feeder:
         self._phase = _IDLE
         self._clean = clean
         return (self.fired(), self._n, fault, detail)
+
+    def _tries(self):
+        # A snagged card stalls the roller no sooner than 1.6 card blocks after its block began (the next card
+        # must come up behind it); a card wedged in the nip stalls it within its own length.
+        stall = self._stall_ms
+        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED:
+            return _WEDGED_TRIES
+        return _END_TRIES
+
+    def _stuck(self):
+        # A snagged last card: the roller turns freely until the next card jams behind it and holds it.
+        # That stall comes when the roller has moved the snagged card's length, plus the way from the stack
+        # to its tail, after the block began: one card is never that late, a double-fed pair (30-70 % longer)
+        # always is. A card wedged in the nip stalls the roller within its own length: never that late either.
+        ref = self.blocks.ref
+        if ref and self._stall_ms > 0 and self._stall_ms * 100 > ref * _SNAG_PAIR:
+            self.blocks.extra += 1
+        return self._finish("stuck", "-")
 
     def cutting(self):
         return self._phase == _RUNDOWN
@@ -279,6 +324,10 @@ class Feeder:
             if waited >= _BRAKE_MS:
                 if self._next == _SPIN:
                     self._spin(now_ms)
+                elif self._next == _EXIT_PUSH:
+                    self._board.motor(self._duty())
+                    self._phase = _EXIT_PUSH
+                    self._t = now_ms
                 else:
                     self._board.motor(-self._duty())
                     self._phase = self._next
@@ -294,8 +343,31 @@ class Feeder:
         elif phase == _EXIT:
             if not self._board.beam_blocked():
                 self._back(_END_BACK, now_ms)
-            elif waited > self._s["exit_ms"]:
-                return self._finish("stuck", "-")
+                return None
+            if not self._stall_ms and self._free_mv and self._board.battery_mv() * 16 < self._free_mv * 15:
+                self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
+            if waited > self._s["exit_ms"]:
+                if self._frees >= _MAX_FREES:
+                    return self._stuck()  # it wedges again each time it is fed
+                self._end_tries = 1
+                self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
+        elif phase == _EXIT_BACK:
+            if waited >= self._s["reverse_ms"]:
+                if self._board.beam_blocked():
+                    if self._end_tries >= self._tries():
+                        return self._stuck()  # snagged in the slot, or wedged for good
+                    self._end_tries += 1
+                    self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
+                    return None
+                self._pulled += 1  # it went back inside: counted again when it comes out, at speed
+                self._end_tries = 0  # the card fed next may wedge too: pulses again, _MAX_FREES times
+                self._frees += 1
+                self._spin(now_ms)
+        elif phase == _EXIT_PUSH:
+            if not self._board.beam_blocked():
+                self._back(_END_BACK, now_ms)  # freed by the last pulse and pushed out: it left, the end
+            elif waited >= _PUSH_MS:
+                self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:
             if waited >= self._s["reverse_ms"]:
                 self._board.motor(0)
@@ -315,6 +387,9 @@ class Feeder:
         if fired >= self._n:
             self._phase = _EXIT
             self._t = now_ms
+            # the roller turning freely, the last card in the nip (None: no ADC, the host's direct-GPIO board)
+            self._free_mv = self._board.battery_mv() or 0
+            self._stall_ms = 0
             return None
         if waited <= self._s["card_ms"]:
             return None

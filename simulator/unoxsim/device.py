@@ -4,9 +4,10 @@
 firmware exactly as `firmware/main.py` does, in the same order: the watchdog armed first
 (`machine.WDT(timeout=runner.WDT_MS)`), then `unoxfw.runner.boot`, then `runner.step` every loop.
 `advance(ms)` moves virtual time in steps of up to 10 ms while anything moves (shorter as a beam edge, a
-pick or a nip release nears, so every edge lands on its own millisecond), `idle_step` ms otherwise, 1 ms
-right after an input changed or bytes arrived, never past a scheduled event. The firmware asks for a tick
-every 1-10 ms. Nothing sleeps.
+pick, a nip release or a card's jam behind a stuck one nears, so every edge lands on its own millisecond;
+1 ms while a jammed card stops a turning roller, so the battery ADC shows the stall when it comes),
+`idle_step` ms otherwise, 1 ms right after an input changed or bytes arrived, never past a scheduled event.
+The firmware asks for a tick every 1-10 ms. Nothing sleeps.
 
 The host side is `host_write()` / `host_read()` (the `sim://` port uses them). Faults: the physics'
 per-card rates, the cable's per-frame rates, electrical noise on the beam line (`glitch`: the probability per

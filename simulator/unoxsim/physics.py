@@ -147,12 +147,15 @@ class LauncherModel:
         roller = max(reach * geo.roller_mm_per_ms, 1e-6)
         nip_busy = any(c.free_speed is None and not c.stuck for c in self.path)
         forward = applied > 0 or self.motor.speed > 0
+        if self.motor.speed > 0.05 and any(c.jammed for c in self.path):
+            return 1.0  # a held roller stops within a few ms: the battery ADC sees its stall current at once
         gaps = [self._pick_slip - self._pick_travel] if forward and self.hopper and not nip_busy else []
+        tails = [c.pos - c.length for c in self.path if c.stuck]  # where the next card jams behind one
         for card in self.path:
             if card.stuck or card.jammed:
                 continue
             marks = (geo.beam_mm, geo.beam_mm + card.length, geo.beam_mm + card.length - geo.nip_to_beam_mm,
-                     card.jam_at or 0.0, 0.0)
+                     card.jam_at or 0.0, 0.0, *tails)
             gaps.extend(abs(mark - card.pos) for mark in marks)
             if card.free_speed:
                 roller = max(roller, card.free_speed)
@@ -167,8 +170,9 @@ class LauncherModel:
 
     def take_stuck(self) -> int:
         """A player pulls the card(s) sticking out of the slot; they count as ejected (T4). That is a card
-        snagged in the slot, and a card jammed in the beam too: when the last card of a fire wedges, all
-        `n` are counted and the firmware reports STUCK, so the presser takes that one the same way."""
+        snagged in the slot, and a card jammed in the beam too: when the last card of a fire wedges and no
+        reverse pulse frees it, all `n` are counted and the firmware reports STUCK, so the presser takes that
+        one the same way."""
         taken = [c for c in self.path if c.stuck or (c.jammed and self._in_beam(c))]
         for card in taken:
             self.path.remove(card)

@@ -150,8 +150,9 @@ def test_jam_behind_a_card_left_from_an_earlier_fire_counts_zero_not_minus_one(m
 
 @pytest.mark.parametrize("option", ["stick", "wedge"])
 def test_T4_the_last_card_left_in_the_slot_is_stuck_and_counted(make_rig, option):
-    # Stopped by a snag or wedged: with all n counted the firmware cannot tell, and the card sticks out
-    # of the slot. STUCK: the presser takes it, so it counts.
+    # Stopped by a snag, or wedged again each time a reverse pulse frees it and it is fed again (here 5
+    # times; the feeder feeds a freed last card again twice): the card sticks out of the slot. STUCK: the
+    # presser takes it, so it counts.
     rig = make_rig(cards=10, **{option: 2 if option == "stick" else (2, 5)})
     rig.connect()
     rig.fire(2)
