@@ -48,14 +48,21 @@ class Chip:
                               cwd=self.home, timeout=BOUND_S)
 
     def start(self, *argv: str) -> subprocess.Popen:
-        return subprocess.Popen([*UNOX, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        """Unbuffered pipes: `read_line` takes one line at a time and leaves the rest to `finish`."""
+        return subprocess.Popen([*UNOX, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
                                 env=self.env, cwd=self.home)
 
 
 def read_line(stream, bound_s: float = BOUND_S) -> str:
+    """One line from an unbuffered pipe (read a byte at a time, so nothing is held back in a buffer)."""
     ready, _, _ = select.select([stream], [], [], bound_s)
     assert ready, "no line within the bound"
-    return stream.readline()
+    return stream.readline().decode()
+
+
+def finish(proc: subprocess.Popen) -> tuple[str, str]:
+    out, err = proc.communicate(timeout=BOUND_S)
+    return out.decode(), err.decode()
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +73,7 @@ def chip(pico_folder, tmp_path_factory):
                PYTHONUNBUFFERED="1", UNOX_PICO_DIR=str(pico_folder))
     sock = str(home / "pico.sock")
     proc = subprocess.Popen([*UNOX, "simulate-device", "--pty", "--chip", "rp2040", "--control", sock],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=home)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0, env=env, cwd=home)
     try:
         path = read_line(proc.stdout).strip()
         assert path.startswith("/dev/pts/"), path
@@ -82,7 +89,7 @@ def diagnose(chip: Chip) -> None:
     proc = chip.start("diagnose", "--launcher", chip.launcher, "--cards", "2", "--json")
     assert "press the launcher's button" in read_line(proc.stderr)
     chip.press()
-    out, err = proc.communicate(timeout=BOUND_S)
+    out, err = finish(proc)
     report = json.loads(out)
     checks = {check["name"]: check for check in report["checks"]}
     assert proc.returncode == 0 and report["ok"] and not report["simulated"], (out, err)
@@ -101,7 +108,7 @@ def press(chip: Chip) -> None:
     for _ in range(3):
         chip.press()
         records.append(json.loads(read_line(proc.stdout)))  # one record per press, before the next press
-    out, err = proc.communicate(timeout=BOUND_S)
+    out, err = finish(proc)
     summary = json.loads(out.splitlines()[-1])["summary"]
     assert proc.returncode == 0 and summary["presses"] == 3, (out, err)
     assert summary["cards_fired"] == sum(record["fired"] for record in records)
