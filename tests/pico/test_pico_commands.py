@@ -47,10 +47,11 @@ class Chip:
         return subprocess.run([*UNOX, *argv], input=stdin, capture_output=True, text=True, env=self.env,
                               cwd=self.home, timeout=BOUND_S)
 
-    def start(self, *argv: str) -> subprocess.Popen:
+    def start(self, *argv: str, stdin: bool = False) -> subprocess.Popen:
         """Unbuffered pipes: `read_line` takes one line at a time and leaves the rest to `finish`."""
-        return subprocess.Popen([*UNOX, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-                                env=self.env, cwd=self.home)
+        return subprocess.Popen([*UNOX, *argv], stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, env=self.env,
+                                cwd=self.home)
 
 
 def read_line(stream, bound_s: float = BOUND_S) -> str:
@@ -60,8 +61,8 @@ def read_line(stream, bound_s: float = BOUND_S) -> str:
     return stream.readline().decode()
 
 
-def finish(proc: subprocess.Popen) -> tuple[str, str]:
-    out, err = proc.communicate(timeout=BOUND_S)
+def finish(proc: subprocess.Popen, typed: bytes | None = None) -> tuple[str, str]:
+    out, err = proc.communicate(typed, timeout=BOUND_S)
     return out.decode(), err.decode()
 
 
@@ -134,16 +135,35 @@ def calibrate(chip: Chip) -> None:
     assert chip.cards_out() - before >= 1 + 1 + PERIOD_CARDS
 
 
+def typed(proc: subprocess.Popen, line: str, answer: str) -> str:
+    """Types one line into `play --plain` and reads until its answer: one line at a time, as a person types
+    (two lines in one write wait in play's stdin buffer while it polls the launcher: see the report)."""
+    proc.stdin.write(line.encode() + b"\n")
+    return until(proc, answer)
+
+
+def until(proc: subprocess.Popen, text: str) -> str:
+    line = read_line(proc.stdout)
+    while text not in line:
+        line = read_line(proc.stdout)
+    return line
+
+
 def play(chip: Chip) -> None:
-    """`unox play --plain`, dealt by hand, a card flipped, three presses from stdin, then quit."""
+    """`unox play --plain`: dealt by hand, a card flipped, Bob presses the launcher's button, then quit."""
     before = chip.cards_out()
-    lines = "deal Ann\nflip G7\n" + "press\n" * 3 + "quit\nyes\n"
-    done = chip.unox("play", "--plain", "--no-journal", "--players", "Ann,Bob", "--seed", "1", "--launcher",
-                     chip.launcher, stdin=lines)
-    fired = [int(line.split(": ")[1].split()[0]) for line in done.stdout.splitlines()
-             if " presses: " in line and " cards fired" in line]
-    assert done.returncode == 0 and len(fired) == 3, done.stdout + done.stderr
-    assert chip.cards_out() == before + sum(fired)
+    proc = chip.start("play", "--plain", "--no-journal", "--players", "Ann,Bob", "--seed", "1", "--launcher",
+                      chip.launcher, stdin=True)
+    until(proc, "next: ")
+    typed(proc, "deal Ann", "flip G7")
+    typed(proc, "flip G7", "Bob: play a card on G7")
+    chip.press()  # a real launcher's button is pressed on the launcher, not typed
+    line = until(proc, "Bob presses: ")
+    fired = 0 if "nothing fired" in line else int(line.split("Bob presses: ")[1].split()[0])
+    typed(proc, "quit", "leave the table?")
+    out, err = finish(proc, b"yes\n")
+    assert proc.returncode == 0, out + err
+    assert chip.cards_out() == before + fired, line
 
 
 def serve(chip: Chip) -> None:
