@@ -34,13 +34,14 @@ MAX_HOLD_MS = 60_000  # a finger held longer than a minute is a typo, not a pres
 
 
 def hopper_count(device: VirtualDevice) -> dict[str, int]:
-    """The ground truth a crash test compares with a journal: where every loaded card is."""
+    """The ground truth a crash test compares with a journal: where every loaded card is; plus what the
+    firmware says of itself where it runs in this process (an emulated chip's firmware is only heard)."""
     model = device.model
     count = {"ejected": model.ejected, "in_slot": model.past_beam(), "hopper": model.hopper,
              "in_path": model.in_path(), "loaded": model.loaded, "boots": device.boots,
              "now_ms": device.now_ms()}
-    app = getattr(device, "app", None)  # the firmware's own state: only where it runs on CPython, not on
-    if app is not None:  # the emulated Pico (`--chip`), whose memory is the chip's
+    app = getattr(device, "app", None)
+    if app is not None:
         count.update(counted=app.counted, presses=app.presses_taken, firing=int(app.feeder.busy()),
                      glitches=device.glitches, alone=len(app.alone))
     return count
