@@ -8,10 +8,12 @@ in the first case. So the on-time cap's backstop stops the motor at max_on_ms + 
 
 from __future__ import annotations
 
+from unox.table.journal import Journal
 from unoxsim.pico import repl_exec
 
 from tests.e2e.conftest import firmware_config
 from tests.simulator.conftest import HostSide
+from tests.table.tablekit import FixedProfile, new_table, started
 
 HOPPER_CAPACITY = 112
 CAP_MS = 600
@@ -115,19 +117,39 @@ def test_a_python_loop_hang_mid_fire_is_cut_by_the_hard_timer_at_the_on_time_cap
     assert device.boots == 1  # stopped by the timer, long before the watchdog
 
 
-def test_a_hang_in_one_long_c_call_is_cut_by_the_hard_timer_then_the_watchdog_restarts_the_chip(pico, host):
+def test_a_hang_in_one_long_c_call_is_cut_by_the_hard_timer_then_the_watchdog_restarts_the_chip(pico, host,
+                                                                                               tmp_path):
+    """The fire is a table's (journalled, Bob's press); after the restart the table settles it as
+    docs/reliability.md says: the chip cannot tell, so it stays unsettled until the operator's count."""
     device = pico(seed=4, cards=HOPPER_CAPACITY)
     start_hanging_firmware(device, "sum(range(10**9))")  # one C call: minutes on a real RP2040
     launcher = host(device, config=firmware_config(max_on_ms=CAP_MS))
     launcher.status()
-    result = launcher.fire(40, fire_id=77)
-    assert (result.fired, result.fault, result.details["detail"]) == (0, "link", "lost")
+    told: list[str] = []
+    table = new_table(launcher=launcher, journal=Journal(tmp_path / "table.db"), seed=3)
+    table.listeners.append(told.append)
+    table.profile = FixedProfile(40)
+    started(table)  # Bob's turn to press
+    reply = table.button()
+    assert reply["error"]["code"] == "unsettled" and "launcher fault (link)" in " ".join(told)
+    pending = table.journal.pending_fire()
+    assert (pending["player"], pending["requested"], pending["fired"]) == ("Bob", 40, None)
     (start, end), = motor_on_spans(device)
     assert CAP_MS <= end - start <= CAP_MS + CUT_MARGIN_MS + 5  # a soft timer would not have run
     launcher.clock.sleep(WDT_MS / 1000)
     assert device.boots == 2 and device.resets[-1][1] == 1  # WATCHDOG.REASON: the timer ran out
     assert device.resets[-1][0] - start <= 200 + WDT_MS + 5  # the last feed was 200 ms into the fire
-    assert launcher.fire_result(77) is None  # rebooted: it cannot tell, so the table asks the operator
-    cards_before = device.model.ejected + device.model.past_beam()
+    cards_out = device.model.ejected + device.model.past_beam()
+    assert cards_out > 0  # the motor ran 600 ms: cards came out that nobody counted for the host
+    # rebooted: the chip cannot tell, so the table, having asked it, still holds the fire for the operator
+    assert launcher.fire_result(pending["fire_id"]) is None
+    assert table.button()["error"]["code"] == "unsettled"
+    assert table.state()["unsettled"]["fire_id"] == pending["fire_id"]
+    reply = table.handle({"cmd": "settle", "fired": cards_out})  # the operator counts what came out
+    assert reply["ok"] and reply["settled"]["fired"] == cards_out, reply
+    fires = table.journal.fires()
+    assert [(f["player"], f["fired"], f["settled_by"]) for f in fires] == [("Bob", cards_out, "operator")]
+    assert sum(f["fired"] for f in fires) == device.model.ejected + device.model.past_beam()
+    assert table.journal.pending_fire() is None and "unsettled" not in table.state()
     assert launcher.fire(2).fired == 2  # main.py came back from flash; the host's link recovered alone
-    assert device.model.ejected + device.model.past_beam() == cards_before + 2
+    assert device.model.ejected + device.model.past_beam() == cards_out + 2
