@@ -97,7 +97,7 @@ def test_each_fault_beeps_its_pattern_on_the_buzzer_pin(pico):
 
 
 @pytest.mark.xfail(strict=True, reason="known bug, docs/reliability.md: since the issue-17 feeder changes a "
-                   "snagged card ends in no STUCK pattern within 8 presses on the emulated chip (sim:// beeps it)")
+                   "snagged card ends in no STUCK pattern within 8 presses on the emulated chip")
 def test_a_snagged_card_beeps_stuck_on_the_buzzer_pin(pico):
     """T4 on the chip: a snagged card beeps STUCK's pattern. Strict xfail: it fails today (a known bug on the
     emulated chip only), and the day it passes the marker must go."""
