@@ -35,6 +35,7 @@ def broker_config(passwords: Path) -> str:
         "# unox tournament and Home Assistant broker (docs/tournament.md); written by unox install broker\n"
         f"listener {MQTT_PORT}\n"
         "allow_anonymous false\n"
+        "set_tcp_nodelay true\n"
         f"password_file {passwords}\n"
     )
 

@@ -35,6 +35,7 @@ def test_install_broker_writes_a_closed_config_and_one_user_per_table_whose_logi
     assert done.returncode == 0, done.stderr
     conf = (tmp_path / "etc/mosquitto/conf.d/unox.conf").read_text()
     assert "allow_anonymous false" in conf and "password_file /etc/mosquitto/unox.passwd" in conf
+    assert "set_tcp_nodelay true" in conf.splitlines()  # a receipt must not wait 40 ms on Nagle
     urls = _urls(done.stdout)
     assert sorted(urls) == ["coordinator", "table1", "table2"]
     assert "user homeassistant, password" in done.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 
 import pytest
@@ -40,6 +41,54 @@ def test_the_config_listens_on_loopback_only_and_refuses_anonymous(broker):
     lines = (broker.folder / "passwords").read_text().splitlines()
     assert {line.split(":")[0] for line in lines} == set(broker.users)
     assert all(broker.users[line.split(":")[0]] not in line for line in lines)  # hashed, not plain
+
+
+def test_nagle_is_off_at_both_ends_so_a_receipt_does_not_wait_for_a_delayed_ack(broker):
+    """A result and its receipt are small back-to-back packets: with Nagle on, each waits ~40 ms for the
+    peer's delayed ACK (bench/tournament.py: median 50 ms with it, 5 ms without)."""
+    assert "set_tcp_nodelay true" in broker.config.read_text().splitlines()
+    link = _link(broker.url("table1", "club"), "nodelay")
+    try:
+        assert link.wait_connected(10)
+        assert link._client.socket().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        link.stop()
+
+
+def test_a_repeated_state_is_dropped_unparsed_but_a_repeated_result_is_delivered(broker):
+    """The schedule (~150 KB for 80 players) comes again on every resubscribe and every coordinator
+    reconnect; a table need not parse it again. A result sent twice must reach the coordinator twice, so
+    that the table gets its receipt again."""
+    seen: list[tuple[str, object]] = []
+    done = threading.Event()
+
+    def on(topic, payload):
+        seen.append((topic, payload))
+        if payload == {"end": True}:
+            done.set()
+
+    states = ("club/state",)
+    reader = Link(parse(broker.url("table1", "club")), "reader", {"club/#": on}, states=states).start()
+    sender = _link(broker.url("table2", "club"), "sender")
+    try:
+        assert reader.wait_connected(10) and sender.wait_connected(10)
+        for topic, payload in [("club/state", {"round": 1}), ("club/state", {"round": 1}),
+                               ("club/result", {"hand": 1}), ("club/result", {"hand": 1}),
+                               ("club/state", {"round": 2}), ("club/state", {"round": 1}),
+                               ("club/end", {"end": True})]:
+            sender.publish(topic, payload).wait_for_publish(10)
+        assert done.wait(10)
+        assert seen == [
+            ("club/state", {"round": 1}),
+            ("club/result", {"hand": 1}),
+            ("club/result", {"hand": 1}),
+            ("club/state", {"round": 2}),
+            ("club/state", {"round": 1}),
+            ("club/end", {"end": True}),
+        ]
+    finally:
+        reader.stop()
+        sender.stop()
 
 
 def test_a_message_queued_for_an_offline_persistent_client_arrives_when_it_returns(broker):

@@ -317,10 +317,11 @@ def test_a_result_sent_twice_is_counted_once(broker, tmp_path):
             for _ in range(2):
                 table.publish("unox/tournament/twice/result/1", result).wait_for_publish(WAIT)
             assert got.wait(WAIT)
-            standings = coordinator.standings()
+            standings, counted = coordinator.standings(), coordinator.counted()
         finally:
             table.stop()
             coordinator.stop()
+        assert counted == 1
         assert (
             acks == [{"hand_id": "r1-t1-h1", "ok": True}] * 2
         )  # both acknowledged, so neither is sent again

@@ -54,6 +54,11 @@ class Coordinator:
         with self._lock:
             return self._tally.table()
 
+    def counted(self) -> int:
+        """How many hands are in (cheap: the tally's own set, not the journal)."""
+        with self._lock:
+            return len(self._have)
+
     def open_round(self) -> int | None:
         """The first round with a result missing (None when every hand is in)."""
         hands = self.plan.hands()

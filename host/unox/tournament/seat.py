@@ -39,7 +39,7 @@ class TableSeat:
             topics.schedule(name): self._on_schedule,
             topics.current_round(name): self._on_round,
             topics.ack(name, number): self._on_ack,
-        }, on_connect=self.send_unsent)
+        }, on_connect=self.send_unsent, states=(topics.schedule(name), topics.current_round(name)))
 
     def start(self) -> TableSeat:
         self.link.start()
@@ -107,6 +107,8 @@ class TableSeat:
     # -- on the link's thread ---------------------------------------------------------------------
 
     def _on_schedule(self, topic: str, payload: Any) -> None:
+        if payload == self.journal.get(SCHEDULE_KEY):
+            return  # retained, so redelivered on every reconnect: unchanged, no parse and no disk flush
         try:
             Plan.from_json(payload)
         except (ScheduleError, TypeError, ValueError):
@@ -116,7 +118,7 @@ class TableSeat:
             self._changed.notify_all()
 
     def _on_round(self, topic: str, payload: Any) -> None:
-        if isinstance(payload, dict):
+        if isinstance(payload, dict) and payload != self.journal.get(ROUND_KEY):
             with self._changed:
                 self.journal.set(ROUND_KEY, payload)
                 self._changed.notify_all()
