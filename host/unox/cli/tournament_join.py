@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from unox.cli.errors import CommandError
@@ -62,40 +64,53 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
     return address, int(table or 0)
 
 
-def run_table(args: argparse.Namespace) -> int:
-    """`unox table --tournament URL --table N --bots NAME`: play every hand of this table's rounds."""
-    from unox.tournament.bot_table import play_table
+@contextmanager
+def joined_seat(args: argparse.Namespace) -> Iterator[tuple[TableSeat, Path]]:
+    """The table's seat in the tournament and its results journal (checked to be this table's), for `unox
+    table`, `play` and `serve`; closed after, and a refused login is one clear error."""
     from unox.tournament.journal import JournalError, ResultsJournal
     from unox.tournament.link import LinkError
     from unox.tournament.seat import TableSeat
 
     address, number = checked_options(args)
-    seed = whole_number("--seed", args.seed, 0, MAX_SEED)
     path = args.journal or default_journal(address.name, number)
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         journal = ResultsJournal(path)
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
+    except OSError as exc:
+        raise CommandError(f"cannot make {path.parent}: {exc.strerror or exc}; give --journal a file in a "
+                           "folder you can write") from exc
     try:
         _check_same_table(journal, address.name, number)
         seat = TableSeat(address, number, journal).start()
         try:
-            say = _say if args.bots else _tell  # people use stdout for the table protocol
-            say(f"table {number} of {address.name}: results journal {path}")
-            if not seat.link.wait_connected(CONNECT_WAIT_S):
-                say(f"waiting for the broker at {address.host}:{address.port} (the table keeps trying)")
-            if args.bots is None:
-                _serve_people(seat, args, path, seed)
-                return 0
-            played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
-            _say(f"table {number}: every result is in ({played} hands played now)")
+            yield seat, path
         except LinkError as exc:
             raise CommandError(str(exc)) from exc
         finally:
             seat.stop()
     finally:
         journal.close()
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """`unox table --tournament URL --table N --bots NAME`: play every hand of this table's rounds."""
+    from unox.tournament.bot_table import play_table
+
+    seed = whole_number("--seed", args.seed, 0, MAX_SEED)
+    with joined_seat(args) as (seat, path):
+        address, number = seat.address, seat.number
+        say = _say if args.bots else _tell  # people use stdout for the table protocol
+        say(f"table {number} of {address.name}: results journal {path}")
+        if not seat.link.wait_connected(CONNECT_WAIT_S):
+            say(f"waiting for the broker at {address.host}:{address.port} (the table keeps trying)")
+        if args.bots is None:
+            _serve_people(seat, args, path, seed)
+            return 0
+        played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
+        _say(f"table {number}: every result is in ({played} hands played now)")
     return 0
 
 

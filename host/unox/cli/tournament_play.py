@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from unox.cli.errors import CommandError
-from unox.cli.tournament_join import checked_options, default_journal
+from unox.cli.tournament_join import joined_seat
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
@@ -26,28 +26,11 @@ if TYPE_CHECKING:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from unox.tournament.journal import JournalError, ResultsJournal
-    from unox.tournament.link import LinkError
-    from unox.tournament.seat import TableSeat
-
     if args.web or args.continue_path is not None or args.no_journal:
         raise CommandError("--tournament keeps a journal per round and no phones yet; leave out --web, "
                            "--continue and --no-journal")
-    address, number = checked_options(args)
-    path = args.journal or default_journal(address.name, number)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        journal = ResultsJournal(path)
-    except JournalError as exc:
-        raise CommandError(str(exc)) from exc
-    seat = TableSeat(address, number, journal).start()
-    try:
+    with joined_seat(args) as (seat, path):
         return _rounds(args, seat, path)
-    except LinkError as exc:
-        raise CommandError(str(exc)) from exc
-    finally:
-        seat.stop()
-        journal.close()
 
 
 def _rounds(args: argparse.Namespace, seat: TableSeat, results: Path) -> int:

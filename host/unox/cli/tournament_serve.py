@@ -13,7 +13,7 @@ import sys
 import threading
 
 from unox.cli.errors import CommandError
-from unox.cli.tournament_join import checked_options, default_journal
+from unox.cli.tournament_join import joined_seat
 from unox.cli.tournament_play import _open_round
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
@@ -26,30 +26,15 @@ if TYPE_CHECKING:
 
 def run_serve(args: argparse.Namespace) -> int:
     from unox.cli.commands.serve import web_options
-    from unox.tournament.journal import JournalError, ResultsJournal
-    from unox.tournament.link import LinkError
-    from unox.tournament.seat import TableSeat
 
     if args.continue_path is not None or args.no_journal:
         raise CommandError("--tournament keeps a journal per round; leave out --continue and --no-journal")
     options = _pins_for_the_night(web_options(args))
-    address, number = checked_options(args)
-    path = args.journal or default_journal(address.name, number)
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        journal = ResultsJournal(path)
-    except JournalError as exc:
-        raise CommandError(str(exc)) from exc
-    seat = TableSeat(address, number, journal).start()
-    try:
-        return _rounds(args, options, seat, path)
-    except LinkError as exc:
-        raise CommandError(str(exc)) from exc
+        with joined_seat(args) as (seat, path):
+            return _rounds(args, options, seat, path)
     except KeyboardInterrupt:
         return 0
-    finally:
-        seat.stop()
-        journal.close()
 
 
 def _pins_for_the_night(options: Any) -> Any:

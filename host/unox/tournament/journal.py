@@ -130,6 +130,10 @@ class ResultsJournal:
         self._db.execute("UPDATE results SET acked = 1 WHERE hand_id = ?", (hand_id,))
 
     @_serial
+    def acknowledge_all(self) -> None:
+        self._db.execute("UPDATE results SET acked = 1 WHERE acked = 0")
+
+    @_serial
     def has(self, hand_id: str) -> bool:
         return self._db.execute("SELECT 1 FROM results WHERE hand_id = ?", (hand_id,)).fetchone() is not None
 

@@ -102,7 +102,11 @@ class TableSeat:
 
     def flush(self, timeout: float | None = None) -> None:
         """Block until the coordinator has every result of this table."""
-        self._wait(lambda: self.unsent() == 0, timeout, "receipt for every result")
+        try:
+            self._wait(lambda: self.unsent() == 0, timeout, "receipt for every result")
+        except TimeoutError as exc:
+            waiting = [r["hand_id"] for r in self.journal.unacked()]
+            raise TimeoutError(f"{exc}: {len(waiting)} still waiting ({', '.join(waiting[:8])})") from None
 
     # -- on the link's thread ---------------------------------------------------------------------
 
@@ -121,6 +125,10 @@ class TableSeat:
         if isinstance(payload, dict) and payload != self.journal.get(ROUND_KEY):
             with self._changed:
                 self.journal.set(ROUND_KEY, payload)
+                if payload.get("over"):
+                    # the coordinator says "over" only once every hand of the schedule is counted, so ours are
+                    # too, even one whose receipt died with a killed coordinator (it has stopped answering)
+                    self.journal.acknowledge_all()
                 self._changed.notify_all()
 
     def _on_ack(self, topic: str, payload: Any) -> None:
