@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import threading
 
 from unox.launcher.base import FireResult
 from unox.launcher.script import ScriptLauncher
@@ -135,3 +136,31 @@ def test_plain_play_tells_a_standalone_fire_on_an_empty_line():
     text = out.getvalue()
     assert "While the link was down Bob pressed: 1 card(s) came out, now counted." in text
     assert "next: Cy: play a card" in text
+
+
+def test_plain_polling_reads_every_line_of_one_pipe_write():
+    """A script writes "state\nhelp\n" at once and waits for the answers: both lines arrive while the pipe
+    stays open (a buffered readline kept "help" where select could not see it, and waited for ever); the
+    last line, without its newline, arrives at the end."""
+    session = started(ScriptLauncher())
+    read, write = os.pipe()
+    got: list[str] = []
+    both = threading.Event()
+
+    def reader():
+        with os.fdopen(read) as stream:
+            for line in polled_lines(stream, session, interval=0.01):
+                got.append(line)
+                if len(got) == 2:
+                    both.set()
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    os.write(write, b"state\nhelp\n")
+    try:
+        assert both.wait(10), f"only {got} arrived while the pipe was open"
+    finally:
+        os.write(write, "last \u00fc".encode())
+        os.close(write)
+        thread.join(10)
+    assert got == ["state\n", "help\n", "last \u00fc"]

@@ -6,6 +6,8 @@ runs, or followed by a test that feeds the table from a script.
 
 from __future__ import annotations
 
+import codecs
+import os
 import select
 from collections.abc import Callable, Iterable, Iterator
 from textwrap import wrap
@@ -71,18 +73,30 @@ def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
 
 
 def polled_lines(stream: IO[str], session: Session, interval: float = 0.05) -> Iterator[str]:
-    """Lines from a terminal or pipe, with the launcher polled while nobody types (real launchers)."""
+    """Lines from a terminal or pipe, with the launcher polled while nobody types (real launchers).
+
+    The descriptor is read directly: a text stream's readline would pull a whole pipe write into its own
+    buffer, where `select` cannot see the lines after the first ("quit\nyes\n" would wait for ever)."""
+    fd = stream.fileno()
+    decoder = codecs.getincrementaldecoder(getattr(stream, "encoding", None) or "utf-8")(errors="replace")
+    pending = ""
     while True:
-        ready, _, _ = select.select([stream], [], [], interval)
+        if "\n" in pending:
+            line, pending = pending.split("\n", 1)
+            yield line + "\n"
+            continue
+        ready, _, _ = select.select([fd], [], [], interval)
         if not ready:
             told = len(session.log)
             if session.poll(0.0) or len(session.log) > told:  # a press, or news the table took: `next:`
                 yield ""
             continue
-        line = stream.readline()
-        if not line:
+        chunk = os.read(fd, 65536)
+        pending += decoder.decode(chunk, final=not chunk)
+        if not chunk:
+            if pending:
+                yield pending  # a last line without its newline
             return
-        yield line
 
 
 def run_demo_plain(session: Session, step: Callable[[], bool], out: TextIO) -> int:
