@@ -7,6 +7,15 @@ settings.register_profile("unox", derandomize=True, deadline=None)
 settings.load_profile("unox")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _state_home(tmp_path_factory):
+    """Journals a test makes by default go to a folder of the run's own, never the user's
+    ~/.local/state/unox (tests that need their own set XDG_STATE_HOME again)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+        yield
+
+
 @pytest.fixture
 def sim():
     """`sim("seed=1&jam=1", config=...)` opens a simulated launcher; all are closed after the test."""
