@@ -13,77 +13,38 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from unox.rules.setup import choose_dealer
-from unox.rules.tracking import HAND_SIZE
+from unox.rules.fastbase import WILD_BIT, FastCore
 
 if TYPE_CHECKING:
     from unox.rules.ruleset import Ruleset
 
 KINDS = ("number", "draw2", "reverse", "skip", "wild", "wild_draw4")
 NUMBER, DRAW2, REVERSE, SKIP, WILD, WILD4 = range(6)
-WILD_BIT = 1  # every wild matches anything
-_UNO = 2  # C-U2 draws
 
 
-class FastClassic:
+def plays_exactly(rules: Ruleset) -> bool:
+    """Whether the fast core plays this edition's rules exactly (classic-shaped: no special cards)."""
+    return not rules.game_kinds and {c.kind for c in rules.cards.values()} <= set(KINDS)
+
+
+class FastClassic(FastCore):
     """One dealt-mode game of a classic-shaped edition; seats 0..n-1, colours 0..3 (the ruleset's order)."""
+
+    KINDS = KINDS
+    plays_exactly = staticmethod(plays_exactly)
 
     def __init__(self, rules: Ruleset, players: int, rng: random.Random, target: int = 500,
                  same_shuffle: bool = False):
-        if not plays_exactly(rules):
-            raise ValueError(f"{rules.title} has cards the fast core does not play: use Game")
-        self.rules, self.n, self.rng, self.target = rules, players, rng, target
-        # `same_shuffle`: deal with `rng.sample` as `Game` does, so both deal the same cards from one seed;
-        # otherwise a shuffle as uniform and twenty times cheaper (sorting by a random key)
-        self.same_shuffle = same_shuffle
-        self.codes = list(dict.fromkeys(rules.deck))  # card int -> code
-        self.deck = [self.codes.index(code) for code in rules.deck]
-        cards = [rules.cards[c] for c in self.codes]
-        colors = {c: i for i, c in enumerate(rules.colors)}
-        faces = sorted({c.face for c in cards})
-        self.kind = [KINDS.index(c.kind) for c in cards]
-        self.color = [colors[c.color] if c.color is not None else -1 for c in cards]
-        self.points = [c.points for c in cards]
-        # match bits: wild 1, colour 2 << c, face 64 << f
-        self.face_bit = [64 << faces.index(c.face) for c in cards]
-        self.mask = [WILD_BIT if c.color is None else (2 << colors[c.color]) | self.face_bit[i]
-                     for i, c in enumerate(cards)]
-        self.scores = [0] * players
-        self.winner: int | None = None
-        self.dealer: int | None = None
-        self.hand_number = 0
-        self.turns = self.draws = self.reloads = 0
-        self.plays = self.fired = self.catches = self.challenges = 0  # what `unox sim` sums up
-        self.hand_over = False
+        super().__init__(rules, players, rng, target, same_shuffle)
+        self.draws = self.challenges = 0
 
     # --- a hand -------------------------------------------------------------------------------------------
 
     def deal(self) -> None:
-        """C-S2, as `Game.deal` in dealt mode: the same dealer and the same shuffle from the same rng."""
-        if self.dealer is None:
-            names = [str(s) for s in range(self.n)]
-            self.dealer = int(choose_dealer(names, self.rng, self.rules))
-        else:
-            self.dealer = (self.dealer + 1) % self.n
-        if self.same_shuffle:
-            order = self.rng.sample(self.deck, len(self.deck))
-        else:
-            key = self.rng.random
-            order = sorted(self.deck, key=lambda _: key())
-        seated = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
-        self.hands: list[list[int]] = [[] for _ in range(self.n)]
-        for i, seat in enumerate(seated):
-            self.hands[seat] = order[i * HAND_SIZE:(i + 1) * HAND_SIZE]
-        rest = order[HAND_SIZE * self.n:]  # a new list
-        rest.reverse()
-        self.stack, self.piled = rest, []
-        self.direction, self.turn, self.owed = 1, 0, []
-        self.top = self.tcolor = -1
-        self.went_out: int | None = None
-        self.catchable = self.safe = self.precalled = self.drawn = None
+        super().deal()
+        self.drawn = None
         self.drawn_card: int | None = None
         self.challenge: list | None = None
-        self.hand_number += 1
 
     def flip(self, color: int) -> bool:
         """C-S4: turn up the launcher's next card; `color` is used for a wild. False: it went back."""
@@ -221,50 +182,6 @@ class FastClassic:
                 self.went_out = None
         else:
             entry[1] += 2
-
-    def uno(self, seat: int) -> None:
-        if seat == self.catchable:
-            self.catchable, self.safe = None, seat
-        elif not self.owed and seat == self.turn:
-            self.precalled = seat
-
-    def catch(self, victim: int) -> None:
-        self.catchable = None
-        self.owed.append([victim, _UNO])
-
-    def reload(self) -> None:
-        """C-R1: every discard but the top, shuffled, under what is still in the launcher."""
-        self._reload()
-
-    def _reload(self) -> None:
-        top = self.piled.pop()
-        moved = self.piled
-        if self.same_shuffle:
-            self.rng.shuffle(moved)  # as `Game` shuffles
-        else:
-            key = self.rng.random  # as uniform, and cheaper
-            moved = sorted(moved, key=lambda _: key())
-        self.stack[:0] = moved
-        self.piled = [top]
-        self.reloads += 1
-
-    def _end_hand(self) -> None:
-        out = self.went_out
-        assert out is not None
-        won = sum(self.points[c] for seat, hand in enumerate(self.hands) if seat != out for c in hand)
-        self.scores[out] += won
-        if self.scores[out] >= self.target:
-            self.winner = out
-        self.hand_over = True
-
-    @property
-    def presser(self) -> int:
-        return self.owed[0][0] if self.owed else self.turn
-
-
-def plays_exactly(rules: Ruleset) -> bool:
-    """Whether the fast core plays this edition's rules exactly (classic-shaped: no special cards)."""
-    return not rules.game_kinds and {c.kind for c in rules.cards.values()} <= set(KINDS)
 
 
 def play_random_game(rules: Ruleset, players: int, seed: int, target: int = 500, *,

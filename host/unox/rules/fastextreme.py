@@ -13,15 +13,13 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from unox.rules.setup import choose_dealer
-from unox.rules.tracking import HAND_SIZE
+from unox.rules.fastbase import WILD_BIT, FastCore
 
 if TYPE_CHECKING:
     from unox.rules.ruleset import Ruleset
 
 KINDS = ("number", "hit2", "reverse", "skip", "discard_all", "trade", "wild", "wild_all_hit", "wild_hit_fire")
 NUMBER, HIT2, REVERSE, SKIP, DISCARD, TRADE, WILD, WILD_ALL, WILD_FIRE = range(len(KINDS))
-WILD_BIT = 1
 UNTIL_FIRE = None  # an owed entry pressed until the launcher fires (A8)
 FULL_LAUNCHER = 112  # the profile is asked what it wants, not what is there (as `unox.simulation`)
 
@@ -31,63 +29,25 @@ def plays_exactly(rules: Ruleset) -> bool:
     return rules.name == "extreme" and {c.kind for c in rules.cards.values()} <= set(KINDS)
 
 
-class FastExtreme:
+class FastExtreme(FastCore):
     """One dealt-mode game of UNO Extreme; seats 0..n-1, colours 0..3 (R, Y, G, B)."""
+
+    KINDS = KINDS
+    REFUSED = "{title} is not UNO Extreme: use Game"
+    plays_exactly = staticmethod(plays_exactly)
 
     def __init__(self, rules: Ruleset, players: int, rng: random.Random, target: int = 500,
                  same_shuffle: bool = False):
-        if not plays_exactly(rules):
-            raise ValueError(f"{rules.title} is not UNO Extreme: use Game")
-        self.rules, self.n, self.rng, self.target = rules, players, rng, target
-        self.same_shuffle = same_shuffle  # deal with `rng.sample` as `Game` does (else a cheaper shuffle)
-        self.codes = list(dict.fromkeys(rules.deck))
-        self.deck = [self.codes.index(code) for code in rules.deck]
-        cards = [rules.cards[c] for c in self.codes]
-        colors = {c: i for i, c in enumerate(rules.colors)}
-        faces = sorted({c.face for c in cards})
-        self.kind = [KINDS.index(c.kind) for c in cards]
-        self.color = [colors[c.color] if c.color is not None else -1 for c in cards]
-        self.points = [c.points for c in cards]
-        self.face_bit = [64 << faces.index(c.face) for c in cards]
-        self.mask = [WILD_BIT if c.color is None else (2 << colors[c.color]) | self.face_bit[i]
-                     for i, c in enumerate(cards)]
-        self.uno_presses = rules.penalties["uno"]
+        super().__init__(rules, players, rng, target, same_shuffle)
         # how many of `Game.legal_plays` a card is: a wild one per colour, Trade Hands one per partner
         self.weight = [4 if k >= WILD else players - 1 if k == TRADE else 1 for k in self.kind]
-        self.scores = [0] * players
-        self.winner: int | None = None
-        self.dealer: int | None = None
-        self.hand_number = 0
-        self.turns = self.presses = self.plays = self.fired = self.reloads = self.catches = 0
-        self.hand_over = False
+        self.presses = 0
 
     # --- a hand -------------------------------------------------------------------------------------------
 
     def deal(self) -> None:
-        """S1/S2 as `Game.deal` in dealt mode: the same dealer and the same shuffle from the same rng."""
-        if self.dealer is None:
-            self.dealer = int(choose_dealer([str(s) for s in range(self.n)], self.rng, self.rules))
-        else:
-            self.dealer = (self.dealer + 1) % self.n
-        if self.same_shuffle:
-            order = self.rng.sample(self.deck, len(self.deck))
-        else:
-            key = self.rng.random
-            order = sorted(self.deck, key=lambda _: key())
-        self.hands: list[list[int]] = [[] for _ in range(self.n)]
-        for i in range(self.n):
-            seat = (self.dealer + 1 + i) % self.n
-            self.hands[seat] = order[i * HAND_SIZE:(i + 1) * HAND_SIZE]
-        rest = order[HAND_SIZE * self.n:]
-        rest.reverse()
-        self.stack, self.piled = rest, []
-        self.direction, self.turn, self.owed = 1, 0, []
-        self.top = self.tcolor = -1
-        self.went_out: int | None = None
-        self.catchable = self.safe = self.precalled = None
+        super().deal()
         self.must_match = False
-        self.hand_number += 1
-        self.hand_over = False
 
     def flip(self, color: int) -> bool:
         """S4: turn up the launcher's next card; `color` names a wild's. False: a Trade Hands went back under
@@ -218,46 +178,6 @@ class FastExtreme:
             self.precalled = None
         if not stack and len(self.piled) > 1:
             self._reload()
-
-    def uno(self, seat: int) -> None:
-        if seat == self.catchable:
-            self.catchable, self.safe = None, seat
-        elif not self.owed and seat == self.turn:
-            self.precalled = seat
-
-    def catch(self, victim: int) -> None:
-        """U2: the victim presses twice."""
-        self.catchable = None
-        self.owed.append([victim, self.uno_presses])
-
-    def reload(self) -> None:
-        """R1: every discard but the top, shuffled, under what is still in the launcher."""
-        self._reload()
-
-    def _reload(self) -> None:
-        top = self.piled.pop()
-        moved = self.piled
-        if self.same_shuffle:
-            self.rng.shuffle(moved)  # as `Game` shuffles
-        else:
-            key = self.rng.random  # as uniform, and cheaper
-            moved = sorted(moved, key=lambda _: key())
-        self.stack[:0] = moved
-        self.piled = [top]
-        self.reloads += 1
-
-    def _end_hand(self) -> None:
-        out = self.went_out
-        assert out is not None
-        won = sum(self.points[c] for seat, hand in enumerate(self.hands) if seat != out for c in hand)
-        self.scores[out] += won
-        if self.scores[out] >= self.target:
-            self.winner = out
-        self.hand_over = True
-
-    @property
-    def presser(self) -> int:
-        return self.owed[0][0] if self.owed else self.turn
 
 
 def play_random_game(rules: Ruleset, players: int, seed: int, next_count: Callable[[int], int],
