@@ -73,10 +73,13 @@ _PRE_BACK = const(8)
 _EXIT_BACK = const(9)
 _EXIT_PUSH = const(10)
 _PUSH_MS = const(40)  # forward between two reverse pulses: each pulse then wiggles the wedged card anew
+_PUSH_BACK_MS = const(10)  # a beam clear this soon in the push: the roller still turned back
 _END_TRIES = const(3)  # reverse pulses for a last card still in the beam: a wedged one stays 1 time in 8
-_MAX_FREES = const(2)  # last cards freed and fed again in one fire; one that wedges after that is STUCK
+_MAX_FREES = const(2)  # last cards freed and fed again in one fire; one freed after that ends the fire (JAM)
+_FREED_BACK_MS = const(40)  # a freed last card reverses this long past the beam: fed again, it is at speed
 _WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
 _WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
+_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see _tries)
 _SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
 # longer than one card (see _stuck)
 
@@ -192,6 +195,8 @@ class Feeder:
         self._seen = 0
         self._retried = False
         self._end_tries = 0
+        self._frees = 0
+        self._clear_t = 0
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
@@ -223,6 +228,7 @@ class Feeder:
         self._retried = False
         self._end_tries = 0
         self._frees = 0
+        self._clear_t = 0
         self._free_mv = 0
         self._stall_ms = 0
         self.wedged = 0
@@ -263,19 +269,23 @@ class Feeder:
 
     def _tries(self):
         # A snagged card stalls the roller no sooner than 1.6 card blocks after its block began (the next card
-        # must come up behind it); a card wedged in the nip stalls it within its own length.
+        # must come up behind it); a card wedged in the nip stalls it within its own length: one card within
+        # 1.0 block, a double-fed pair (1.3-1.7 cards long) within 1.6. So a stall sooner than _WEDGED_PAIR
+        # is a wedged card, and from _WEDGED on a wedged pair: pulses can free either.
         stall = self._stall_ms
-        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED:
+        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED_PAIR:
             return _WEDGED_TRIES
         return _END_TRIES
 
     def _stuck(self):
-        # A snagged last card: the roller turns freely until the next card jams behind it and holds it.
-        # That stall comes when the roller has moved the snagged card's length, plus the way from the stack
-        # to its tail, after the block began: one card is never that late, a double-fed pair (30-70 % longer)
-        # always is. A card wedged in the nip stalls the roller within its own length: never that late either.
-        ref = self.blocks.ref
-        if ref and self._stall_ms > 0 and self._stall_ms * 100 > ref * _SNAG_PAIR:
+        # The last card stays in the beam for good. Snagged: the roller turns freely until the next card jams
+        # behind it and holds it. That stall comes when the roller has moved the snagged card's length, plus
+        # the way from the stack to its tail, after the block began: one card is never that late, a double-fed
+        # pair (30-70 % longer) always is. Wedged: the stall comes within the card's own length, later than
+        # one card's block only for a pair (_WEDGED to _WEDGED_PAIR). Either pair counts two.
+        ref, stall = self.blocks.ref, self._stall_ms
+        if ref and stall > 0 and (stall * 100 > ref * _SNAG_PAIR
+                                  or ref * _WEDGED <= stall * 100 < ref * _WEDGED_PAIR):
             self.blocks.extra += 1
         return self._finish("stuck", "-")
 
@@ -324,9 +334,14 @@ class Feeder:
             if waited >= _BRAKE_MS:
                 if self._next == _SPIN:
                     self._spin(now_ms)
-                elif self._next == _EXIT_PUSH:
+                elif self._next == _EXIT_PUSH and self._board.beam_blocked():
                     self._board.motor(self._duty())
                     self._phase = _EXIT_PUSH
+                    self._t = now_ms
+                elif self._next == _EXIT_PUSH:
+                    # freed by the last pulse, it left the beam backwards in the brake: pull it further back
+                    self._board.motor(-self._duty())
+                    self._phase = _EXIT_BACK
                     self._t = now_ms
                 else:
                     self._board.motor(-self._duty())
@@ -347,11 +362,11 @@ class Feeder:
             if not self._stall_ms and self._free_mv and self._board.battery_mv() * 16 < self._free_mv * 15:
                 self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
             if waited > self._s["exit_ms"]:
-                if self._frees >= _MAX_FREES:
-                    return self._stuck()  # it wedges again each time it is fed
                 self._end_tries = 1
                 self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
         elif phase == _EXIT_BACK:
+            if self._board.beam_blocked():
+                self._clear_t = now_ms
             if waited >= self._s["reverse_ms"]:
                 if self._board.beam_blocked():
                     if self._end_tries >= self._tries():
@@ -359,13 +374,22 @@ class Feeder:
                     self._end_tries += 1
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
                     return None
+                if ticks_diff(now_ms, self._clear_t) < _FREED_BACK_MS:
+                    return None  # freed late in the pulse, it is still near the beam: pull it further back
                 self._pulled += 1  # it went back inside: counted again when it comes out, at speed
                 self._end_tries = 0  # the card fed next may wedge too: pulses again, _MAX_FREES times
                 self._frees += 1
+                if self._frees > _MAX_FREES:
+                    return self._finish("jam", "wedged")  # it wedges each time it is fed: inside, not counted
                 self._spin(now_ms)
         elif phase == _EXIT_PUSH:
             if not self._board.beam_blocked():
-                self._back(_END_BACK, now_ms)  # freed by the last pulse and pushed out: it left, the end
+                if waited <= _PUSH_BACK_MS:
+                    # freed by the last pulse, it left the beam backwards as the roller still turned back:
+                    # inside, not out. Pulled further back, it is a freed card.
+                    self._back(_EXIT_BACK, now_ms)
+                else:
+                    self._back(_END_BACK, now_ms)  # freed by the last pulse and pushed out: it left, the end
             elif waited >= _PUSH_MS:
                 self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from unoxsim.physics import HOPPER_CAPACITY
+from unoxsim.physics import HOPPER_CAPACITY, Card
 
 PRESSES = int(os.environ.get("UNOX_MIX_PRESSES", "250"))
 MIXES = {
@@ -131,3 +131,103 @@ def test_a_card_snagged_as_the_last_card_counts_what_the_presser_takes(sim, doub
     fired, out, pair = fire_with_one_faulty_pick(launcher, 1, stuck=1.0, double=double)
     assert pair == (double == 1.0)
     assert (fired, out) == ((2, 2) if double else (1, 1))
+
+
+# ---- the paths the 15,000-press audit still found (issue 13 item 7; docs/reliability.md) -------------------
+def pick_these(model, *cards: dict) -> None:
+    """The next cards picked are these (count, length mm, jam_at mm or None), in order; then the usual draws.
+    jam_at is where its leading edge wedges (the beam is at 60 mm), as the physics draws it."""
+    queue = list(cards)
+    pick = model._new_card
+
+    def next_card() -> Card:
+        card = queue.pop(0)
+        if not queue:
+            model._new_card = pick
+        model.hopper -= card["count"]
+        model.picked += card["count"]
+        return Card(count=card["count"], length=card["length"], jam_at=card["jam_at"], snags=False)
+
+    model._new_card = next_card
+
+
+def test_a_pair_freed_late_in_a_pulse_is_pulled_far_enough_back_to_be_measured_again(sim):
+    """Jam + double, press 13052: a pair wedged near its tail came free during a reverse pulse and ended it
+    just short of the beam; fed again, it re-entered while the roller was still spinning up, where its block
+    is not timed, and counted one. Now a freed card is reversed 40 ms past the beam before it is fed again."""
+    launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=1")
+    model = launcher.device.model
+    assert press_and_clear(launcher, 1)[:2] == (1, 1)  # the feeder learns one card's block
+    length = 87 * 1.7  # the longest pair, wedged as far out as it can: freed, it ends its pulse by the beam
+    pick_these(model, {"count": 2, "length": length, "jam_at": 60 + length - 11})
+    fired, out, _ = press_and_clear(launcher, 1)
+    assert fired == out  # the old feeder: 1 counted, the pair out
+
+
+def test_a_pair_freed_but_still_in_the_beam_when_its_pulse_ends_is_not_taken_for_one_pushed_out(sim):
+    """Found by replaying the first path with a weaker pack (4.1 V; the audit's pack is 4.5 V fresh): the
+    freed pair, moving back more slowly, was still in the beam when its pulse ended and left it backwards
+    during the brake before the push forward; the feeder took the clear beam in the push for the card pushed
+    out, ended the fire and counted it: FIRED 1 with nothing out. Now a beam that clears in the brake or
+    while the roller still turns back is a freed card: pulled further back and fed again."""
+    launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=1&battery=4100")
+    model = launcher.device.model
+    assert press_and_clear(launcher, 1)[:2] == (1, 1)
+    length = 87 * 1.7
+    pick_these(model, {"count": 2, "length": length, "jam_at": 60 + length - 11})
+    fired, out, _ = press_and_clear(launcher, 1)
+    assert fired == out  # the old feeder: (1, 0)
+    assert out >= 1 and not model.path  # the fire went on and ended clean
+
+
+@pytest.mark.parametrize("battery", [4500, 4100, 3700, 3300])
+def test_a_freed_last_pair_counts_right_at_any_pack_voltage(sim, battery):
+    """The two paths above over the pack's range and the pairs' lengths and wedge points (seeded, exact)."""
+    wrong = []
+    for frac in (1.3, 1.5, 1.7):
+        for back in (11, 18, 25, 35):
+            launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=1&battery={battery}")
+            assert press_and_clear(launcher, 1)[:2] == (1, 1)
+            length = 87 * frac
+            pick_these(launcher.device.model, {"count": 2, "length": length, "jam_at": 60 + length - back})
+            fired, out, _ = press_and_clear(launcher, 1)
+            if fired != out:
+                wrong.append((frac, back, fired, out))
+            launcher.close()
+    assert wrong == []
+
+
+def test_a_wedged_pair_no_pulse_frees_is_told_from_one_card_by_its_stall(sim):
+    """Stuck + jam + double, press 9799: a pair wedged as the last card, its stall 1.2-1.6 card blocks after
+    its block began (later than one wedged card can stall, sooner than a snagged one): 3 pulses, STUCK,
+    counted one while the presser took two. Now such a stall is a wedged pair: 8 pulses, then it counts
+    two."""
+    launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=0")
+    model = launcher.device.model
+    assert press_and_clear(launcher, 1)[:2] == (1, 1)
+    length = 87 * 1.5
+    pick_these(model, {"count": 1, "length": 87.0, "jam_at": None},
+               {"count": 2, "length": length, "jam_at": 60 + 87 * 1.35})
+    fired, out, pair = press_and_clear(launcher, 2)
+    assert pair and out == 3 and fired == 3
+
+
+def test_a_pair_wedging_after_two_freed_cards_is_pulled_back_not_counted_blind(sim):
+    """Stuck + jam + double, presses 10124 and 10513: two last cards wedged and came free in one fire, then a
+    third wedged, a pair: STUCK at once, no pulse, counted one while the presser took two (a wedged pair
+    whose stall comes soon cannot be told from one card). Now it is pulsed free too and the fire ends as a
+    JAM with it inside, not counted; the next fire counts it when it comes out."""
+    launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=1")
+    model = launcher.device.model
+    assert press_and_clear(launcher, 1)[:2] == (1, 1)
+    pick_these(model, {"count": 1, "length": 87.0, "jam_at": 75.0},
+               {"count": 1, "length": 87.0, "jam_at": 80.0},
+               {"count": 2, "length": 87 * 1.4, "jam_at": 72.0})
+    result = launcher.fire(1)
+    assert result.fault == "jam" and result.fired == 0 == launcher.device.cards_out - 1
+    assert not model.beam_blocked() and model.in_path() in (0, 2)  # inside: on the stack or in the nip
+    launcher.device.open_lid()
+    launcher.device.close_lid()
+    for n in (1, 2, 3):
+        fired, out, _ = press_and_clear(launcher, n)
+        assert fired == out
