@@ -18,19 +18,25 @@
 #   beam blocked -> JAM  (a card is wedged in the exit slot);
 #   beam clear   -> EMPTY (nothing reaches the exit: the hopper is empty, L4).
 # A card wedged in the beam at the first stall and pulled clear by the reverse pulse went back inside,
-# so it is taken off the count (it is counted again when it comes out).
+# so it is taken off the count (it is counted again when it comes out). Every card a pulse frees is reversed
+# until it has been out of the beam _FREED_BACK_MS (a freed pair can end its pulse still in the beam, or
+# just short of it), so fed again it enters the beam at speed: measured, a double-fed pair counts two.
 # A double feed (one long beam block, one edge) counts two cards: see BlockTimer.
 # At the end the motor keeps going until the last card has left the beam, then the reverse pulse pulls the
 # next card back; a card in the beam after that is STUCK (T4). A last card still in the beam after exit_ms
 # is wedged in the nip or snagged in the slot: the beam cannot tell which, nor whether it is one card or a
 # double-fed pair (one block that never ends). So the feeder brakes and reverses (3 times, 8 when the stall
-# proves the card wedged), pushing forward between pulses: a wedged card that comes free (half of them at
+# may be a wedged card's), pushing forward between pulses: a wedged card that comes free (half of them at
 # each pulse) goes back inside, is taken off the count and fed again, and its block is measured at speed (a
-# pair counts two; a last card freed and fed again twice that wedges again is STUCK). One still in the
-# beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
+# pair counts two). A last card freed a third time in one fire stays inside: JAM (it wedges each time it is
+# fed; a wedged pair cannot be told from one card by its stall, so it is never counted blind). A card that
+# leaves the beam during the brake after a pulse went backwards: it is a freed card, not one pushed out.
+# One still in the beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
 # moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
 # behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
-# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck).
+# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck). A
+# wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its block began
+# (later than one wedged card can stall, sooner than a snagged one: a wedged pair).
 # Every reverse pulse comes after _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full
 # speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating.
 # A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
@@ -79,7 +85,8 @@ _MAX_FREES = const(2)  # last cards freed and fed again in one fire; one freed a
 _FREED_BACK_MS = const(40)  # a freed last card reverses this long past the beam: fed again, it is at speed
 _WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
 _WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
-_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see _tries)
+_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see _stuck)
+_WEDGED_TRIED = const(170)  # a stall sooner than this may be a wedged card (a pair's reaches 166): 8 pulses
 _SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
 # longer than one card (see _stuck)
 
@@ -268,12 +275,12 @@ class Feeder:
         return (self.fired(), self._n, fault, detail)
 
     def _tries(self):
-        # A snagged card stalls the roller no sooner than 1.6 card blocks after its block began (the next card
-        # must come up behind it); a card wedged in the nip stalls it within its own length: one card within
-        # 1.0 block, a double-fed pair (1.3-1.7 cards long) within 1.6. So a stall sooner than _WEDGED_PAIR
-        # is a wedged card, and from _WEDGED on a wedged pair: pulses can free either.
+        # A card wedged in the nip stalls the roller within its own length: one card within 1.0 card block
+        # after its block began, a double-fed pair (1.3-1.7 cards long) within 1.66. A snagged card stalls it
+        # no sooner than 1.65 (the next card must come up behind it). So a stall sooner than _WEDGED_TRIED may
+        # be a wedged card, which pulses can free: 8 of them (a snagged one only waits longer for its STUCK).
         stall = self._stall_ms
-        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED_PAIR:
+        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED_TRIED:
             return _WEDGED_TRIES
         return _END_TRIES
 
@@ -351,9 +358,20 @@ class Feeder:
             if waited >= self._s["reverse_ms"]:
                 self._back(_SPIN, now_ms)  # brake, then forward
         elif phase == _RETRY_BACK:
+            blocked = self._board.beam_blocked()
+            if blocked:
+                self._clear_t = now_ms
             if waited >= self._s["reverse_ms"]:
-                if self._blocked_at_stall and not self._board.beam_blocked():
-                    self._pulled += 1
+                if self._blocked_at_stall:
+                    # A card wedged in the beam that this pulse frees goes back with the roller: give it up to
+                    # a second pulse's time to leave the beam, then _FREED_BACK_MS more, so that fed again it
+                    # enters at speed and is measured (a double-fed pair counts two).
+                    if blocked and waited < 2 * self._s["reverse_ms"]:
+                        return None
+                    if not blocked and ticks_diff(now_ms, self._clear_t) < _FREED_BACK_MS:
+                        return None
+                    if not blocked:
+                        self._pulled += 1
                 self._spin(now_ms)
         elif phase == _EXIT:
             if not self._board.beam_blocked():
@@ -370,6 +388,8 @@ class Feeder:
             if waited >= self._s["reverse_ms"]:
                 if self._board.beam_blocked():
                     if self._end_tries >= self._tries():
+                        if waited < 2 * self._s["reverse_ms"]:
+                            return None  # freed by this last pulse, it may still be on its way back: wait
                         return self._stuck()  # snagged in the slot, or wedged for good
                     self._end_tries += 1
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again

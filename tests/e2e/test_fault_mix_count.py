@@ -180,23 +180,6 @@ def test_a_pair_freed_but_still_in_the_beam_when_its_pulse_ends_is_not_taken_for
     assert out >= 1 and not model.path  # the fire went on and ended clean
 
 
-@pytest.mark.parametrize("battery", [4500, 4100, 3700, 3300])
-def test_a_freed_last_pair_counts_right_at_any_pack_voltage(sim, battery):
-    """The two paths above over the pack's range and the pairs' lengths and wedge points (seeded, exact)."""
-    wrong = []
-    for frac in (1.3, 1.5, 1.7):
-        for back in (11, 18, 25, 35):
-            launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=1&battery={battery}")
-            assert press_and_clear(launcher, 1)[:2] == (1, 1)
-            length = 87 * frac
-            pick_these(launcher.device.model, {"count": 2, "length": length, "jam_at": 60 + length - back})
-            fired, out, _ = press_and_clear(launcher, 1)
-            if fired != out:
-                wrong.append((frac, back, fired, out))
-            launcher.close()
-    assert wrong == []
-
-
 def test_a_wedged_pair_no_pulse_frees_is_told_from_one_card_by_its_stall(sim):
     """Stuck + jam + double, press 9799: a pair wedged as the last card, its stall 1.2-1.6 card blocks after
     its block began (later than one wedged card can stall, sooner than a snagged one): 3 pulses, STUCK,
@@ -231,3 +214,73 @@ def test_a_pair_wedging_after_two_freed_cards_is_pulled_back_not_counted_blind(s
     for n in (1, 2, 3):
         fired, out, _ = press_and_clear(launcher, n)
         assert fired == out
+
+
+def free_on_pulse(model, k: int) -> None:
+    """The wedged card comes free on the k-th reverse pulse that reaches it, and on no other."""
+    try_unjam = model._try_unjam
+    pulses = [0]
+
+    def counted(card, travel):
+        if travel < 0 and card.reverse_mm < model.geometry.unjam_reverse_mm <= card.reverse_mm - travel:
+            pulses[0] += 1
+            model.faults.unjam = 1.0 if pulses[0] == k else 0.0
+        try_unjam(card, travel)
+
+    model._try_unjam = counted
+
+
+def wedge_one(sim, battery: int, count: int, length: float, back: float, k: int, n: int):
+    """A clean fire (the feeder learns one card's block), then a fire of n whose first card picked wedges
+    with its front `back` mm short of where its tail leaves the nip, and comes free on the k-th pulse (0:
+    never); then a clean fire. Returns both fires' (fired, out, pair)."""
+    launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=0&battery={battery}")
+    assert press_and_clear(launcher, 1)[:2] == (1, 1)
+    free_on_pulse(launcher.device.model, k)
+    pick_these(launcher.device.model, {"count": count, "length": length, "jam_at": 60 + length - back})
+    return press_and_clear(launcher, n), press_and_clear(launcher, 2)
+
+
+def test_a_pair_freed_mid_fire_by_the_retry_pulse_is_measured_when_fed_again(sim):
+    """The first path in the middle of a fire: a pair wedged before the last card, freed by the stall
+    retry's pulse just short of the beam, fed again in spin-up: counted one, so one more card was fed
+    (FIRED 2 with 3 out). Now the retry pulse, too, pulls a freed card 40 ms past the beam."""
+    (fired, out, _), after = wedge_one(sim, 4500, 2, 87 * 1.7, 11, 1, 2)
+    assert fired == out  # the old feeder: (2, 3)
+    assert after[0] == after[1]
+
+
+def test_a_pair_freed_by_the_last_pulse_while_still_in_the_beam_is_not_taken_for_stuck(sim):
+    """A weaker pack (4.1 V): the last of the 3 pulses frees the pair, which is still in the beam when the
+    pulse ends: the old feeder called it STUCK and counted it while it went back inside. Now the last pulse
+    waits up to a second pulse's time for a freed card to leave the beam."""
+    (fired, out, _), after = wedge_one(sim, 4100, 2, 87 * 1.7, 11, 3, 1)
+    assert fired == out  # the old feeder: (1, 2), then the next fire wrong too
+    assert after[0] == after[1]
+
+
+def test_a_pair_whose_stall_may_be_a_snagged_cards_still_gets_eight_pulses(sim):
+    """A pair wedged near its tail stalls the roller up to 1.66 card blocks after its block began, where a
+    snagged card's stall begins (1.65): the old feeder gave it 3 pulses (a snag's), and one that 3 did not
+    free was STUCK, counted one with two taken. Now any stall below 1.7 blocks gets 8 pulses."""
+    (fired, out, pair), after = wedge_one(sim, 4500, 2, 87 * 1.7, 11, 4, 1)
+    assert not pair and fired == out  # the old feeder: (1, 2), the pair left in the beam
+    assert after[0] == after[1]
+
+
+@pytest.mark.parametrize("battery", [4500, 4100, 3700, 3300])
+def test_a_wedged_card_counts_right_whatever_pulse_frees_it_at_any_pack_voltage(sim, battery):
+    """Every path above over the pack's range: one card and pairs (1.5 and 1.7 long), wedged 11 to 35 mm
+    before their tail leaves the nip, freed by the 1st, 3rd, 4th or 8th pulse (one card: or by none), as a
+    fire's last card and before it. Seeded and exact: FIRED k equals the cards out, on that fire and on the
+    next. (A pair that no pulse frees, its stall sooner than 1.2 blocks or 1.6-1.7, counts one: the limit
+    docs/reliability.md names, 1 in 256 wedged pairs at the audit's 50 % per pulse.)"""
+    wrong = []
+    for count, length in ((1, 87.0), (2, 87 * 1.5), (2, 87 * 1.7)):
+        for back in (11, 18, 35):
+            for k in (1, 3, 4, 8) if count == 2 else (1, 3, 4, 8, 0):
+                for n in (1, 2):
+                    (fired, out, _), after = wedge_one(sim, battery, count, length, back, k, n)
+                    if fired != out or after[0] != after[1]:
+                        wrong.append((count, length, back, k, n, fired, out, after))
+    assert wrong == []
