@@ -10,6 +10,9 @@ A double-fed pair that stops in the beam for good (snagged in the slot, or wedge
 one block that never ends, exactly like one card. A wedged one is reversed until it comes free and is fed
 again; a snagged one is told by when the roller stalls (the next card jams behind it): later for a pair. Every
 press must be exact; the pairs stopped in the beam are counted for the record (docs/reliability.md).
+The audit's last misses (a freed pair fed again unmeasured, a wedged pair STUCK and counted one) and the
+paths their replays found with a weaker pack each have a test below, made with one wedging card picked.
+`fault_mix_trace.py` beside this file replays a mix and prints every wrong press's events.
 Default 250 presses per mix; `UNOX_MIX_PRESSES=15000` is the issue's audit (docs/reliability.md).
 """
 
@@ -152,9 +155,10 @@ def pick_these(model, *cards: dict) -> None:
 
 
 def test_a_pair_freed_late_in_a_pulse_is_pulled_far_enough_back_to_be_measured_again(sim):
-    """Jam + double, press 13052: a pair wedged near its tail came free during a reverse pulse and ended it
-    just short of the beam; fed again, it re-entered while the roller was still spinning up, where its block
-    is not timed, and counted one. Now a freed card is reversed 40 ms past the beam before it is fed again."""
+    """Jam + double press 13052 (and stuck + jam + double 12739): a pair wedged near its tail came free in a
+    reverse pulse and ended it just short of the beam; fed again, it re-entered while the roller was still
+    spinning up, where its block is not timed, and counted one. Now a freed card is reversed 40 ms past the
+    beam before it is fed again."""
     launcher = sim(f"seed=5&cards={HOPPER_CAPACITY}&unjam=1")
     model = launcher.device.model
     assert press_and_clear(launcher, 1)[:2] == (1, 1)  # the feeder learns one card's block
