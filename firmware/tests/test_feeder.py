@@ -127,3 +127,11 @@ class TestLastCardLeftInTheBeam(unittest.TestCase):
 
     def test_a_stall_within_one_card_is_a_wedged_card_reversed_8_times(self):
         self.assertEqual(self.stop_in_the_beam(30), ("2", "stuck", 8))
+
+    def test_a_stall_between_120_and_160_percent_is_a_wedged_pair_reversed_8_times_and_counted_two(self):
+        # later than one wedged card stalls (within its length), sooner than a snagged one (1.65 blocks)
+        self.assertEqual(self.stop_in_the_beam(56), ("3", "stuck", 8))
+
+    def test_a_stall_between_160_and_170_percent_gets_8_pulses_and_counts_one(self):
+        # a snagged card, or a long pair wedged near its tail (up to 1.66 blocks): pulses may free the pair
+        self.assertEqual(self.stop_in_the_beam(66), ("2", "stuck", 8))

@@ -18,19 +18,25 @@
 #   beam blocked -> JAM  (a card is wedged in the exit slot);
 #   beam clear   -> EMPTY (nothing reaches the exit: the hopper is empty, L4).
 # A card wedged in the beam at the first stall and pulled clear by the reverse pulse went back inside,
-# so it is taken off the count (it is counted again when it comes out).
+# so it is taken off the count (it is counted again when it comes out). Every card a pulse frees is reversed
+# until it has been out of the beam _FREED_BACK_MS (a freed pair can end its pulse still in the beam, or
+# just short of it), so fed again it enters the beam at speed: measured, a double-fed pair counts two.
 # A double feed (one long beam block, one edge) counts two cards: see BlockTimer.
 # At the end the motor keeps going until the last card has left the beam, then the reverse pulse pulls the
 # next card back; a card in the beam after that is STUCK (T4). A last card still in the beam after exit_ms
 # is wedged in the nip or snagged in the slot: the beam cannot tell which, nor whether it is one card or a
 # double-fed pair (one block that never ends). So the feeder brakes and reverses (3 times, 8 when the stall
-# proves the card wedged), pushing forward between pulses: a wedged card that comes free (half of them at
+# may be a wedged card's), pushing forward between pulses: a wedged card that comes free (half of them at
 # each pulse) goes back inside, is taken off the count and fed again, and its block is measured at speed (a
-# pair counts two; a last card freed and fed again twice that wedges again is STUCK). One still in the
-# beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
+# pair counts two). A last card freed a third time in one fire stays inside: JAM (it wedges each time it is
+# fed; a wedged pair cannot be told from one card by its stall, so it is never counted blind). A card that
+# leaves the beam during the brake after a pulse went backwards: it is a freed card, not one pushed out.
+# One still in the beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
 # moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
 # behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
-# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck).
+# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck). A
+# wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its block began
+# (later than one wedged card can stall, sooner than a snagged one: a wedged pair).
 # Every reverse pulse comes after _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full
 # speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating.
 # A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
@@ -73,10 +79,14 @@ _PRE_BACK = const(8)
 _EXIT_BACK = const(9)
 _EXIT_PUSH = const(10)
 _PUSH_MS = const(40)  # forward between two reverse pulses: each pulse then wiggles the wedged card anew
+_PUSH_BACK_MS = const(10)  # a beam clear this soon in the push: the roller still turned back
 _END_TRIES = const(3)  # reverse pulses for a last card still in the beam: a wedged one stays 1 time in 8
-_MAX_FREES = const(2)  # last cards freed and fed again in one fire; one that wedges after that is STUCK
+_MAX_FREES = const(2)  # last cards freed and fed again in one fire; one freed after that ends the fire (JAM)
+_FREED_BACK_MS = const(40)  # a freed last card reverses this long past the beam: fed again, it is at speed
 _WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
 _WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
+_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see _stuck)
+_WEDGED_TRIED = const(170)  # a stall sooner than this may be a wedged card (a pair's reaches 166): 8 pulses
 _SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
 # longer than one card (see _stuck)
 
@@ -192,6 +202,8 @@ class Feeder:
         self._seen = 0
         self._retried = False
         self._end_tries = 0
+        self._frees = 0
+        self._clear_t = 0
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
@@ -223,6 +235,7 @@ class Feeder:
         self._retried = False
         self._end_tries = 0
         self._frees = 0
+        self._clear_t = 0
         self._free_mv = 0
         self._stall_ms = 0
         self.wedged = 0
@@ -262,20 +275,24 @@ class Feeder:
         return (self.fired(), self._n, fault, detail)
 
     def _tries(self):
-        # A snagged card stalls the roller no sooner than 1.6 card blocks after its block began (the next card
-        # must come up behind it); a card wedged in the nip stalls it within its own length.
+        # A card wedged in the nip stalls the roller within its own length: one card within 1.0 card block
+        # after its block began, a double-fed pair (1.3-1.7 cards long) within 1.66. A snagged card stalls it
+        # no sooner than 1.65 (the next card must come up behind it). So a stall sooner than _WEDGED_TRIED may
+        # be a wedged card, which pulses can free: 8 of them (a snagged one only waits longer for its STUCK).
         stall = self._stall_ms
-        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED:
+        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED_TRIED:
             return _WEDGED_TRIES
         return _END_TRIES
 
     def _stuck(self):
-        # A snagged last card: the roller turns freely until the next card jams behind it and holds it.
-        # That stall comes when the roller has moved the snagged card's length, plus the way from the stack
-        # to its tail, after the block began: one card is never that late, a double-fed pair (30-70 % longer)
-        # always is. A card wedged in the nip stalls the roller within its own length: never that late either.
-        ref = self.blocks.ref
-        if ref and self._stall_ms > 0 and self._stall_ms * 100 > ref * _SNAG_PAIR:
+        # The last card stays in the beam for good. Snagged: the roller turns freely until the next card jams
+        # behind it and holds it. That stall comes when the roller has moved the snagged card's length, plus
+        # the way from the stack to its tail, after the block began: one card is never that late, a double-fed
+        # pair (30-70 % longer) always is. Wedged: the stall comes within the card's own length, later than
+        # one card's block only for a pair (_WEDGED to _WEDGED_PAIR). Either pair counts two.
+        ref, stall = self.blocks.ref, self._stall_ms
+        if ref and stall > 0 and (stall * 100 > ref * _SNAG_PAIR
+                                  or ref * _WEDGED <= stall * 100 < ref * _WEDGED_PAIR):
             self.blocks.extra += 1
         return self._finish("stuck", "-")
 
@@ -324,9 +341,14 @@ class Feeder:
             if waited >= _BRAKE_MS:
                 if self._next == _SPIN:
                     self._spin(now_ms)
-                elif self._next == _EXIT_PUSH:
+                elif self._next == _EXIT_PUSH and self._board.beam_blocked():
                     self._board.motor(self._duty())
                     self._phase = _EXIT_PUSH
+                    self._t = now_ms
+                elif self._next == _EXIT_PUSH:
+                    # freed by the last pulse, it left the beam backwards in the brake: pull it further back
+                    self._board.motor(-self._duty())
+                    self._phase = _EXIT_BACK
                     self._t = now_ms
                 else:
                     self._board.motor(-self._duty())
@@ -336,9 +358,20 @@ class Feeder:
             if waited >= self._s["reverse_ms"]:
                 self._back(_SPIN, now_ms)  # brake, then forward
         elif phase == _RETRY_BACK:
+            blocked = self._board.beam_blocked()
+            if blocked:
+                self._clear_t = now_ms
             if waited >= self._s["reverse_ms"]:
-                if self._blocked_at_stall and not self._board.beam_blocked():
-                    self._pulled += 1
+                if self._blocked_at_stall:
+                    # A card wedged in the beam that this pulse frees goes back with the roller: give it up to
+                    # a second pulse's time to leave the beam, then _FREED_BACK_MS more, so that fed again it
+                    # enters at speed and is measured (a double-fed pair counts two).
+                    if blocked and waited < 2 * self._s["reverse_ms"]:
+                        return None
+                    if not blocked and ticks_diff(now_ms, self._clear_t) < _FREED_BACK_MS:
+                        return None
+                    if not blocked:
+                        self._pulled += 1
                 self._spin(now_ms)
         elif phase == _EXIT:
             if not self._board.beam_blocked():
@@ -347,25 +380,36 @@ class Feeder:
             if not self._stall_ms and self._free_mv and self._board.battery_mv() * 16 < self._free_mv * 15:
                 self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
             if waited > self._s["exit_ms"]:
-                if self._frees >= _MAX_FREES:
-                    return self._stuck()  # it wedges again each time it is fed
                 self._end_tries = 1
                 self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
         elif phase == _EXIT_BACK:
+            if self._board.beam_blocked():
+                self._clear_t = now_ms
             if waited >= self._s["reverse_ms"]:
                 if self._board.beam_blocked():
                     if self._end_tries >= self._tries():
+                        if waited < 2 * self._s["reverse_ms"]:
+                            return None  # freed by this last pulse, it may still be on its way back: wait
                         return self._stuck()  # snagged in the slot, or wedged for good
                     self._end_tries += 1
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
                     return None
+                if ticks_diff(now_ms, self._clear_t) < _FREED_BACK_MS:
+                    return None  # freed late in the pulse, it is still near the beam: pull it further back
                 self._pulled += 1  # it went back inside: counted again when it comes out, at speed
                 self._end_tries = 0  # the card fed next may wedge too: pulses again, _MAX_FREES times
                 self._frees += 1
+                if self._frees > _MAX_FREES:
+                    return self._finish("jam", "wedged")  # it wedges each time it is fed: inside, not counted
                 self._spin(now_ms)
         elif phase == _EXIT_PUSH:
             if not self._board.beam_blocked():
-                self._back(_END_BACK, now_ms)  # freed by the last pulse and pushed out: it left, the end
+                if waited <= _PUSH_BACK_MS:
+                    # freed by the last pulse, it left the beam backwards as the roller still turned back:
+                    # inside, not out. Pulled further back, it is a freed card.
+                    self._back(_EXIT_BACK, now_ms)
+                else:
+                    self._back(_END_BACK, now_ms)  # freed by the last pulse and pushed out: it left, the end
             elif waited >= _PUSH_MS:
                 self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:
