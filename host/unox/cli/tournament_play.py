@@ -34,7 +34,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _rounds(args: argparse.Namespace, seat: TableSeat, results: Path) -> int:
-    from unox.tournament.rounds import report_scored, seating_line
+    from unox.tournament.rounds import hold_sent_hands, report_scored, seating_line
     from unox.tournament.schedule import hand_id, seats
 
     plan = seat.wait_plan()
@@ -57,6 +57,7 @@ def _rounds(args: argparse.Namespace, seat: TableSeat, results: Path) -> int:
             report_scored(seat, table, round_no, ids, session.emit)
 
         table.listeners.append(heard)
+        hold_sent_hands(seat, table, ids)
         try:
             heard("")  # a hand scored before a restart and not yet sent
             if plain:

@@ -53,7 +53,7 @@ def _pins_for_the_night(options: Any) -> Any:
 
 def _rounds(args: argparse.Namespace, options: object, seat: TableSeat, results: Path) -> int:
     from unox.cli.commands.serve import detach_script
-    from unox.tournament.rounds import report_scored, seating_line
+    from unox.tournament.rounds import hold_sent_hands, report_scored, seating_line
     from unox.tournament.schedule import hand_id, seats
     from unox.web.launch import WebError, WebServer, announce
 
@@ -78,6 +78,7 @@ def _rounds(args: argparse.Namespace, options: object, seat: TableSeat, results:
                 over.set()
 
         table.listeners.append(heard)
+        hold_sent_hands(seat, table, ids)
         try:
             heard("")
             server = WebServer(table, options, launcher=launcher, button_loop=True)

@@ -102,6 +102,7 @@ PROTOCOL_CODES: dict[str, str] = {
     "unknown_cmd": "a cmd that protocol v1 does not have",
     "unknown_player": "a name that is not seated at this table",
     "nothing_to_undo": "undo with no accepted request left",
+    "result_sent": "undo of a scored hand whose result already went to a tournament's coordinator",
     "no_launcher": "a launcher press on a table run with --launcher script",
     "launcher_fault": "the launcher fired nothing because of a fault; the press (or draw) did not count",
     "unsettled": "the table stopped during a fire nobody can count for it: settle that press or draw first",

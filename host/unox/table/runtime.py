@@ -72,6 +72,8 @@ class Table(Presses):
         self.journal = journal
         self.settings = settings
         self.listeners: list[Listener] = []
+        # each looks at the game an undo would leave and says why it must not (a result sent elsewhere)
+        self.undo_guards: list[Callable[[Any], str | None]] = []
         self._lock = threading.RLock()
         self.entries: list[dict[str, Any]] = []
         self.unsettled: dict[str, Any] | None = None  # a fire the table stopped in and nobody could count
@@ -185,10 +187,13 @@ class Table(Presses):
 
     def _rebuild(self) -> None:
         """Replace the game by a replay of the accepted requests (undo, or recovery from an engine bug)."""
+        self.game = self._replayed(self.entries)
+
+    def _replayed(self, entries: list[dict[str, Any]]) -> Any:
         game = self._fresh_game()
-        for request in self.entries:
+        for request in entries:
             apply_request(game, request)
-        self.game = game
+        return game
 
     # -- requests -------------------------------------------------------------------------------
 
@@ -292,11 +297,16 @@ class Table(Presses):
             return self.refuse("unsettled", self._settle_question())
         if not self.entries:
             return self.refuse("nothing_to_undo", "There is nothing to undo: no request was accepted yet.")
+        game = self._replayed(self.entries[:-1])
+        for guard in self.undo_guards:
+            why = guard(game)
+            if why:
+                return self.refuse("result_sent", why)
         if self.journal is not None:
             self.journal.truncate_last()
         before = self.state()
         request = self.entries.pop()
-        self._rebuild()
+        self.game = game
         self.emit(undone(request, before, self.state()))
         return self.ok(undone=request)
 

@@ -51,6 +51,7 @@ def serve_rounds(seat: TableSeat, lines: Iterable[str | bytes], out: IO[Any], op
 
 def _play_round(seat: TableSeat, table: Table, round_no: int, ids: list[str], source: Iterator[str | bytes],
                 out: IO[Any], say: Callable[[str], None]) -> bool:
+    hold_sent_hands(seat, table, ids)
     report_scored(seat, table, round_no, ids, say)
     while not all(seat.journal.has(i) for i in ids):
         line = next(source, None)
@@ -62,6 +63,21 @@ def _play_round(seat: TableSeat, table: Table, round_no: int, ids: list[str], so
         out.flush()
         report_scored(seat, table, round_no, ids, say)
     return True
+
+
+def hold_sent_hands(seat: TableSeat, table: Table, ids: list[str]) -> None:
+    """A hand whose result went to the coordinator stays scored: an undo that would unscore it is refused
+    (the coordinator counts a hand id once, so a rescored hand would never reach the standings)."""
+
+    def guard(game: Any) -> str | None:
+        scored = game.last_hand["hand"] if game.last_hand is not None else 0
+        sent = [h for h in range(scored + 1, len(ids) + 1) if seat.journal.has(ids[h - 1])]
+        if not sent:
+            return None
+        return (f"hand {sent[0]}'s result already went to the tournament's coordinator, so it stays as "
+                "it was scored; to correct it, write it down for the organiser (docs/tournament.md)")
+
+    table.undo_guards.append(guard)
 
 
 def report_scored(seat: TableSeat, table: Table, round_no: int, ids: list[str],
