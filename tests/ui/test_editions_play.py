@@ -6,12 +6,13 @@ and the edition's own requests (typed generically from `Ruleset.requests`) are t
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 
 import pytest
 from unox.rules.cardset import CardSet, classic_cards, classic_deck, classic_help
-from unox.rules.editions import get_rules
+from unox.rules.editions import get_rules, rule_names
 from unox.rules.editions.classic import ClassicRules
 from unox.rules.game import Game
 from unox.rules.ruleset import RequestField
@@ -195,3 +196,22 @@ def test_every_edition_command_in_the_docs_parses():
     assert len(typed) >= 6
     for line in typed:
         parse_line(line, PLAYERS, turn="Ann", rules=TOY if line.startswith("gift") else CLASSIC)
+
+
+@pytest.mark.parametrize("name", rule_names())
+def test_the_flip_prompts_examples_are_this_editions_cards_and_colours_and_are_taken(name):
+    """S4, C-S4: the first card's prompt shows a card and a wild with a colour this edition has (Barbie's
+    colours are turquoise, pink, green and orange: `flip W red` would be refused there)."""
+    settings = TableSettings(players=PLAYERS, seed=4, launcher="script", rules=name)
+    session = open_play_session(settings)
+    session.submit(f"deal {PLAYERS[0]}")
+    if "type flip" in session.prompt().line():  # DL3: a draw edition's launcher fires the first card first
+        session.submit("flip")
+    text = session.prompt().line()
+    found = re.search(r"(?:type it|turned up): (flip \S+) \((flip \S+ \S+) for a wild\)", text)
+    assert found, text
+    rules = get_rules(name)
+    for example in found.groups():
+        parse_line(example, PLAYERS, rules=rules)  # no InputError
+    reply = session.submit(found.group(2))  # refused: InputError
+    assert reply["ok"], session.log[-3:]

@@ -477,15 +477,27 @@ def _deal(
     return Command("deal", request)
 
 
+def flip_examples(rules: Ruleset | None = None) -> tuple[str, str]:
+    """`flip G7` and `flip W red` in this edition's own cards and colours (Barbie has no red)."""
+    if rules is None:
+        return "flip G7", "flip W red"
+    color = "G" if "G" in rules.colors else rules.colors[0]
+    card = f"{color}7" if f"{color}7" in rules.cards else next(c for c, k in rules.cards.items() if k.color)
+    wild = "W" if "W" in rules.cards else next(c for c, k in rules.cards.items() if k.color is None)
+    named = "R" if "R" in rules.colors else rules.colors[0]
+    return f"flip {card}", f"flip {wild} {rules.color_names[named]}"
+
+
 def _flip(
     words: list[str], players: Sequence[str], turn: str | None, hands: Hands, rules: Ruleset | None = None
 ) -> Command:
+    card_example, wild_example = flip_examples(rules)
     if len(words) > 2:
-        raise InputError(_extra(words[2:], "`flip W red` names a card and, for a wild, a colour"))
+        raise InputError(_extra(words[2:], f"`{wild_example}` names a card and, for a wild, a colour"))
     if not words:
         if rules is not None and rules.draws:
             return Command("flip", {"cmd": "flip"})  # DL3: the launcher fires the first card
-        raise InputError("say which card was turned up: `flip G7`, or `flip W red` for a wild")
+        raise InputError(f"say which card was turned up: `{card_example}`, or `{wild_example}` for a wild")
     request: dict = {"cmd": "flip", "card": _card(words[0], rules)}
     if len(words) == 2:
         if (CARDS if rules is None else rules.cards)[request["card"]].color is not None:

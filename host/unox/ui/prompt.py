@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unox.launcher.faults import fault_action
-from unox.ui.commands import card_meaning, color_name, request_usage, rules_of
+from unox.ui.commands import card_meaning, color_name, flip_examples, request_usage, rules_of
 
 
 @dataclass
@@ -74,11 +74,12 @@ def prompt_for(state: dict, ctx: Context) -> Prompt:
 def _flip_prompt(state: dict, ctx: Context) -> Prompt:
     """S4; DL3: a draw edition's launcher fires the first card, then the table types which it is."""
     rules = rules_of(state, ctx.rules)
+    card, wild = flip_examples(rules)
     if rules is not None and rules.draws and ctx.launcher and not state.get("owed"):
         if state.get("first_fired"):
-            return Prompt(ctx.dealer, "type the card the launcher turned up: flip G7 (flip W red for a wild)")
+            return Prompt(ctx.dealer, f"type the card the launcher turned up: {card} ({wild} for a wild)")
         return Prompt(ctx.dealer, f"the launcher turns up the first card: type flip, or {press_hint(ctx)}")
-    return Prompt(ctx.dealer, "turn up the first card and type it: flip G7 (flip W red for a wild)")
+    return Prompt(ctx.dealer, f"turn up the first card and type it: {card} ({wild} for a wild)")
 
 
 def settle_prompt(pending: dict) -> Prompt:
