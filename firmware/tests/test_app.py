@@ -95,6 +95,21 @@ class TestApp(unittest.TestCase):
         self.assertTrue(rig.beeps() >= 20)
         self.assertEqual(rig.app.counted, rig.fired)
 
+    def test_release_chatter_seen_only_while_low_is_one_press(self):
+        # the loop looks every 2 ms, in step with 1 ms release chatter: it sees the button down each time
+        rig = Rig(machine, cards=20)
+        button = rig.pin("button")
+        button.drive(0)
+        rig.run(100, dt=1)
+        for _ in range(3):
+            button.drive(1)
+            button.drive(0)
+            rig.run(2, dt=2)
+        button.drive(1)
+        rig.run(500)
+        self.assertEqual(rig.app.presses_taken, 1)
+        self.assertEqual(rig.board.presses(), 4)
+
     def test_sleep_then_waking_press_is_silent(self):
         rig = Rig(machine, cards=10, config={"sleep_ms": 10000})
         rig.run(10500)
