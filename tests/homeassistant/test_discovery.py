@@ -182,7 +182,8 @@ def test_unox_press_with_mqtt_shows_its_presses_and_says_offline_when_it_stops(b
         # Each entity's state topic is subscribed when its config arrives, so states land one by one: wait
         # for the whole set rather than the first.
         want = {"presses": "3", "cards_fired": str(summary["cards_fired"]), "turn": "nobody", "link": "ON"}
-        ha.wait(lambda: all(ha.state(k) == v for k, v in want.items()) and ha.state("lid") == "OFF", str(want))
+        ha.wait(lambda: all(ha.state(k) == v for k, v in want.items()) and ha.state("lid") == "OFF",
+                str(want))
         ha.wait(lambda: ha.available("presses") == "offline", "offline after the command ended")
     finally:
         ha.stop()
