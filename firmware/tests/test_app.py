@@ -145,6 +145,23 @@ class TestBoard(unittest.TestCase):
         div = (BATTERY["r_top_ohm"] + BATTERY["r_bottom_ohm"]) / BATTERY["r_bottom_ohm"]
         self.assertEqual(board.battery_mv(), int(BATTERY["adc_ref_mv"] * div))
 
+    def test_beam_edges_timed_by_the_irq_with_ticks(self):
+        from unoxfw.board import Board
+        from unoxfw.pins import BATTERY, PINS
+
+        machine.reset_all()
+        now = [0]
+        board = Board(machine, PINS, BATTERY, ticks=lambda: now[0])
+        beam = machine.pin(PINS["beam"])
+        beam.drive(1)
+        for start in (100, 200):
+            now[0] = start
+            beam.drive(0)
+            now[0] = start + 56
+            beam.drive(1)
+        self.assertEqual(board.beam_count(), 2)
+        self.assertEqual(board.beam_changed_ms(999), 256)
+
 
 if __name__ == "__main__":
     unittest.main()
