@@ -2,8 +2,9 @@
 L5, T4, the lid, a jam) beeps its pattern on the buzzer pin, as `unoxfw.signals.PATTERNS` defines it.
 
 The count is checked on clean presses only: after a jam (unjam 0) with presses queued during it and the lid
-then opened and shut, one run counted 4 standalone cards where 3 came out (docs/reliability.md: not
-covered)."""
+then opened and shut, one run counted 4 standalone cards where 3 came out. Two bugs on this chip fit it,
+both fixed since: a press taken twice at its release (more presses queued) and a card counted as a double
+feed because the loop timed its block late (docs/reliability.md)."""
 
 from __future__ import annotations
 
