@@ -31,7 +31,7 @@ for folder in ("host", "simulator", "firmware", "."):
 HEAP_AFTER_BOOT = """
 import gc, time, machine
 import main
-board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT)
+board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT, ticks=time.ticks_ms)
 for _ in range(20):
     main.step(board, app, time.ticks_ms())
 main.pause_watchdog(machine)

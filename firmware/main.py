@@ -79,7 +79,7 @@ def run(machine, clock, io, wdt):
     # clock: the `time` module (ticks_ms, sleep_ms); tests pass a virtual one. wdt: the armed watchdog.
     board = app = None
     try:
-        board, app = boot(machine, io, clock.ticks_ms(), wdt)
+        board, app = boot(machine, io, clock.ticks_ms(), wdt, ticks=clock.ticks_ms)
         while True:
             step(board, app, clock.ticks_ms())
             clock.sleep_ms(1)

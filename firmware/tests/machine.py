@@ -66,7 +66,7 @@ class Pin:
         self.drive(v)
         return None
 
-    def irq(self, handler=None, trigger=12):
+    def irq(self, handler=None, trigger=12, hard=False):
         self._handler = handler
         self._trigger = trigger
 

@@ -95,6 +95,21 @@ class TestApp(unittest.TestCase):
         self.assertTrue(rig.beeps() >= 20)
         self.assertEqual(rig.app.counted, rig.fired)
 
+    def test_release_chatter_seen_only_while_low_is_one_press(self):
+        # the loop looks every 2 ms, in step with 1 ms release chatter: it sees the button down each time
+        rig = Rig(machine, cards=20)
+        button = rig.pin("button")
+        button.drive(0)
+        rig.run(100, dt=1)
+        for _ in range(3):
+            button.drive(1)
+            button.drive(0)
+            rig.run(2, dt=2)
+        button.drive(1)
+        rig.run(500)
+        self.assertEqual(rig.app.presses_taken, 1)
+        self.assertEqual(rig.board.presses(), 4)
+
     def test_sleep_then_waking_press_is_silent(self):
         rig = Rig(machine, cards=10, config={"sleep_ms": 10000})
         rig.run(10500)
@@ -129,6 +144,23 @@ class TestBoard(unittest.TestCase):
         machine.set_adc(PINS["battery_adc"], 65535)
         div = (BATTERY["r_top_ohm"] + BATTERY["r_bottom_ohm"]) / BATTERY["r_bottom_ohm"]
         self.assertEqual(board.battery_mv(), int(BATTERY["adc_ref_mv"] * div))
+
+    def test_beam_edges_timed_by_the_irq_with_ticks(self):
+        from unoxfw.board import Board
+        from unoxfw.pins import BATTERY, PINS
+
+        machine.reset_all()
+        now = [0]
+        board = Board(machine, PINS, BATTERY, ticks=lambda: now[0])
+        beam = machine.pin(PINS["beam"])
+        beam.drive(1)
+        for start in (100, 200):
+            now[0] = start
+            beam.drive(0)
+            now[0] = start + 56
+            beam.drive(1)
+        self.assertEqual(board.beam_count(), 2)
+        self.assertEqual(board.beam_changed_ms(999), 256)
 
 
 if __name__ == "__main__":

@@ -303,11 +303,15 @@ class App:
     def _check_button(self, now_ms):
         # The IRQ counts falling edges, chatter included; a press is taken when, after an edge, the button
         # has been down and steady for _PRESS_STABLE_MS. Chatter at release settles up and is dropped.
+        # Steady is timed from the last edge too, not only from the last level the loop saw change: a loop
+        # that looks only at the chatter's low moments (the emulated Pico's, every 2 ms against 1 ms
+        # chatter) would take release chatter for a button held since the press, and a second press.
         count = self.board.presses()
+        down = self.board.button_down()
         if count != self._presses_seen:
             self._presses_seen = count
             self._press_edge = True
-        down = self.board.button_down()
+            self._button_since = now_ms
         if down != self._button_raw:
             self._button_raw = down
             self._button_since = now_ms

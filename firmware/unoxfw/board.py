@@ -1,9 +1,9 @@
 # unoxfw.board: the hardware layer over an injected `machine` module (real on the Pico, fake in the
 # simulator and tests). Only calls that real MicroPython `machine` offers are used.
 #
-# Board(machine, pins, battery=None):  (battery None: unoxfw.pins.BATTERY)
+# Board(machine, pins, battery=None, ticks=None):  (battery None: unoxfw.pins.BATTERY; ticks: time.ticks_ms)
 #   motor(value) -1..1 (DRV8833 IN1/IN2 PWM; 0 coasts), brake() (both inputs high), motor_value(),
-#   beam_count(), beam_blocked(), presses(),
+#   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(),
 #   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
 #   cut_after(ms), cut_cancel(), use_wdt(wdt)
 #
@@ -14,6 +14,10 @@
 # a hard one runs from the timer interrupt in both cases (measured on MicroPython v1.28.0 in rp2040js:
 # tests/pico/test_pico_safety.py). So the callback must not allocate: it writes two PWM duties, a small
 # int and an attribute that already exists.
+# With `ticks`, the beam's IRQ also times each edge, both ways, from a hard interrupt (it allocates nothing
+# either): beam_changed_ms() is when the beam last changed, whenever the loop looks. On the Pico the loop can
+# be 10-13 ms late (one frame's CRC-16 is ~7 ms of Python there, measured on the emulated chip), and block
+# lengths measured at the loop's pace made one card in ~18 a double feed (docs/reliability.md).
 
 try:
     from micropython import const
@@ -29,7 +33,7 @@ _HALF = const(32768)
 
 
 class Board:
-    def __init__(self, machine, pins, battery=None):
+    def __init__(self, machine, pins, battery=None, ticks=None):
         if battery is None:
             from unoxfw.pins import BATTERY as battery
         pin = machine.Pin
@@ -45,6 +49,9 @@ class Board:
         self._lid = pin(pins["lid"], pin.IN, pin.PULL_UP)
         self._adc = machine.ADC(pins["battery_adc"])
         self._beam_edges = 0
+        self._ticks = ticks
+        self._beam_at = 0
+        self._beam_timed = False
         self._button_edges = 0
         self._motor = 0.0
         self._tone = 0
@@ -56,11 +63,20 @@ class Board:
         self._wdt = None
         self._timer = None
         self.cuts = 0
-        self._beam.irq(self._on_beam, pin.IRQ_FALLING)
+        if ticks is None:
+            self._beam.irq(self._on_beam, pin.IRQ_FALLING)
+        else:
+            self._beam.irq(self._on_beam_timed, pin.IRQ_FALLING | pin.IRQ_RISING, hard=True)
         self._button.irq(self._on_button, pin.IRQ_FALLING)
 
     def _on_beam(self, _pin):
         self._beam_edges += 1
+
+    def _on_beam_timed(self, _pin):
+        self._beam_at = self._ticks()
+        self._beam_timed = True
+        if self._beam.value() == 0:
+            self._beam_edges += 1
 
     def _on_button(self, _pin):
         self._button_edges += 1
@@ -96,6 +112,10 @@ class Board:
 
     def beam_blocked(self):
         return self._beam.value() == 0
+
+    def beam_changed_ms(self, now_ms):
+        # when the beam last changed, timed by its IRQ; without ticks (or before any edge), now
+        return self._beam_at if self._beam_timed else now_ms
 
     def presses(self):
         return self._button_edges

@@ -326,7 +326,9 @@ class Feeder:
         if phase == _IDLE:
             return None
         self.beam.sample(self._board.beam_count(), self._board.beam_blocked(), now_ms)
-        self.blocks.watch(self._board.beam_blocked(), phase == _SPIN or phase == _EXIT, now_ms)
+        # a block's ends timed by the beam's IRQ where the board can (the loop may look 10+ ms late)
+        self.blocks.watch(self._board.beam_blocked(), phase == _SPIN or phase == _EXIT,
+                          self._board.beam_changed_ms(now_ms))
         if phase == _RUNDOWN:
             return self._tick_rundown(now_ms)
         if phase != _SETTLE:

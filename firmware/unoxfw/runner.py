@@ -1,7 +1,9 @@
 # unoxfw.runner: boot and one main-loop step, shared by firmware/main.py, the simulator and the benches.
-#   start(machine, io, now_ms, config=None, seed=None) -> (board, app)
-#   boot(machine, io, now_ms, wdt, config=None, seed=None) -> (board, app): main.py's boot after it armed
-#       the watchdog (machine.WDT(timeout=WDT_MS), its first line): start, then hand the WDT to the board.
+#   start(machine, io, now_ms, config=None, seed=None, ticks=None) -> (board, app); ticks: the loop's clock
+#       (time.ticks_ms), for the beam IRQ's edge times (unoxfw.board)
+#   boot(machine, io, now_ms, wdt, config=None, seed=None, ticks=None) -> (board, app): main.py's boot
+#       after it armed the watchdog (machine.WDT(timeout=WDT_MS), its first line): start, then hand the WDT
+#       to the board.
 #       The simulator boots the same way, in the same order.
 #   step(board, app, now_ms): app.tick(now_ms), then feed the watchdog (only here, never on host traffic)
 
@@ -12,14 +14,14 @@ from unoxfw.pins import BATTERY, PINS
 WDT_MS = 5000  # firmware/main.py arms the watchdog with this, first of all (RP2040 maximum: 8388 ms)
 
 
-def boot(machine, io, now_ms, wdt, config=None, seed=None):
-    board, app = start(machine, io, now_ms, config, seed)
+def boot(machine, io, now_ms, wdt, config=None, seed=None, ticks=None):
+    board, app = start(machine, io, now_ms, config, seed, ticks)
     board.use_wdt(wdt)
     return board, app
 
 
-def start(machine, io, now_ms, config=None, seed=None):
-    board = Board(machine, PINS, BATTERY)
+def start(machine, io, now_ms, config=None, seed=None, ticks=None):
+    board = Board(machine, PINS, BATTERY, ticks)
     board.motor(0)
     return board, App(board, io, now_ms, config, seed)
 

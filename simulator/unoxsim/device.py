@@ -113,7 +113,8 @@ class VirtualDevice:
         io = _BoardIO(self.cable)
         machine = self.board.machine
         wdt = machine.WDT(timeout=runner.WDT_MS)  # main.py's first line
-        self._fw: tuple[Any, Any] = runner.boot(machine, io, self.clock.now_ms(), wdt, self.config)
+        self._fw: tuple[Any, Any] = runner.boot(machine, io, self.clock.now_ms(), wdt, self.config,
+                                                ticks=self.clock.now_ms)
 
     @property
     def firmware_board(self) -> Any:

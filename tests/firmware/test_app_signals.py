@@ -59,6 +59,26 @@ def test_L1_a_press_with_contact_chatter_on_press_and_release_is_one_press(make_
     assert rig.board.presses() > 3 * 2  # the IRQ really saw the chatter edges
 
 
+def test_L1_release_chatter_seen_only_while_low_is_not_a_second_press(make_rig):
+    """The loop looks at the button's level only now and then (on the emulated Pico: every 2 ms, in step with
+    1 ms contact chatter). Release chatter it saw only at its low moments looked like a button held down
+    since the press, and the chatter's falling edges (the IRQ) made that a second press: a second beep and a
+    second standalone fire. An edge means the contact moved: the press needs 10 steady ms after the last."""
+    rig = make_rig(cards=20)
+    rig.connect()
+    button = rig.pin("button")
+    button.drive(0)
+    rig.run(100, dt=1)  # pressed and held
+    for _ in range(3):  # the contact opens and bounces shut again between two looks of the loop
+        button.drive(1)
+        button.drive(0)
+        rig.run(2, dt=2)
+    button.drive(1)
+    rig.run(500)
+    assert [f[2] for f in rig.frames("BUTTON")] == [("1",)]
+    assert rig.app.presses_taken == 1 and rig.board.presses() == 4  # the IRQ saw the release's 3 edges
+
+
 def test_a_glitch_shorter_than_the_steady_time_is_not_a_press(make_rig):
     rig = make_rig(cards=20)
     rig.connect()

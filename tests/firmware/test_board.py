@@ -89,3 +89,57 @@ def test_watchdog_is_only_started_on_request(board, fake_machine):
 def test_fake_wdt_refuses_more_than_the_rp2040_limit(fake_machine):
     with pytest.raises(ValueError, match="8388"):
         fake_machine.WDT(timeout=9000)
+
+
+def test_with_ticks_the_beam_irq_times_each_edge_and_still_counts_cards_entering(fake_machine):
+    now = [0]
+    board = Board(fake_machine, PINS, BATTERY, ticks=lambda: now[0])
+    beam = fake_machine.pin(PINS["beam"])
+    beam.drive(1)
+    assert board.beam_changed_ms(500) == 500  # no edge yet: the loop's own time
+    for start in (100, 200, 300):
+        now[0] = start
+        beam.drive(0)
+        now[0] = start + 56
+        beam.drive(1)
+    assert board.beam_count() == 3 and board.beam_changed_ms(999) == 356
+
+
+def card_blocks_seen_by_a_late_loop(machine, timed: bool) -> tuple:
+    """A fire of 3 whose cards block the beam 56 ms each, looked at every 2 ms by a loop that is 13 ms late
+    twice (as on the Pico while it encodes or decodes a frame): once as the first card enters, once as the
+    second leaves. Returns the feeder's result."""
+    from unoxfw.feeder import Feeder
+    from unoxfw.settings import Settings
+
+    now = [0]
+    board = Board(machine, PINS, BATTERY, ticks=(lambda: now[0]) if timed else None)
+    beam = machine.pin(PINS["beam"])
+    beam.drive(1)
+    machine.pin(PINS["lid"]).drive(0)  # shut
+    feeder = Feeder(board, Settings())
+    assert feeder.start(3, 0) is None
+    blocks = [(101, 157), (201, 257), (301, 357)]
+    late = [range(101, 115), range(258, 272)]
+    for t in range(1, 2000):
+        now[0] = t
+        for enter, leave in blocks:
+            if t == enter:
+                beam.drive(0)
+            elif t == leave:
+                beam.drive(1)
+        if t % 2 or any(t in window for window in late):
+            continue
+        result = feeder.tick(t)
+        if result is not None:
+            return result
+    raise AssertionError("the fire never ended")
+
+
+def test_block_lengths_are_timed_by_the_beam_irq_not_by_a_late_loop(fake_machine):
+    """On the emulated Pico, one card in ~18 was counted as a double feed: the loop measured the block from
+    when it looked, up to 13 ms late (a frame's CRC-16 in Python), so a block seen late at its start became a
+    short reference and one seen late at its end 1.2x longer than that. Timed by the IRQ, 3 cards are 3."""
+    assert card_blocks_seen_by_a_late_loop(fake_machine, timed=True)[:3] == (3, 3, None)
+    fake_machine.reset_all()
+    assert card_blocks_seen_by_a_late_loop(fake_machine, timed=False)[:3] == (4, 3, None)  # timed by the loop

@@ -24,8 +24,8 @@ PICO_NAMES = re.compile(r"\b(machine|time|micropython|rp2|Pin|PWM|ADC|Timer|WDT|
 API_CODES = {"attr-defined", "call-arg", "arg-type", "call-overload", "union-attr", "operator",
              "name-defined"}
 INJECTED = [  # (file, the parameter list as written, as checked: the real module in its place)
-    ("unoxfw/board.py", "def __init__(self, machine, pins, battery=None):",
-     "def __init__(self, _machine, pins, battery=None):"),
+    ("unoxfw/board.py", "def __init__(self, machine, pins, battery=None, ticks=None):",
+     "def __init__(self, _machine, pins, battery=None, ticks=None):"),
     ("main.py", "def pause_watchdog(machine):", "def pause_watchdog(_machine):"),
     ("main.py", "def run(machine, clock, io, wdt):", "def run(_machine, _clock, io, wdt):\n    clock = time"),
 ]

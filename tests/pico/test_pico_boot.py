@@ -33,7 +33,7 @@ def test_heap_free_after_boot_is_read_on_the_chip_with_gc_mem_free(pico):
 HEAP_AFTER_BOOT = """
 import gc, time, machine
 import main
-board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT)
+board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT, ticks=time.ticks_ms)
 for _ in range(20):
     main.step(board, app, time.ticks_ms())
 main.pause_watchdog(machine)

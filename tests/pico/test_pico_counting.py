@@ -33,6 +33,8 @@ def test_each_press_fires_once_and_fired_counts_equal_the_cards_out(pico, host):
         result = launcher.fire(1)
         assert (result.fired, result.fault) == (1, None), result
         fired += result.fired
+        if PRESSES > 100 and fired % 100 == 0:  # a soak's progress, seen with -s
+            print(f"soak: {fired} presses fired once each, {cards_out(device)} cards out", flush=True)
     launcher.clock.sleep(0.5)
     assert not launcher.wait_press(timeout=0.3)  # no press left over: none was seen twice
     assert fired == PRESSES == cards_out(device)

@@ -138,6 +138,10 @@ class GpioBoard:
     def beam_blocked(self) -> bool:
         return bool(self._beam.is_active)  # pulled up; low while a card blocks it
 
+    def beam_changed_ms(self, now_ms: int) -> int:
+        """The feeder's edge time: this driver's loop looks every ms, so when it looks is close enough."""
+        return now_ms
+
     def button_down(self) -> bool:
         return bool(self._button.is_pressed)
 
