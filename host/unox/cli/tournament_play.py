@@ -34,21 +34,14 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _rounds(args: argparse.Namespace, seat: TableSeat, results: Path) -> int:
-    from unox.tournament.rounds import hold_sent_hands, report_scored, seating_line
-    from unox.tournament.schedule import hand_id, seats
+    from unox.tournament.rounds import hold_sent_hands, open_rounds, report_scored, seating_line
+    from unox.tournament.schedule import seats
 
     plan = seat.wait_plan()
     plain = args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())
     lines: Iterator[str] = iter(sys.stdin)
-    for round_no, matches in enumerate(plan.rounds, 1):
-        if seat.number > len(matches):
-            continue
-        ids = [hand_id(round_no, seat.number, h) for h in range(1, plan.hands_per_round + 1)]
+    for round_no, match, ids in open_rounds(seat, plan):
         done = lambda ids=ids: all(seat.journal.has(i) for i in ids)  # noqa: E731
-        if done():
-            continue
-        seat.wait_round(round_no)
-        match = matches[seat.number - 1]
         print(seating_line(round_no, seat.number, match), flush=True)
         session = _open_round(args, results, round_no, seats(match), plan.rules)
         table = session.table

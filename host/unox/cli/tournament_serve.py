@@ -53,19 +53,12 @@ def _pins_for_the_night(options: Any) -> Any:
 
 def _rounds(args: argparse.Namespace, options: object, seat: TableSeat, results: Path) -> int:
     from unox.cli.commands.serve import detach_script
-    from unox.tournament.rounds import hold_sent_hands, report_scored, seating_line
-    from unox.tournament.schedule import hand_id, seats
+    from unox.tournament.rounds import hold_sent_hands, open_rounds, report_scored, seating_line
+    from unox.tournament.schedule import seats
     from unox.web.launch import WebError, WebServer, announce
 
     plan = seat.wait_plan()
-    for round_no, matches in enumerate(plan.rounds, 1):
-        if seat.number > len(matches):
-            continue
-        ids = [hand_id(round_no, seat.number, h) for h in range(1, plan.hands_per_round + 1)]
-        if all(seat.journal.has(i) for i in ids):
-            continue
-        seat.wait_round(round_no)
-        match = matches[seat.number - 1]
+    for round_no, match, ids in open_rounds(seat, plan):
         print(seating_line(round_no, seat.number, match), flush=True)
         session = _open_round(args, results, round_no, seats(match), plan.rules)
         table, launcher = session.table, detach_script(session)

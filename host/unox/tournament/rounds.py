@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from unox.table.jsonl import answer, encode
 from unox.table.runtime import Table
-from unox.tournament.schedule import hand_id, seats
+from unox.tournament.schedule import Match, Plan, hand_id, seats
 from unox.tournament.seat import TableSeat
 
 OpenTable = Callable[[int, list[str]], Table]  # (round, seats) -> the round's table, new or resumed
@@ -25,12 +25,9 @@ def seating_line(round_no: int, table: int, match: Any) -> str:
             f"(partners {' + '.join(match[0])} against {' + '.join(match[1])})")
 
 
-def serve_rounds(seat: TableSeat, lines: Iterable[str | bytes], out: IO[Any], open_table: OpenTable,
-                 say: Callable[[str], None]) -> bool:
-    """Play this table's rounds from the request lines; True when every round was played (False: input
-    ended first, the table's journals keep where it was)."""
-    plan = seat.wait_plan()
-    source = iter(lines)
+def open_rounds(seat: TableSeat, plan: Plan) -> Iterator[tuple[int, Match, list[str]]]:
+    """This table's rounds with a hand still to play, each once the coordinator opens it: the round, its
+    match and its hand ids (the seating line already said)."""
     for round_no, matches in enumerate(plan.rounds, 1):
         if seat.number > len(matches):
             continue
@@ -38,8 +35,17 @@ def serve_rounds(seat: TableSeat, lines: Iterable[str | bytes], out: IO[Any], op
         if all(seat.journal.has(i) for i in ids):
             continue
         seat.wait_round(round_no)
-        say(seating_line(round_no, seat.number, matches[seat.number - 1]))
-        table = open_table(round_no, seats(matches[seat.number - 1]))
+        yield round_no, matches[seat.number - 1], ids
+
+
+def serve_rounds(seat: TableSeat, lines: Iterable[str | bytes], out: IO[Any], open_table: OpenTable,
+                 say: Callable[[str], None]) -> bool:
+    """Play this table's rounds from the request lines; True when every round was played (False: input
+    ended first, the table's journals keep where it was)."""
+    source = iter(lines)
+    for round_no, match, ids in open_rounds(seat, seat.wait_plan()):
+        say(seating_line(round_no, seat.number, match))
+        table = open_table(round_no, seats(match))
         try:
             if not _play_round(seat, table, round_no, ids, source, out, say):
                 return False
