@@ -28,17 +28,6 @@ ROOT = Path(__file__).resolve().parents[1]
 for folder in ("host", "simulator", "firmware", "."):
     sys.path.insert(0, str(ROOT / folder))
 
-HEAP_AFTER_BOOT = """
-import gc, time, machine
-import main
-board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT, ticks=time.ticks_ms)
-for _ in range(20):
-    main.step(board, app, time.ticks_ms())
-main.pause_watchdog(machine)
-gc.collect()
-print(gc.mem_free())
-"""
-
 
 def flashed_image(folder: Path, into: Path) -> Path:
     from unox.cli.commands.firmware import flash
@@ -133,11 +122,11 @@ def sim_hosted_ms(presses: int) -> list[float]:
 
 
 def heap_free(folder: Path, image: Path) -> int:
-    from unoxsim.pico import repl_exec
+    from unoxsim.pico import heap_after_boot
 
     device = booted(folder, image)
     try:
-        return int(repl_exec(device, HEAP_AFTER_BOOT).split()[-1])
+        return heap_after_boot(device)
     finally:
         device.close()
 

@@ -367,3 +367,21 @@ def chip_port(device: PicoDevice, timeout: float = 0.5) -> Any:
     port.port = "pico://emulated"
     port.open()
     return port
+
+
+HEAP_AFTER_BOOT = """
+import gc, time, machine
+import main
+board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT, ticks=time.ticks_ms)
+for _ in range(20):
+    main.step(board, app, time.ticks_ms())
+main.pause_watchdog(machine)
+gc.collect()
+print(gc.mem_free())
+"""
+
+
+def heap_after_boot(device: PicoDevice) -> int:
+    """`gc.mem_free()` with main.py's own boot run in the REPL (after Ctrl-C), so the firmware's objects stay
+    alive while measured: the figure bench/pico.py reports and tests/pico bounds."""
+    return int(repl_exec(device, HEAP_AFTER_BOOT).split()[-1])

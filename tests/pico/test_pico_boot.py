@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from unoxsim.pico import repl_exec
+from unoxsim.pico import heap_after_boot
 
 WDT_MS = 5000  # firmware/main.py's first line (unoxfw.runner.WDT_MS)
 
@@ -26,17 +26,7 @@ def test_hello_reaches_the_host_driver_with_the_firmware_version(pico, host):
 def test_heap_free_after_boot_is_read_on_the_chip_with_gc_mem_free(pico):
     # main.py's own boot, run in the REPL after Ctrl-C: the firmware's objects stay alive while measured
     device = pico()
-    heap = int(repl_exec(device, HEAP_AFTER_BOOT).split()[-1])
+    heap = heap_after_boot(device)
     assert 100_000 < heap < 240_000  # the RP2040's 264 KB SRAM less MicroPython's own: a real figure
 
 
-HEAP_AFTER_BOOT = """
-import gc, time, machine
-import main
-board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT, ticks=time.ticks_ms)
-for _ in range(20):
-    main.step(board, app, time.ticks_ms())
-main.pause_watchdog(machine)
-gc.collect()
-print(gc.mem_free())
-"""
