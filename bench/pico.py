@@ -9,6 +9,8 @@ emulated time (so the figures do not depend on how fast this machine emulates it
 - hosted_ms p50/p99: button edge -> BUTTON frame -> host driver -> FIRE -> motor IN1 pin high (the host runs
   on the chip's clock, so its own CPU time is not in the figure);
 - heap_free: gc.mem_free() after main.py's boot, read on the chip;
+- frame_us: what one HEARTBEAT frame costs the firmware's link on the chip (crc16, encode, Decoder.feed),
+  with the bitwise CRC loop on the same bytes as its baseline (`crc_ratio_to_bitwise`);
 and, as the baseline measured in the same run, hosted_ms p50 on the CPython simulator (`sim://`): the
 ratio says how much slower the real interpreter and its USB stack answer than the model.
 Last line: one JSON object.
@@ -131,6 +133,37 @@ def heap_free(folder: Path, image: Path) -> int:
         device.close()
 
 
+FRAME_COSTS = """
+import time
+from unoxfw.link import Decoder, _crc16_bits, crc16, encode
+frame = encode(0, "HEARTBEAT", ("1A2B", "3C4D", "host"))
+body = frame[:-6]
+crc16(body)  # the table is made on the first frame
+decoder = Decoder()
+def cost(name, call):
+    start = time.ticks_us()
+    for _ in range(10):
+        call()
+    print(name, time.ticks_diff(time.ticks_us(), start) // 10)
+cost("crc16", lambda: crc16(body))
+cost("bitwise", lambda: _crc16_bits(body))
+cost("encode", lambda: encode(0, "HEARTBEAT", ("1A2B", "3C4D", "host")))
+cost("feed", lambda: decoder.feed(frame))
+"""
+
+
+def frame_us(folder: Path, image: Path) -> dict[str, int]:
+    """Each cost in emulated us, an average of 10, timed by the chip itself in its raw REPL."""
+    from unoxsim.pico import repl_exec
+
+    device = booted(folder, image)
+    try:
+        lines = repl_exec(device, FRAME_COSTS, limit_ms=60_000).split("\n")
+    finally:
+        device.close()
+    return {name: int(value) for name, value in (line.split() for line in lines if line.strip())}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=20, help="presses per latency figure (default 20)")
@@ -146,6 +179,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         image = flashed_image(folder, Path(tmp))
         heap = heap_free(folder, image)
+        frame = frame_us(folder, image)
         alone = standalone_us(folder, image, args.presses)
         hosted = hosted_ms(folder, image, args.presses)
     wall = time.monotonic() - wall0
@@ -160,6 +194,8 @@ def main() -> int:
         "hosted_ms": {"p50": round(percentile(hosted, 0.5), 1), "p99": round(percentile(hosted, 0.99), 1),
                       "n": len(hosted)},
         "heap_free": heap,
+        "frame_us": {key: frame[key] for key in ("crc16", "encode", "feed")},
+        "crc_ratio_to_bitwise": round(frame["crc16"] / frame["bitwise"], 3),
         "sim_hosted_ms_p50": round(statistics.median(baseline), 1),
         "hosted_ratio_to_sim": round(statistics.median(hosted) / statistics.median(baseline), 2),
     }

@@ -4,7 +4,7 @@
 # Public API (stable):
 #   PROTOCOL                       protocol version (int), sent in HELLO
 #   crc16(data, crc=0xFFFF) -> int CRC-16/CCITT-FALSE (check value 0x29B1 on b"123456789");
-#                                  binascii.crc_hqx where it exists (CPython), else a bitwise loop
+#                                  binascii.crc_hqx where it exists (CPython), else a table lookup per byte
 #   ticks_diff(now, then) -> int   like time.ticks_diff on a 2**30 tick ring; works on plain ints too
 #   encode(seq, kind, args=()) -> bytes   one frame "SS KIND a1 a2 CCCC\n"; ValueError on bad input
 #   Decoder(size=160): feed(data) -> sequence of (seq, kind, args); never raises on garbage;
@@ -21,6 +21,7 @@
 # Only what both interpreters run: no typing, no dataclasses, no f-strings, const() for private constants.
 
 import sys
+from array import array
 
 try:
     from micropython import const
@@ -30,7 +31,7 @@ except ImportError:  # CPython (host, simulator, tests)
         return value
 
 if sys.implementation.name == "micropython":
-    _crc_hqx = None  # its binascii has no crc_hqx (and may be a .py module costing RAM): the loop runs
+    _crc_hqx = None  # its binascii has no crc_hqx (and may be a .py module costing RAM): the table runs
 else:
     from binascii import crc_hqx as _crc_hqx  # CPython (host, simulator): the same CRC in C
 
@@ -46,9 +47,9 @@ _KIND_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _EMPTY = ()
 
 
-def _crc16_loop(data, crc=0xFFFF):
-    # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor. The firmware's path:
-    # MicroPython's binascii has no crc_hqx.
+def _crc16_bits(data, crc=0xFFFF):
+    # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor, one bit at a time.
+    # Only builds the table: on the chip it costs about 10 ms for a 41-byte frame.
     for byte in data:
         crc ^= byte << 8
         for _ in range(8):
@@ -59,10 +60,25 @@ def _crc16_loop(data, crc=0xFFFF):
     return crc
 
 
+_crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame
+
+
+def _crc16_lookup(data, crc=0xFFFF):
+    # The firmware's path (MicroPython's binascii has no crc_hqx): one lookup per byte instead of eight
+    # shifts, 1.3 ms for that frame on the chip (docs/pico.md).
+    global _crc_table
+    table = _crc_table
+    if table is None:
+        table = _crc_table = array("H", [_crc16_bits(bytes((i,)), 0) for i in range(256)])
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
 def crc16(data, crc=0xFFFF):
-    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); else the loop.
+    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); else the table.
     if _crc_hqx is None:
-        return _crc16_loop(data, crc)
+        return _crc16_lookup(data, crc)
     return _crc_hqx(data, crc)
 
 
@@ -70,31 +86,19 @@ def ticks_diff(now, then):
     return ((now - then + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
 
 
+# The three checks strip or scan in C, not a Python step per character (docs/pico.md): a text made only
+# of allowed characters strips to nothing.
 def _is_hex(text, width):
-    if len(text) != width:
-        return False
-    for c in text:
-        if c not in _HEX:
-            return False
-    return True
+    return len(text) == width and not text.strip(_HEX)
 
 
 def _valid_kind(kind):
-    if not kind or len(kind) > 12:
-        return False
-    for c in kind:
-        if c not in _KIND_CHARS:
-            return False
-    return True
+    return 0 < len(kind) <= 12 and not kind.strip(_KIND_CHARS)
 
 
 def _valid_arg(arg):
-    if not arg:
-        return False
-    for c in arg:
-        if c <= " " or c > "~":
-            return False
-    return True
+    raw = arg.encode()
+    return bool(raw) and min(raw) > 32 and max(raw) < 127
 
 
 def encode(seq, kind, args=()):
@@ -145,30 +149,36 @@ class Decoder:
         self.frames = 0
 
     def feed(self, data):
+        # A line at a time, its bytes checked and copied by C (find, min, max, a slice store): a Python
+        # step per byte cost the chip more than the frame's CRC (docs/pico.md).
+        if not isinstance(data, bytes):
+            data = bytes(data)
         out = None
-        buf = self._buf
-        for b in data:
-            if b == 10:
-                frame = None
-                if not self._bad and self._n:
-                    frame = _parse(self._view[: self._n])
-                if frame is None:
-                    if self._bad or self._n:
-                        self.errors += 1
+        buf, n, bad, size = self._buf, self._n, self._bad, len(self._buf)
+        start, end = 0, len(data)
+        while start < end:
+            stop = data.find(b"\n", start)
+            piece = data[start : end if stop < 0 else stop]
+            if b"\r" in piece:
+                piece = piece.replace(b"\r", b"")
+            if piece and not bad:
+                if min(piece) < 32 or max(piece) > 126 or n + len(piece) > size:
+                    bad = True
                 else:
-                    self.frames += 1
-                    if out is None:
-                        out = []
-                    out.append(frame)
-                self._n = 0
-                self._bad = False
-            elif self._bad or b == 13:
-                continue
-            elif b < 32 or b > 126 or self._n >= len(buf):
-                self._bad = True
-            else:
-                buf[self._n] = b
-                self._n += 1
+                    buf[n : n + len(piece)] = piece
+                    n += len(piece)
+            if stop < 0:
+                break
+            frame = None if bad or not n else _parse(self._view[:n])
+            if frame is not None:
+                self.frames += 1
+                if out is None:
+                    out = []
+                out.append(frame)
+            elif bad or n:
+                self.errors += 1
+            n, bad, start = 0, False, stop + 1
+        self._n, self._bad = n, bad
         return _EMPTY if out is None else out
 
 

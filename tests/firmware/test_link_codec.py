@@ -1,6 +1,7 @@
 """The wire codec: CRC variant, framing, resync and the byte rule that keeps Ctrl-C usable."""
 
 import binascii
+import re
 
 import pytest
 from hypothesis import given
@@ -95,3 +96,59 @@ def test_encode_refuses_what_would_not_decode(args, why):
 def test_ticks_diff_handles_the_2_30_wrap():
     assert ticks_diff(3, (1 << 30) - 2) == 5
     assert ticks_diff(100, 250) == -150
+
+
+FRAME_LINE = re.compile(rb"([0-9A-F]{2}) ([A-Z_]{1,12})((?: [!-~]+)*) ([0-9A-F]{4})")
+
+
+def read_line_by_line(stream: bytes) -> tuple[list, int]:
+    """The protocol's framing read independently (docs/protocol.md): a line is what ends in `\\n`, `\\r` is
+    ignored, and a line with a byte outside 0x20-0x7E, longer than 160 bytes, malformed or with a wrong
+    CRC (binascii's) is an error. Returns (frames, errors)."""
+    frames, errors = [], 0
+    for line in stream.split(b"\n")[:-1]:
+        line = line.replace(b"\r", b"")
+        if not line:
+            continue
+        match = FRAME_LINE.fullmatch(line)
+        if (len(line) > 160 or match is None
+                or binascii.crc_hqx(line[:-5], 0xFFFF) != int(match.group(4), 16)):
+            errors += 1
+            continue
+        args = tuple(match.group(3).decode().split(" ")[1:])
+        frames.append((int(match.group(1), 16), match.group(2).decode(), args))
+    return frames, errors
+
+
+def framed(body: bytes) -> bytes:
+    """A line with the right CRC whatever its body, which encode would refuse to make."""
+    return body + b" %04X\n" % binascii.crc_hqx(body, 0xFFFF)
+
+
+LONGEST = framed(b"01 BEEP " + b"x" * 147)  # 160 bytes before its newline: the longest line taken
+
+
+PIECES = st.one_of(
+    st.builds(lambda seq, kind, args: encode(seq, kind, args), st.integers(0, 255), KINDS,
+              st.lists(TOKENS, max_size=4)),
+    st.binary(max_size=30),
+    st.sampled_from([b"\r", b"\n", b"\r\n", b"\x03", b"\xff", b"A" * 170, b"05 FIRE 3 0000\n"]),
+    st.sampled_from([LONGEST, LONGEST[:-1] + b"\r\n", b"\r" + LONGEST, b"A" + LONGEST]),  # 160 bytes, and 161
+    # a bad byte under a right CRC: only the byte check refuses these
+    st.sampled_from([framed(b"02 BEEP a\tb"), framed(b"02 BEEP a\x7fb"), framed(b"02 BEEP \xe9")]),
+)
+
+
+@given(st.lists(PIECES, max_size=12), st.lists(st.integers(1, 40), max_size=20))
+def test_any_stream_in_any_chunks_decodes_as_read_line_by_line(pieces, cuts):
+    # The decoder works a line at a time in C (find, min, max): it must still agree with the framing's
+    # definition however the bytes arrive, one at a time or many lines in one read.
+    stream = b"".join(pieces)
+    expected_frames, expected_errors = read_line_by_line(stream)
+    decoder, frames, start = Decoder(), [], 0
+    for cut in cuts:
+        frames.extend(decoder.feed(stream[start : start + cut]))
+        start += cut
+    frames.extend(decoder.feed(stream[start:]))
+    assert frames == expected_frames
+    assert (decoder.frames, decoder.errors) == (len(expected_frames), expected_errors)
