@@ -42,30 +42,66 @@ def test_each_press_fires_once_and_fired_counts_equal_the_cards_out(pico, host):
 
 def test_drops_corruption_and_duplicates_on_the_bridge_lose_and_double_no_card(pico, host):
     device = pico(seed=22, cards=112, drop=0.05, corrupt=0.05, dup=0.05)
-    launcher = host(device, config=FAST)
-    recorded, standalone, unsettled = 0, 0, []
+    launcher = host(device, config=FAST, seed=22)  # the host's epoch seeded too: each run the same
+    recorded, standalone = 0, 0
+    presses = []  # (press, cards out during it, what the host booked for it): a failure names the press
     for i in range(PRESSES):
         if device.model.hopper < 5:
             device.load_cards(100)
+        before = cards_out(device)
         device.press_button(hold_ms=40)
         try:
             pressed = launcher.wait_press(timeout=2.0)
-        except LauncherError:
-            pressed = False
+        except LauncherError as exc:
+            pressed, booked = False, {"wait_press": str(exc)}
+        else:
+            booked = {"pressed": pressed}
         if pressed:
+            restarts = launcher.link.restarts
             result = launcher.fire(1, fire_id=500 + i)
+            booked.update(fired=result.fired, fault=result.fault, detail=result.details.get("detail"))
+            settled = None
             if result.fault == "link" and result.details.get("detail") == "lost":
-                unsettled.append(500 + i)
-            else:
+                # settled by id at once, as a table does when the device answers again: the device
+                # remembers only its last 16 fires
+                settled = launcher.fire_result(500 + i)
+                if settled is not None:
+                    booked["settled"] = settled.fired
+                    recorded += settled.fired
+            elif result.fault != "link" or result.details.get("detail") != "reboot":
                 recorded += result.fired
-        standalone += sum(f.fired for f in launcher.take_standalone_fires())
+            if booked.get("detail") in ("lost", "reboot") and settled is None:
+                # main.py was stopped by a 0x03 the bridge made and started again by the host: what the
+                # fire did is unknown, as after any reboot (docs/reliability.md); the table asks
+                assert launcher.link.restarts > restarts, f"press {i}: fire {500 + i} not remembered"
+                booked["unknown"] = True
+        alone = sum(f.fired for f in launcher.take_standalone_fires())
+        standalone += alone
+        booked["alone"] = alone
+        presses.append((i, cards_out(device) - before, booked))
     launcher.clock.sleep(1.0)
-    standalone += sum(f.fired for f in launcher.take_standalone_fires())
-    for fire_id in unsettled:  # settled by id once the device answers (it did not reboot)
-        settled = launcher.fire_result(fire_id)
-        assert settled is not None
-        recorded += settled.fired
+    for _ in range(20):  # until the firmware holds no untaken standalone fire (an ALONE may need resending)
+        standalone += sum(f.fired for f in launcher.take_standalone_fires())
+        launcher.status()
+        if launcher.state.status.get("alone") == "0":
+            break
     stats = device.cable.to_board.stats
     assert stats["dropped"] + stats["corrupted"] + stats["duplicated"] > 0  # the faults really happened
-    assert recorded + standalone == cards_out(device) > 0
+    unknown = [(i, out) for i, out, booked in presses if booked.get("unknown")]
+    assert all(out <= 1 for _, out in unknown), unknown  # an interrupted fire of 1 fed at most 1
+    unlike = [(i, out, booked) for i, out, booked in presses
+              if not booked.get("unknown") and out != booked_cards(booked)]
+    counted = launcher.state.status.get("counted")  # the firmware's own total: which side lost a card
+    known_out = cards_out(device) - sum(out for _, out in unknown)
+    assert recorded + standalone == known_out > 0, (
+        f"firmware counted {counted}; presses booked unlike their cards: {unlike[:10]}")
+    assert len(unknown) <= launcher.link.restarts  # only a main.py stopped mid-fire leaves a fire unknown
+    fired = sum(1 for _, _, booked in presses if booked.get("fired") or booked.get("settled"))
+    assert fired >= PRESSES * 0.9, f"{fired} of {PRESSES} presses fired: the run stalled"  # none left dead
     assert device.boots == 1
+
+
+def booked_cards(booked: dict) -> int:
+    """The cards the host booked for one press: its fire's (or, given up, its settled) count and the
+    standalone fires taken after it."""
+    return booked.get("settled", booked.get("fired", 0)) + booked["alone"]

@@ -35,6 +35,9 @@ HELLO_TIMEOUT_S = 2.0
 QUIET_S = 0.9  # the heartbeat timeout: the firmware beats every 250 ms; this silence = link down (< 1 s)
 LOST_S = 2.0  # silence that gives a fire in flight up (the firmware cuts its motor after silence_ms)
 REOPEN_S = 0.25  # a broken port is tried again this often, from the pumps
+PROMPT = b"\n>>> "  # MicroPython's friendly REPL: main.py has stopped (a stray Ctrl-C, 0x03, on the wire)
+RESTART = b"\r\r\x04"  # at that prompt: end any half-typed line, then Ctrl-D: soft reboot into main.py
+RESTART_S = 2.0  # a firmware that falls back to the prompt at once is restarted no more often than this
 GAP_S = 2.5  # frames kept arriving ahead of a gap this long (the firmware retransmits at least every 1 s):
 # the frame in the gap is gone for good (pushed out of the firmware's window), so a new session is needed
 PORT_ERRORS = (serial.SerialException, OSError)
@@ -78,6 +81,9 @@ class PortLink:
         self._direct = False  # a local pyserial port: read and write its file descriptor directly
         self._held: list[bytes] = []  # frames made while taking input, not written yet
         self._holding = False
+        self._tail = b""  # the last bytes read, so a prompt split across two reads is still seen
+        self._restarted_at: float | None = None
+        self.restarts = 0  # times main.py was found stopped at the MicroPython prompt and started again
         self._prepare()
 
     def now(self) -> float:
@@ -146,6 +152,22 @@ class PortLink:
             self._break(exc)
             return b""
 
+    def _watch_prompt(self, data: bytes) -> None:
+        """main.py stopped at the MicroPython prompt: a 0x03 reached the chip as Ctrl-C (the firmware keeps
+        Ctrl-C for mpremote), and it would stay there, motor off and watchdog paused, until unplugged. This
+        process holds the port, so no one meant to use the REPL: a soft reboot starts main.py again, and
+        the link's reboot handling (HEARTBEAT naming no session of ours) takes it from there."""
+        seen, self._tail = self._tail + data, (self._tail + data)[-len(PROMPT):]
+        if PROMPT not in seen:
+            return
+        now = self.now()
+        if self._restarted_at is not None and now - self._restarted_at < RESTART_S:
+            return
+        self._restarted_at = now
+        self.restarts += 1
+        self.lost_why = "the firmware stopped at the MicroPython prompt (a Ctrl-C on the wire); restarted it"
+        self._put(RESTART)
+
     @staticmethod
     def _read_fd(fd: int) -> bytes:
         """All that has arrived, in one select and one read: pyserial's read(1), in_waiting and
@@ -173,6 +195,7 @@ class PortLink:
         now = int(now_s * 1000)
         endpoint, state = self.endpoint, self.state
         if data:
+            self._watch_prompt(data)
             self.heard = now_s
             self._holding = True
             try:
@@ -235,6 +258,7 @@ class PortLink:
         while self.silent_for() > QUIET_S:
             data = self._read()
             if data:
+                self._watch_prompt(data)
                 self.heard = self.clock.now()
                 self._holding = True
                 try:
