@@ -32,8 +32,19 @@ class Wire:
         return len(data)
 
 
-def link_on(wire: Wire, clock: ManualClock) -> PortLink:
-    return PortLink(wire, name="test port", clock=clock)
+def link_on(wire: Wire, clock: ManualClock, *, ran_firmware: bool = True) -> PortLink:
+    link = PortLink(wire, name="test port", clock=clock)
+    link.ran_firmware = ran_firmware  # as after a HELLO our firmware answered (tests/pico: the real one)
+    return link
+
+
+def test_a_pico_that_never_answered_our_hello_is_left_at_its_prompt():
+    # another program's Pico (or one without our firmware): a soft reboot would run its own main.py
+    wire, clock = Wire(), ManualClock()
+    link = link_on(wire, clock, ran_firmware=False)
+    wire.incoming = [b"\r" + PROMPT]
+    link.pump()
+    assert link.restarts == 0 and RESTART not in wire.written
 
 
 def test_the_prompt_split_across_two_reads_gets_one_soft_reboot():

@@ -84,6 +84,7 @@ class PortLink:
         self._tail = b""  # the last bytes read, so a prompt split across two reads is still seen
         self._restarted_at: float | None = None
         self.restarts = 0  # times main.py was found stopped at the MicroPython prompt and started again
+        self.ran_firmware = False  # a handshake succeeded: main.py on this port is ours
         self._prepare()
 
     def now(self) -> float:
@@ -156,10 +157,11 @@ class PortLink:
         """main.py stopped at the MicroPython prompt: a 0x03 reached the chip as Ctrl-C (the firmware keeps
         Ctrl-C for mpremote), and it would stay there, motor off and watchdog paused, until unplugged. This
         process holds the port, so no one meant to use the REPL: a soft reboot starts main.py again, and
-        the link's reboot handling (HEARTBEAT naming no session of ours) takes it from there."""
+        the link's reboot handling (HEARTBEAT naming no session of ours) takes it from there. Only once our
+        firmware has answered a HELLO here: another program's main.py is not ours to start."""
         seen, self._tail = self._tail + data, (self._tail + data)[-len(PROMPT):]
-        if PROMPT not in seen:
-            return
+        if PROMPT not in seen or not self.ran_firmware:
+            return  # a Pico that never ran our firmware here: its REPL, or its own main.py, is left alone
         now = self.now()
         if self._restarted_at is not None and now - self._restarted_at < RESTART_S:
             return
@@ -279,7 +281,7 @@ class PortLink:
             self.needs_hello = True
             raise LauncherError(f"no answer from the launcher on {self.name}; {advice(self.name)}")
         self.state.peer_seen = None
-        self.in_session, self.needs_hello = True, False
+        self.in_session, self.needs_hello, self.ran_firmware = True, False, True
         self.send("CONFIG", ("host_beat_ms", int(HEARTBEAT_S * 1000)))
 
     def _rebooted(self) -> None:
