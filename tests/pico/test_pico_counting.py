@@ -97,6 +97,12 @@ def test_drops_corruption_and_duplicates_on_the_bridge_lose_and_double_no_card(p
         f"firmware counted {counted}; presses booked unlike their cards: {unlike[:10]}")
     assert len(unknown) <= launcher.link.restarts  # only a main.py stopped mid-fire leaves a fire unknown
     fired = sum(1 for _, _, booked in presses if booked.get("fired") or booked.get("settled"))
+    if PRESSES > 100:  # a soak's summary, seen with -s (docs/reliability.md)
+        unseen = sum(1 for _, _, booked in presses if not booked.get("pressed"))
+        print(f"soak: {PRESSES} presses, {fired} fired, {unseen} not seen by the host, "
+              f"{len(unknown)} unknown, {launcher.link.restarts} restarts of main.py, "
+              f"{cards_out(device)} cards out, {recorded} recorded + {standalone} standalone, "
+              f"{device.now_ms() / 1000:.1f} emulated s")
     assert fired >= PRESSES * 0.9, f"{fired} of {PRESSES} presses fired: the run stalled"  # none left dead
     assert device.boots == 1
 
