@@ -15,8 +15,8 @@
 # tests/pico/test_pico_safety.py). So the callback must not allocate: it writes two PWM duties, a small
 # int and an attribute that already exists.
 # With `ticks`, the beam's IRQ also times each edge, both ways, from a hard interrupt (it allocates nothing
-# either): beam_changed_ms() is when the beam last changed, whenever the loop looks. On the Pico the loop can
-# be 10-13 ms late (one frame's CRC-16 is ~7 ms of Python there, measured on the emulated chip), and block
+# either): beam_changed_ms() is when the beam last changed, whenever the loop looks. On the Pico the loop was
+# 10-13 ms late per frame (a bitwise CRC-16 in Python; ~3 ms since the table, docs/pico.md), and block
 # lengths measured at the loop's pace made one card in ~18 a double feed (docs/reliability.md).
 
 try:

@@ -45,6 +45,12 @@ def pico_folder() -> Path:
         pytest.skip(str(exc))
 
 
+def cards_out(device) -> int:
+    """What the physics says came out of the launcher: ejected, and the one still in the slot past the beam
+    (PicoDevice.cards_out counts only the ejected)."""
+    return device.model.ejected + device.model.past_beam()
+
+
 def serve_command(server, argv: list[str]) -> tuple[int, str]:
     """Runs a CLI command against the chip's pty while the chip runs; (exit code, stdout + stderr)."""
     with tempfile.TemporaryFile() as out:

@@ -12,13 +12,10 @@ import os
 from unox.launcher import LauncherError
 
 from tests.e2e.conftest import firmware_config
+from tests.pico.conftest import cards_out
 
 PRESSES = int(os.environ.get("UNOX_PICO_PRESSES", "12"))
 FAST = firmware_config(reverse_ms=30, settle_ms=10, link_ms=1000)  # shorter fires: more presses per second
-
-
-def cards_out(device) -> int:
-    return device.model.ejected + device.model.past_beam()
 
 
 def test_each_press_fires_once_and_fired_counts_equal_the_cards_out(pico, host):
