@@ -3,8 +3,11 @@
 # Watchdog and mpremote (see docs/protocol.md, "Watchdog"):
 # - The WDT is armed first of all, before any import or other work, so a hang anywhere in the boot (an
 #   import, the board set-up, the first ticks) resets the board. unoxsim boots in this same order.
-# - Frames never contain 0x03, so Ctrl-C stays enabled (no micropython.kbd_intr(-1)): mpremote and
-#   `unox firmware flash` stop this file with Ctrl-C, at any point of it.
+# - While the loop runs, no byte on the wire stops it: the keyboard interrupt is off
+#   (micropython.kbd_intr(-1)), so a stray 0x03 is only a bad byte in a line. The REPL is entered on purpose:
+#   `unox firmware flash` sends the frame REPL (docs/protocol.md); the app stops the motor, answers, and the
+#   loop ends here with Ctrl-C enabled again and the watchdog paused, so mpremote finds MicroPython's REPL.
+#   Before the loop (the imports, the board set-up) Ctrl-C still stops this file.
 # - The WDT cannot be stopped through machine.WDT (RP2040 limit 8388 ms). On KeyboardInterrupt (during the
 #   imports, the boot or the loop) the motor stops and the watchdog is paused by clearing WATCHDOG
 #   CTRL.ENABLE (bit 30 on both chips), so the REPL session that follows is not reset mid-flash. The register
@@ -75,15 +78,25 @@ class UsbIO:
         self._out.write(data)
 
 
+def keyboard_interrupt(char):
+    # micropython.kbd_intr(char): -1 turns Ctrl-C off, 3 turns it back on
+    import micropython
+
+    micropython.kbd_intr(char)
+
+
 def run(machine, clock, io, wdt):
     # clock: the `time` module (ticks_ms, sleep_ms); tests pass a virtual one. wdt: the armed watchdog.
     board = app = None
     try:
         board, app = boot(machine, io, clock.ticks_ms(), wdt, ticks=clock.ticks_ms)
-        while True:
+        keyboard_interrupt(-1)
+        while not app.handover:
             step(board, app, clock.ticks_ms())
             clock.sleep_ms(1)
+        raise KeyboardInterrupt  # REPL asked for: stop as Ctrl-C stops it
     except KeyboardInterrupt:
+        keyboard_interrupt(3)
         if board is not None:
             board.motor(0)
             board.tone(0)

@@ -45,6 +45,19 @@ class ScriptIO:
         self.out += data
 
 
+class TimedIO(ScriptIO):
+    # bytes from the host at given times of the virtual clock: [(ms, data), ...]
+    def __init__(self, clock, script):
+        ScriptIO.__init__(self, b"")
+        self.clock = clock
+        self.script = script
+
+    def read(self):
+        if self.script and self.clock.now >= self.script[0][0]:
+            return self.script.pop(0)[1]
+        return b""
+
+
 class CtrlCAtBoot:
     # a `time` whose first reading is interrupted: Ctrl-C while main.py boots
     def ticks_ms(self):
@@ -90,6 +103,36 @@ class TestMain(unittest.TestCase):
         self.assertTrue(app.feeder.busy())  # Ctrl-C came mid-fire
         self.assertEqual(board.motor_value(), 0)
         self.assertEqual(board.tone_hz(), 0)
+
+    def test_the_keyboard_interrupt_is_off_while_the_loop_runs_and_on_again_when_it_stops(self):
+        calls = []
+        self.main["keyboard_interrupt"] = calls.append
+        self.run_main(machine, Clock(300), ScriptIO(b""), self.main["WDT"])
+        self.assertEqual(calls, [-1, 3])
+
+    def test_the_repl_frame_mid_fire_stops_the_motor_answers_and_ends_the_loop(self):
+        calls = []
+        self.main["keyboard_interrupt"] = calls.append
+        host = []
+        ep = Endpoint(host.append, epoch=9)
+        ep.hello(("1", "t"), 0)
+        ep.send("FIRE", ("5",), 0)
+        fire = b"".join(host)
+        del host[:]
+        ep.send("REPL", (), 0)
+        machine.preset(PINS["lid"], 0)  # lid shut
+        clock = Clock(60000)
+        io = TimedIO(clock, [(0, fire), (200, b"".join(host))])
+        board, app = self.run_main(machine, clock, io, self.main["WDT"])
+        self.assertTrue(app.handover)
+        self.assertTrue(app.feeder.busy())  # the REPL came mid-fire
+        self.assertTrue(200 <= clock.now < 210)  # the loop ended at once, not at the clock's Ctrl-C
+        self.assertEqual(board.motor_value(), 0)
+        self.assertEqual(machine.mem32[_WDT_CTRL] & _ENABLE, 0)  # paused: the REPL session is not reset
+        self.assertEqual(calls, [-1, 3])
+        frames = Endpoint(host.append).decoder.feed(io.out)
+        replies = [kind + " " + " ".join(args) for _, kind, args in frames]
+        self.assertIn("REPL ok", replies)
 
 
 

@@ -54,6 +54,7 @@ class App:
         self.feeder = Feeder(board, self.settings)
         self.profile = Standalone(seed)
         self.asleep = False
+        self.handover = False  # REPL asked for: main.py ends its loop into MicroPython's REPL
         self.link_lost = False
         self._lost_rx = None
         self.presses_taken = 0
@@ -133,6 +134,8 @@ class App:
             self._on_query(seq, args, now_ms)
         elif kind == "TAKEN":
             self._on_taken(args)
+        elif kind == "REPL":
+            self._on_repl(seq, now_ms)
         else:
             self._refuse(seq, kind, "unknown_kind", "see_docs/protocol.md", now_ms)
 
@@ -150,6 +153,17 @@ class App:
         self.link.send("LID", ("open" if self.lid else "shut",), now_ms)
         self.link.send("BATTERY", (self.mv, "low" if self.battery_low else "ok"), now_ms)
         self._resend_alone()
+
+    def _on_repl(self, seq, now_ms):
+        # REPL: a flasher (`unox firmware flash`) asks for MicroPython's REPL. The motor stops now, not
+        # after a run-down: main.py ends its loop after this tick, with Ctrl-C enabled again and the
+        # watchdog paused (firmware/main.py); a fire it cuts gets no FIRED (the next boot knows nothing
+        # of it).
+        self.board.cut_cancel()
+        self.board.motor(0)
+        self.beeper.stop()
+        self.link.send("REPL", ("ok",), now_ms, seq)
+        self.handover = True
 
     def _on_fire(self, seq, args, now_ms):
         n = -1

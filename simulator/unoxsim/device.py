@@ -180,6 +180,12 @@ class VirtualDevice:
         if self.glitch and self._dt:
             self._glitch_beam(self._dt)
         self.board.run_timers()
+        if self._fw[1].handover and not self.frozen:
+            # main.py handed its REPL over (the frame REPL): it ends with the motor off and the watchdog
+            # paused. This device has no REPL: it stays silent until it is power-cycled.
+            self.frozen = True
+            self.board.wdt_timeout = None
+            self._fw[0].motor(0)
         if not self.frozen:
             from unoxfw import runner
 

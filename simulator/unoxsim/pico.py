@@ -322,9 +322,43 @@ class ReplError(RuntimeError):
     """The chip's raw REPL did not answer as MicroPython's does, or the code raised."""
 
 
+def hand_over(device: PicoDevice, limit_ms: int = 5000) -> None:
+    """What `unox firmware flash` does first (unox.launcher.handover): a HELLO, then the frame REPL; main.py
+    stops its motor, answers `REPL ok` and ends into MicroPython's friendly REPL (watchdog paused).
+    No Ctrl-C: the firmware keeps the keyboard interrupt off while it runs."""
+    from unoxfw.link import PROTOCOL, Endpoint
+
+    out: list[bytes] = []
+    host = Endpoint(out.append, epoch=0x7E97)
+    got: list[tuple[str, tuple[str, ...]]] = []
+    tail = bytearray()
+
+    def heard() -> bool:
+        data = device.host_read()
+        tail.extend(data)
+        got.extend((kind, args) for _, kind, args in host.receive(data, device.now_ms()))
+        return True
+
+    def send_and_wait(kind: str, args: tuple, answer: str) -> None:
+        if kind == "HELLO":
+            host.hello(args, device.now_ms())
+        else:
+            host.send(kind, args, device.now_ms())
+        device.host_write(b"".join(out))
+        out.clear()
+        if not device.advance_until(limit_ms, lambda: heard() and any(k == answer for k, _ in got)):
+            raise ReplError(f"main.py did not answer {kind} within {limit_ms} ms; got {bytes(tail[-200:])!r}")
+
+    send_and_wait("HELLO", (PROTOCOL,), "HELLO")
+    send_and_wait("REPL", (), "REPL")  # the ACK of `REPL ok` is never sent: the REPL would take it as text
+    if not device.advance_until(limit_ms, lambda: heard() and b"\n>>> " in tail):
+        raise ReplError(f"no MicroPython prompt after REPL ok; got {bytes(tail[-200:])!r}")
+
+
 def repl_exec(device: PicoDevice, code: str, *, stop_firmware: bool = True, limit_ms: int = 20_000) -> str:
     """Runs `code` in the chip's raw REPL (as mpremote does) and returns what it printed. With
-    `stop_firmware`, Ctrl-C first stops main.py (which pauses its watchdog) and the raw REPL is entered."""
+    `stop_firmware`, main.py is first asked for its REPL over the protocol (`hand_over`: it pauses its
+    watchdog) and the raw REPL is entered."""
     seen = bytearray()
 
     def expect(marker: bytes) -> bytes:
@@ -337,9 +371,8 @@ def repl_exec(device: PicoDevice, code: str, *, stop_firmware: bool = True, limi
         return before
 
     if stop_firmware:
-        device.host_write(b"\r\x03\x03")
-        device.advance(50)
-        device.host_write(b"\x01")
+        hand_over(device, limit_ms)
+        device.host_write(b"\r\x01")
         expect(b"raw REPL; CTRL-B to exit\r\n>")
     device.host_write(code.encode() + b"\x04")
     expect(b"OK")
@@ -382,6 +415,6 @@ print(gc.mem_free())
 
 
 def heap_after_boot(device: PicoDevice) -> int:
-    """`gc.mem_free()` with main.py's own boot run in the REPL (after Ctrl-C), so the firmware's objects stay
-    alive while measured: the figure bench/pico.py reports and tests/pico bounds."""
+    """`gc.mem_free()` with main.py's own boot run in the REPL (after the hand-over), so the firmware's
+    objects stay alive while measured: the figure bench/pico.py reports and tests/pico bounds."""
     return int(repl_exec(device, HEAP_AFTER_BOOT).split()[-1])

@@ -100,3 +100,17 @@ def test_silence_below_twice_the_host_heartbeat_is_refused_over_the_link(make_ri
     rig.run(100)
     assert ("CONFIG", "below_2x_host_beat", "1000..10000") in [f[2] for f in rig.frames("ERR")]
     assert rig.app.settings.get("silence_ms") == LIMITS["silence_ms"][0]
+
+
+def test_repl_stops_a_running_fire_at_once_answers_and_asks_main_py_to_hand_over(make_rig):
+    rig = make_rig(cards=10)
+    rig.connect()
+    rig.fire(5)
+    rig.run(100)
+    assert rig.motor() > 0 and not rig.app.handover
+    rig.host.send("REPL", (), rig.now)
+    rig.run(5)
+    assert rig.app.handover  # main.py's loop ends on it (firmware/tests/test_main.py)
+    assert rig.motor() == 0 and rig.app.board.tone_hz() == 0
+    assert [f[2] for f in rig.frames("REPL")] == [("ok",)]
+    assert rig.frames("FIRED") == []  # the cut fire is answered by no one: the next boot knows nothing of it

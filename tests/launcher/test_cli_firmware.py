@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ def test_flash_copies_the_package_and_main_with_mpremote(tmp_path):
     port.touch()
     ran: list[list[str]] = []
     firmware.flash(str(port), runner=lambda cmd: ran.append(list(cmd)) or 0)
+    assert ran[0][1:] == ["-m", "unox.launcher.handover", str(port)]  # main.py hands the REPL over first
+    ran.pop(0)
     assert all(cmd[1:5] == ["-m", "mpremote", "connect", str(port)] for cmd in ran)
     copied = {Path(arg).name for arg in ran[1] if arg.endswith(".py")}
     assert copied == {p.name for p in (ROOT / "firmware" / "unoxfw").glob("*.py")}
@@ -59,11 +62,25 @@ def test_a_failing_mpremote_stops_the_flash_with_advice(tmp_path):
 
     def failing(cmd):
         ran.append(cmd)
-        return 1
+        return 1 if "mpremote" in cmd else 0
 
     with pytest.raises(CommandError, match="mpremote failed .*replug"):
         firmware.flash(str(port), runner=failing)
-    assert len(ran) == 1
+    assert len(ran) == 2
+
+
+def test_a_firmware_that_does_not_hand_over_stops_the_flash_with_the_bootsel_advice(tmp_path):
+    port = tmp_path / "ttyACM8"
+    port.touch()
+    ran = []
+
+    def failing(cmd):
+        ran.append(cmd)
+        return 1
+
+    with pytest.raises(CommandError, match="did not hand its REPL over.*BOOTSEL mode .*docs/install.md"):
+        firmware.flash(str(port), runner=failing)
+    assert len(ran) == 1  # mpremote never ran
 
 
 def test_dry_run_prints_the_commands(capsys, tmp_path):
@@ -72,6 +89,7 @@ def test_dry_run_prints_the_commands(capsys, tmp_path):
     assert main(["firmware", "flash", "--port", str(port), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.count("-m mpremote connect " + str(port)) == 3
+    assert out.startswith(f"{sys.executable} -m unox.launcher.handover {port}")
     assert out.rstrip().endswith(":/main.py + reset")
 
 

@@ -1,12 +1,14 @@
-"""A firmware stopped at the MicroPython prompt is started again by the host holding the port.
+"""A firmware that ended at a MicroPython prompt is started again by the host holding the port.
 
-A 0x03 on the wire is MicroPython's Ctrl-C (the firmware keeps it for mpremote); main.py stops with the
-motor off and would stay at `>>> ` until unplugged. The chip's own run: tests/pico/test_pico_ctrl_c.py."""
+No byte on the wire stops main.py (its keyboard interrupt is off), but an exception can end it, and a firmware
+older than that stopped on a stray 0x03; at the REPL a 0x01 or 0x05 moves it to the raw REPL or paste mode.
+It would stay there, motor off, until unplugged. The chip's own run: tests/pico/test_pico_ctrl_c.py."""
 
 from __future__ import annotations
 
+import pytest
 from unox.launcher.clock import ManualClock
-from unox.launcher.port_link import PROMPT, RESTART, RESTART_S, PortLink
+from unox.launcher.port_link import PASTE_PROMPT, PROMPT, RAW_PROMPT, RESTART, RESTART_S, PortLink
 
 
 class Wire:
@@ -80,4 +82,27 @@ def test_frames_and_their_arguments_never_look_like_the_prompt():
     wire.incoming = [b"00 HEARTBEAT 0001 0000 host 1234\n", b"02 BEEP >>> ABCD\n", b"03 BEEP x>>>\n"]
     for _ in range(3):
         link.pump()
+    assert link.restarts == 0 and RESTART not in wire.written
+
+
+@pytest.mark.parametrize("prompt", [RAW_PROMPT, PASTE_PROMPT], ids=["raw REPL", "paste mode"])
+def test_the_raw_repl_and_paste_mode_are_left_for_the_friendly_repl_and_a_soft_reboot(prompt):
+    wire, clock = Wire(), ManualClock()
+    link = link_on(wire, clock)
+    wire.incoming = [b"OK" + prompt[:9], prompt[9:]]  # split: the tail spans the longest prompt
+    for _ in range(2):
+        link.pump()
+    assert link.restarts == 1
+    # Ctrl-C leaves paste mode, Ctrl-B leaves the raw REPL; the soft reboot (Ctrl-D) comes last
+    assert RESTART.startswith(b"\x03\x02") and RESTART.endswith(b"\x04")
+    assert wire.written.count(RESTART) == 1
+
+
+def test_a_prompt_asked_for_on_purpose_is_left_alone():
+    # unox.launcher.handover asked main.py for its REPL: mpremote is about to use it
+    wire, clock = Wire(), ManualClock()
+    link = link_on(wire, clock)
+    link.watch_prompt = False
+    wire.incoming = [b"\r" + PROMPT]
+    link.pump()
     assert link.restarts == 0 and RESTART not in wire.written

@@ -58,3 +58,35 @@ def test_a_flash_killed_while_main_py_is_written_boots_motor_off_and_flashing_ag
     finally:
         server.close()
         device.close()
+
+
+def test_flashing_over_a_running_firmware_mid_fire_stops_the_motor_and_takes_the_repl_by_the_protocol(
+        deploy, pico_folder):
+    # main.py keeps Ctrl-C off while it runs: the flash asks it for the REPL (the frame REPL) first
+    from unox.launcher.clock import emulated_clock_path
+    from unoxsim.pico import PicoDevice
+    from unoxsim.pico_pty import ChipPtyServer
+
+    device = PicoDevice(folder=pico_folder, image=deploy.image, seed=1, cards=40)
+    server = ChipPtyServer(device)
+    try:
+        server.publish_clock(str(emulated_clock_path(server.path)))
+        wait_booted(device)
+        for _ in range(6):  # a standalone press whose draw fires (40 % fire nothing)
+            device.press_button(hold_ms=40)
+            if device.advance_until(400, lambda: device.wire("motor_in1").level() > 0):
+                break
+        assert device.wire("motor_in1").level() > 0
+        code, out = serve_command(server, [*UNOX, "firmware", "flash", "--port", server.path])
+        assert code == 0, out
+        assert "stopped its motor and handed over the REPL" in out and "firmware flashed" in out, out
+        assert device.wire("motor_in1").level() == device.wire("motor_in2").level() == 0
+        boots = device.boots
+        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # mpremote's `reset`
+        wait_booted(device)
+        device.host_read()
+        version = serve_command(server, [*UNOX, "firmware", "version", "--port", server.path])
+        assert version[0] == 0 and version[1].startswith("unoxfw 0.1.0 on serial:"), version
+    finally:
+        server.close()
+        device.close()

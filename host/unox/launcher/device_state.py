@@ -36,6 +36,7 @@ class DeviceState:
     taken_due: list[tuple[str, str]] = field(default_factory=list)  # (boot, number) to answer with TAKEN
     recorded: set[tuple[str, str]] = field(default_factory=set)  # ALONEs the host has recorded: TAKEN may go
     _alone_seen: set[tuple[str, str]] = field(default_factory=set)
+    repl: str | None = None  # the firmware's answer to REPL (`ok`: main.py handed its REPL over)
 
     def apply(self, kind: str, args: tuple[str, ...]) -> None:
         handler = getattr(self, "_on_" + kind.lower(), None)
@@ -105,6 +106,9 @@ class DeviceState:
 
     def _on_config(self, args: tuple[str, ...]) -> None:
         self.config[args[0]] = args[1]
+
+    def _on_repl(self, args: tuple[str, ...]) -> None:
+        self.repl = args[0]
 
     def _on_err(self, args: tuple[str, ...]) -> None:
         self.errors.append((args[0], args[1], args[2] if len(args) > 2 else ""))

@@ -35,8 +35,13 @@ HELLO_TIMEOUT_S = 2.0
 QUIET_S = 0.9  # the heartbeat timeout: the firmware beats every 250 ms; this silence = link down (< 1 s)
 LOST_S = 2.0  # silence that gives a fire in flight up (the firmware cuts its motor after silence_ms)
 REOPEN_S = 0.25  # a broken port is tried again this often, from the pumps
-PROMPT = b"\n>>> "  # MicroPython's friendly REPL: main.py has stopped (a stray Ctrl-C, 0x03, on the wire)
-RESTART = b"\r\r\x04"  # at that prompt: end any half-typed line, then Ctrl-D: soft reboot into main.py
+PROMPT = b"\n>>> "  # MicroPython's friendly REPL: main.py has ended
+RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"  # its raw REPL (a 0x01 reached a stopped main.py's REPL)
+PASTE_PROMPT = b"\n=== "  # its paste mode (a 0x05 did)
+PROMPTS = (PROMPT, RAW_PROMPT, PASTE_PROMPT)
+# at any of them: Ctrl-C (clears the line, leaves paste mode), Ctrl-B (raw REPL -> friendly), end any
+# half-typed line, then Ctrl-D: a soft reboot, which runs main.py from the friendly REPL
+RESTART = b"\x03\x02\r\r\x04"
 RESTART_S = 2.0  # a firmware that falls back to the prompt at once is restarted no more often than this
 GAP_S = 2.5  # frames kept arriving ahead of a gap this long (the firmware retransmits at least every 1 s):
 # the frame in the gap is gone for good (pushed out of the firmware's window), so a new session is needed
@@ -85,6 +90,7 @@ class PortLink:
         self._restarted_at: float | None = None
         self.restarts = 0  # times main.py was found stopped at the MicroPython prompt and started again
         self.ran_firmware = False  # a handshake succeeded: main.py on this port is ours
+        self.watch_prompt = True  # False while handing the REPL over on purpose (unox.launcher.handover)
         self._prepare()
 
     def now(self) -> float:
@@ -114,6 +120,10 @@ class PortLink:
             frame = b"".join(self._held) + frame
             self._held.clear()
         self._put(frame)
+
+    def drop_held(self) -> None:
+        """Forgets the held frames: after main.py handed its REPL over, they would reach it as typed text."""
+        self._held.clear()
 
     def flush(self) -> None:
         """Writes the held frames (ACKs) now, in one write: before any wait, so none waits for a timer."""
@@ -154,21 +164,24 @@ class PortLink:
             return b""
 
     def _watch_prompt(self, data: bytes) -> None:
-        """main.py stopped at the MicroPython prompt: a 0x03 reached the chip as Ctrl-C (the firmware keeps
-        Ctrl-C for mpremote), and it would stay there, motor off and watchdog paused, until unplugged. This
-        process holds the port, so no one meant to use the REPL: a soft reboot starts main.py again, and
-        the link's reboot handling (HEARTBEAT naming no session of ours) takes it from there. Only once our
-        firmware has answered a HELLO here: another program's main.py is not ours to start."""
+        """main.py ended at a MicroPython prompt. No byte on the wire stops it (the firmware turns the
+        keyboard interrupt off, and hands the REPL over only when asked: unox.launcher.handover), so this
+        is an exception that ended it, or a firmware older than that (a stray 0x03 was its Ctrl-C); once
+        at the REPL, a stray 0x01 or 0x05 moves it to the raw REPL or paste mode. It would stay there, motor
+        off, until unplugged. This process holds the port, so no one meant to use the REPL: a soft reboot
+        starts main.py again from any of the three, and the link's reboot handling (HEARTBEAT naming no
+        session of ours) takes it from there. Only once our firmware has answered a HELLO here: another
+        program's main.py is not ours to start."""
         seen = self._tail + data
-        self._tail = seen[-len(PROMPT):]
-        if PROMPT not in seen or not self.ran_firmware:
+        self._tail = seen[-len(RAW_PROMPT):]
+        if not self.ran_firmware or not self.watch_prompt or not any(p in seen for p in PROMPTS):
             return  # a Pico that never ran our firmware here: its REPL, or its own main.py, is left alone
         now = self.now()
         if self._restarted_at is not None and now - self._restarted_at < RESTART_S:
             return
         self._restarted_at = now
         self.restarts += 1
-        self.lost_why = "the firmware stopped at the MicroPython prompt (a Ctrl-C on the wire); restarted it"
+        self.lost_why = "the firmware ended at the MicroPython prompt; restarted it"
         self._put(RESTART)
 
     @staticmethod
@@ -249,12 +262,12 @@ class PortLink:
         if self.broken and not self.try_reopen(force=True):
             raise LauncherError(f"lost the launcher on {self.name} ({self.lost_why}); {advice(self.name)}")
         if self.needs_hello:
-            self._listen(listen_s)
+            self.listen(listen_s)
             if self.silent_for() > QUIET_S:  # still silent: a HELLO would only wait out its timeout
                 raise LauncherError(f"the launcher on {self.name} is not answering; {advice(self.name)}")
             self.handshake(hello_timeout)
 
-    def _listen(self, seconds: float) -> None:
+    def listen(self, seconds: float) -> None:
         """Reads until the firmware is heard or `seconds` pass, without retransmitting (the old window may
         hold an abandoned FIRE) and without writing."""
         deadline = self.now() + seconds

@@ -68,15 +68,20 @@ class SerialLauncher(Launcher):
         finally:
             self.link.flush()
 
-    @classmethod
-    def open_port(cls, device: str, **options) -> SerialLauncher:
+    @staticmethod
+    def open_serial(device: str) -> serial.Serial:
+        """The launcher's port, opened exclusively, or a LauncherError (PortBusy naming the holder)."""
         try:
             # exclusive: an advisory flock held while open, so a second unox cannot fire this launcher too
-            port = serial.Serial(device, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
+            return serial.Serial(device, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
         except PORT_ERRORS as exc:
             if is_busy(exc):
                 raise PortBusy(busy_message(device)) from exc
             raise LauncherError(f"cannot open {device} ({exc}); {advice(device)}") from exc
+
+    @classmethod
+    def open_port(cls, device: str, **options) -> SerialLauncher:
+        port = cls.open_serial(device)
         try:
             return cls(port, name=device, **options)
         except LauncherError:

@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    flash = sub.add_parser("flash", help="copy firmware/unoxfw and main.py to the Pico with mpremote")
+    flash = sub.add_parser("flash", help="ask the running firmware to hand its REPL over, then copy "
+                           "firmware/unoxfw and main.py to the Pico with mpremote")
     flash.add_argument("--port", help="serial port of the Pico (default: the one Pico found on USB)")
     flash.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
     flash.set_defaults(func=run_flash)
@@ -40,13 +41,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     version.set_defaults(func=run_version)
 
 
+def handover_command(port: str) -> list[str]:
+    """Asks a running main.py over the protocol to stop its motor and hand the REPL over: the firmware keeps
+    Ctrl-C off while it runs, so mpremote cannot stop it alone (unox.launcher.handover)."""
+    return [sys.executable, "-m", "unox.launcher.handover", port]
+
+
 def flash_commands(port: str, firmware_dir: Path = FIRMWARE_DIR) -> list[list[str]]:
-    """The mpremote runs that install the firmware: make /lib/unoxfw, copy the package, then main.py."""
+    """The runs that install the firmware: main.py hands the REPL over, then mpremote makes /lib/unoxfw,
+    copies the package, then main.py."""
     sources = sorted(str(p) for p in (firmware_dir / "unoxfw").glob("*.py"))
     if not sources or not (firmware_dir / "main.py").exists():
         raise CommandError(f"no firmware in {firmware_dir}: run this from a full unox checkout")
     base = [sys.executable, "-m", "mpremote", "connect", port]
     return [
+        handover_command(port),
         [*base, "exec", MKDIRS],
         [*base, "fs", "cp", *sources, ":/lib/unoxfw/"],
         [*base, "fs", "cp", str(firmware_dir / "main.py"), ":/main.py", "+", "reset"],
@@ -102,6 +111,10 @@ def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: boo
             continue
         check_not_held(port)  # mpremote's own lock would only say "failed to access" (tests/launcher)
         code = runner(command)
+        if code != 0 and command == commands[0]:
+            from unox.launcher.handover import RECOVER
+
+            raise CommandError(f"the firmware on {port} did not hand its REPL over (exit {code}); {RECOVER}")
         if code != 0:
             raise CommandError(
                 f"mpremote failed (exit {code}) on {port} at `{' '.join(command[3:6])} ...`: unplug and "
