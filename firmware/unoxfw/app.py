@@ -24,7 +24,6 @@ except ImportError:  # CPython
         return value
 
 
-_PRESS_STABLE_MS = const(10)
 _LID_STABLE_MS = const(30)
 _IDLE_SAMPLE_MS = const(2000)
 _REST_MS = const(250)
@@ -69,10 +68,6 @@ class App:
         self.alone_made = 0
         self.alone_lost = 0
         self.boot = f"{self.link.epoch:04X}"  # names this boot in ALONE frames
-        self._presses_seen = board.presses()
-        self._press_edge = False
-        self._button_raw = board.button_down()
-        self._button_since = now_ms
         self._activity = now_ms
         self.lid = board.lid_open()
         self._lid_raw = self.lid
@@ -315,24 +310,9 @@ class App:
 
     # ---- local inputs ---------------------------------------------------------------------------
     def _check_button(self, now_ms):
-        # The IRQ counts falling edges, chatter included; a press is taken when, after an edge, the button
-        # has been down and steady for _PRESS_STABLE_MS. Chatter at release settles up and is dropped.
-        # Steady is timed from the last edge too, not only from the last level the loop saw change: a loop
-        # that looks only at the chatter's low moments (the emulated Pico's, every 2 ms against 1 ms
-        # chatter) would take release chatter for a button held since the press, and a second press.
-        count = self.board.presses()
-        down = self.board.button_down()
-        if count != self._presses_seen:
-            self._presses_seen = count
-            self._press_edge = True
-            self._button_since = now_ms
-        if down != self._button_raw:
-            self._button_raw = down
-            self._button_since = now_ms
-        if not self._press_edge or ticks_diff(now_ms, self._button_since) < _PRESS_STABLE_MS:
-            return
-        self._press_edge = False
-        if down:
+        # The press is timed on its edges by the button's IRQ (unoxfw.board: a low of at least 2 ms, taken
+        # as soon as seen, also when it ended before this loop came; release chatter never counts).
+        if self.board.take_press(now_ms):
             self._take_press(now_ms)
 
     def _take_press(self, now_ms):

@@ -3,7 +3,7 @@
 #
 # Board(machine, pins, battery=None, ticks=None):  (battery None: unoxfw.pins.BATTERY; ticks: time.ticks_ms)
 #   motor(value) -1..1 (DRV8833 IN1/IN2 PWM; 0 coasts), brake() (both inputs high), motor_value(),
-#   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(),
+#   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(), take_press(now_ms),
 #   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
 #   cut_after(ms), cut_cancel(), use_wdt(wdt)
 #
@@ -18,6 +18,12 @@
 # either): beam_changed_ms() is when the beam last changed, whenever the loop looks. On the Pico the loop was
 # 10-13 ms late per frame (a bitwise CRC-16 in Python; ~3 ms since the table, docs/pico.md), and block
 # lengths measured at the loop's pace made one card in ~18 a double feed (docs/reliability.md).
+# The button's IRQ stamps both edges the same way (issue 22): take_press(now_ms) is True once per press, a
+# press being a low of at least _PRESS_MIN_MS, taken as soon as the loop sees it: the button still down
+# _PRESS_MIN_MS after its first fall (bounce at the press included), or a low that long which already ended
+# (a press shorter than the loop's lateness). After a press nothing more counts until the button has been
+# up and quiet for _REARM_MS, so release chatter is never a second press. Without `ticks` the edges are
+# stamped with the loop's last time (take_press's now_ms): the same rules, at the loop's resolution.
 
 try:
     from micropython import const
@@ -27,7 +33,11 @@ except ImportError:  # CPython
         return value
 
 
+from unoxfw.link import ticks_diff
+
 _MOTOR_HZ = const(20000)
+_PRESS_MIN_MS = const(2)  # a low shorter than this is a glitch, not a press
+_REARM_MS = const(20)  # up and quiet this long after a press before the next one can start
 _FULL = const(65535)
 _HALF = const(32768)
 
@@ -53,6 +63,12 @@ class Board:
         self._beam_at = 0
         self._beam_timed = False
         self._button_edges = 0
+        self._button_at = 0  # the button's last edge
+        self._button_fell = 0  # its last fall
+        self._button_first = -1  # its first fall since armed; -1: none
+        self._button_long = False  # a low of at least _PRESS_MIN_MS ended since armed
+        self._button_armed = self._button.value() == 1  # held at boot: armed once released
+        self._loop_ms = 0
         self._motor = 0.0
         self._tone = 0
         # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
@@ -67,7 +83,8 @@ class Board:
             self._beam.irq(self._on_beam, pin.IRQ_FALLING)
         else:
             self._beam.irq(self._on_beam_timed, pin.IRQ_FALLING | pin.IRQ_RISING, hard=True)
-        self._button.irq(self._on_button, pin.IRQ_FALLING)
+        self._button_ticks = self._last_loop_ms if ticks is None else ticks
+        self._button.irq(self._on_button, pin.IRQ_FALLING | pin.IRQ_RISING, hard=ticks is not None)
 
     def _on_beam(self, _pin):
         self._beam_edges += 1
@@ -78,8 +95,40 @@ class Board:
         if self._beam.value() == 0:
             self._beam_edges += 1
 
+    def _last_loop_ms(self):
+        return self._loop_ms
+
     def _on_button(self, _pin):
-        self._button_edges += 1
+        # both edges, stamped; allocates nothing (small ints, attributes that already exist)
+        now = self._button_ticks()
+        self._button_at = now
+        if self._button.value() == 0:
+            self._button_edges += 1
+            self._button_fell = now
+            if self._button_first < 0:
+                self._button_first = now
+        elif ticks_diff(now, self._button_fell) >= _PRESS_MIN_MS:
+            self._button_long = True
+
+    def take_press(self, now_ms):
+        # True once per press (see the header); called by the loop every tick
+        self._loop_ms = now_ms
+        if not self._button_armed:
+            if self._button.value() == 1 and ticks_diff(now_ms, self._button_at) >= _REARM_MS:
+                self._button_armed = True
+                self._button_first = -1
+                self._button_long = False
+            return False
+        first = self._button_first
+        if first < 0:
+            return False
+        down = self._button.value() == 0
+        if self._button_long or (down and ticks_diff(now_ms, first) >= _PRESS_MIN_MS):
+            self._button_armed = False
+            return True
+        if not down and ticks_diff(now_ms, self._button_at) >= _PRESS_MIN_MS:
+            self._button_first = -1  # a glitch, up again: forgotten
+        return False
 
     def motor(self, value):
         if value > 1:
