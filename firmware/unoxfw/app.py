@@ -57,6 +57,7 @@ class App:
         self.link_lost = False
         self._lost_rx = None
         self.presses_taken = 0
+        self._pressed = []  # seqs of BUTTON frames the host has not ACKed yet
         self._queued = 0
         self.counted = 0
         self.last_fault = None
@@ -86,6 +87,8 @@ class App:
             for seq, kind, args in self.link.receive(data, now_ms):
                 self._on_frame(seq, kind, args, now_ms)
         self._check_link(now_ms)
+        if self._pressed:
+            self._check_pressed(now_ms)
         self._check_button(now_ms)
         self._check_lid(now_ms)
         self._check_battery(now_ms)
@@ -143,6 +146,7 @@ class App:
         # Its result is still remembered by id (QUERY).
         if self.feeder.busy() and self._fire_ref:
             self.feeder.abort(now_ms, "link")
+        self._take_back(now_ms)  # BUTTONs the old session never ACKed: fired alone, reported as ALONE
         self.link_lost = False
         self.link.hello((PROTOCOL, __version__), now_ms, seq)
         self.link.send("LID", ("open" if self.lid else "shut",), now_ms)
@@ -322,17 +326,41 @@ class App:
             return
         self.beeper.play("press", now_ms)  # L1: at once, without waiting for the host
         self.presses_taken += 1
-        if self.connected() and self.link.unacked() >= self.link.window - 1:
-            # the host has not ACKed a window of frames: it is not hearing us. A BUTTON now could push an
-            # unACKed frame out of the window for good; the press fires alone and is reported as ALONE.
+        if self.connected() and (self.link.unacked() >= self.link.window - 1 or self._silent(now_ms)):
+            # the host has not ACKed a window of frames, or has been quiet for silence_ms (a pulled cable):
+            # it is not hearing us. A BUTTON now could push an unACKed frame out of the window for good, or
+            # go nowhere; the press fires alone and is reported as ALONE.
             self._lose_link(now_ms)
         if self.connected():
-            self.link.send("BUTTON", (self.presses_taken,), now_ms)
-        elif self.feeder.busy():
+            self._pressed.append(self.link.send("BUTTON", (self.presses_taken,), now_ms))
+        else:
+            self._press_alone(now_ms)
+
+    def _press_alone(self, now_ms):
+        if self.feeder.busy():
             if self._queued < _MAX_QUEUED:
                 self._queued += 1  # alone and firing: this press fires once the motor stops
         else:
             self._start_fire(self.profile.next_count(), 0, now_ms)
+
+    def _silent(self, now_ms):
+        last = self.link.last_rx_ms
+        return last is not None and ticks_diff(now_ms, last) > self._s["silence_ms"]
+
+    def _check_pressed(self, now_ms):
+        # A BUTTON the host has not ACKed when it goes quiet for silence_ms (the cable pulled, the host
+        # gone) is taken back: the press fires alone and is reported as ALONE, once. Its seq goes out as
+        # VOID from then on, so a host that comes back in the same session never fires it too.
+        self._pressed = [seq for seq in self._pressed if self.link.pending(seq)]
+        if self._pressed and (self.link_lost or self._silent(now_ms)):
+            self._lose_link(now_ms)
+            self._take_back(now_ms)
+
+    def _take_back(self, now_ms):
+        for seq in self._pressed:
+            self.link.void(seq)
+            self._press_alone(now_ms)
+        self._pressed = []
 
     def _check_lid(self, now_ms):
         raw = self.board.lid_open()

@@ -15,6 +15,7 @@
 #     hello(args, now_ms, reply_to=0) -> seq                new own epoch, fresh tx window, HELLO args+epoch
 #     receive(data, now_ms) -> sequence of (seq, kind, args) new frames (ACKs consumed, dups dropped)
 #     poll(now_ms) -> int                                   frames retransmitted now (go-back-N, backoff)
+#     pending(seq) -> bool (sent, not ACKed yet); void(seq): an unACKed frame goes out as VOID from now on
 #     .session (bool), .peer_epoch, .epoch, .last_rx_ms, .unacked(), counters (retransmits, duplicates,
 #     overflows, ahead, delivered)
 #
@@ -32,8 +33,14 @@ except ImportError:  # CPython (host, simulator, tests)
 
 if sys.implementation.name == "micropython":
     _crc_hqx = None  # its binascii has no crc_hqx (and may be a .py module costing RAM): the table runs
+    try:
+        from unoxfw import fast as _fast  # viper and native code: the chip's hot path (unoxfw.fast)
+    except (ImportError, SyntaxError):  # a port without the native emitters (WebAssembly): portable code
+        _fast = None
 else:
     from binascii import crc_hqx as _crc_hqx  # CPython (host, simulator): the same CRC in C
+
+    _fast = None
 
 PROTOCOL = 2  # 2: FIRE n id, QUERY/RESULT, ALONE/TAKEN, host_beat_ms (issue 7)
 
@@ -63,23 +70,30 @@ def _crc16_bits(data, crc=0xFFFF):
 _crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame
 
 
-def _crc16_lookup(data, crc=0xFFFF):
-    # The firmware's path (MicroPython's binascii has no crc_hqx): one lookup per byte instead of eight
-    # shifts, 1.3 ms for that frame on the chip (docs/pico.md).
+def _table():
     global _crc_table
-    table = _crc_table
-    if table is None:
-        table = _crc_table = array("H", [_crc16_bits(bytes((i,)), 0) for i in range(256)])
+    if _crc_table is None:
+        _crc_table = array("H", [_crc16_bits(bytes((i,)), 0) for i in range(256)])
+    return _crc_table
+
+
+def _crc16_lookup(data, crc=0xFFFF):
+    # The firmware's portable path (MicroPython's binascii has no crc_hqx): one lookup per byte instead of
+    # eight shifts, 0.9 ms for that frame on the chip (docs/pico.md); unoxfw.fast does it in viper.
+    table = _table()
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
     return crc
 
 
 def crc16(data, crc=0xFFFF):
-    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); else the table.
-    if _crc_hqx is None:
-        return _crc16_lookup(data, crc)
-    return _crc_hqx(data, crc)
+    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); on the chip viper code
+    # (from 0xFFFF); else the table.
+    if _crc_hqx is not None:
+        return _crc_hqx(data, crc)
+    if _fast is not None and crc == 0xFFFF:
+        return _fast.crc(data, 0, len(data), _crc_table)
+    return _crc16_lookup(data, crc)
 
 
 def ticks_diff(now, then):
@@ -182,6 +196,16 @@ class Decoder:
         return _EMPTY if out is None else out
 
 
+if _fast is not None:
+    # the chip: the same framing in viper and native code (unoxfw.fast); the portable code above stays
+    # reachable as _encode and Decoder._feed (tests/pico compares them) and says why a frame is refused
+    _fast.use(_table(), encode)
+    _encode = encode
+    encode = _fast.encode
+    Decoder._feed = Decoder.feed
+    Decoder.feed = _fast.feed
+
+
 def _next_seq(seq):
     return 1 if seq >= 255 else seq + 1
 
@@ -234,6 +258,19 @@ class Endpoint:
             self._replies.append((reply_to, frame))
         self._write(frame)
         return seq
+
+    def pending(self, seq):
+        # seq was sent reliably and is not ACKed yet
+        for entry in self._unacked:
+            if entry[0] == seq:
+                return True
+        return False
+
+    def void(self, seq):
+        # takes an unACKed frame back: its seq goes out again as VOID, which the peer ACKs and ignores
+        for entry in self._unacked:
+            if entry[0] == seq:
+                entry[1] = encode(seq, "VOID")
 
     def send_unreliable(self, kind, args=()):
         self._write(encode(0, kind, args))

@@ -5,6 +5,8 @@ frames the host received."""
 
 from __future__ import annotations
 
+from tests.pico.conftest import cards_out
+
 
 def presses_taken(launcher) -> int:
     launcher.status()
@@ -32,3 +34,23 @@ def test_contact_bounce_on_press_and_release_is_never_a_second_press(pico, host)
         assert presses_taken(launcher) == count, hold
     assert not launcher.wait_press(timeout=0.5)
     assert presses_taken(launcher) == 6 and launcher.state.presses == 0
+
+
+def test_a_button_in_flight_when_the_session_breaks_is_taken_exactly_once(pico, host):
+    # The BUTTON is lost on the way and the host starts a new session (HELLO) before it came again: the
+    # firmware fires that press alone and reports it as ALONE, once; the new session gets no BUTTON for it.
+    device = pico(seed=10, cards=30)
+    launcher = host(device)
+    assert presses_taken(launcher) == 0
+    before = cards_out(device)
+    device.press_button(hold_ms=40)
+    device.advance(30)  # taken about 2 ms after the edge; its BUTTON went out at once
+    device.host_read()  # ... and is lost, with whatever else was on the way
+    launcher.link.handshake()  # a new session
+    assert launcher.link.wait(lambda: bool(launcher.state.standalone), 8.0)
+    launcher.link.wait(lambda: False, 3.0)  # the fire runs out, the host pumping
+    launcher.status()
+    fires = launcher.take_standalone_fires()
+    assert len(fires) == 1 and fires[0].fired == cards_out(device) - before, fires
+    assert launcher.state.presses == 0 and not launcher.wait_press(timeout=0.5)  # no BUTTON came for it
+    assert presses_taken(launcher) == 1 and launcher.take_standalone_fires() == []

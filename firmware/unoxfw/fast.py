@@ -1,0 +1,226 @@
+# ruff: noqa: F821, UP031  (viper's ptr8/ptr16 are its built-ins; % formats faster than str.format on the chip)
+# unoxfw.fast: the link's hot path (CRC, framing, decoding) in MicroPython's viper and native code, for the
+# chip (rp2 port) only. unoxfw.link imports it when it compiles (a port without the native emitters, such
+# as the WebAssembly one, raises SyntaxError; CPython has no `micropython`) and else runs its own portable
+# code, which stays the reference: tests/pico checks that both give the same frames and the same verdicts
+# on the chip. Measured with bench/pico.py (frame_us, docs/benchmarks.md). Viper functions are the only
+# firmware code with annotations: they are its types (native ints), not hints.
+#   use(table, refuse): unoxfw.link hands over its CRC table and its portable encode (which says why a
+#       frame is refused) once, at import
+#   crc(data, start, end, table) -> CRC-16/CCITT-FALSE of data[start:end]
+#   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip
+#   feed(decoder, data) -> [(seq, kind, args), ...]; unoxfw.link.Decoder.feed on the chip
+
+import micropython
+
+_HEXB = b"0123456789ABCDEF"
+
+
+_table = None
+_refuse = None
+
+
+def use(table, refuse):
+    global _table, _refuse
+    _table = table
+    _refuse = refuse
+
+
+@micropython.viper
+def crc(data, start: int, end: int, table) -> int:
+    p = ptr8(data)
+    t = ptr16(table)
+    c = 0xFFFF
+    i = start
+    while i < end:
+        c = ((c << 8) & 0xFFFF) ^ t[(c >> 8) ^ p[i]]
+        i += 1
+    return c
+
+
+@micropython.viper
+def _frame(seq: int, kind, body, fields: int, out, table) -> bool:
+    # out = "SS KIND body CCCC\n" when seq is 0..255, the kind 1-12 of A-Z and _, and body `fields` fields
+    # of printable ASCII parted by single spaces; else False (out is then garbage)
+    o = ptr8(out)
+    size = int(len(out))
+    if seq < 0 or seq > 255 or size > 160:
+        return False
+    h = ptr8(_HEXB)
+    o[0] = h[seq >> 4]
+    o[1] = h[seq & 15]
+    o[2] = 32
+    k = ptr8(kind)
+    nk = int(len(kind))
+    if nk < 1 or nk > 12:
+        return False
+    i = 0
+    while i < nk:
+        c = k[i]
+        if not ((c >= 65 and c <= 90) or c == 95):
+            return False
+        o[3 + i] = c
+        i += 1
+    n = 3 + nk
+    if fields:
+        b = ptr8(body)
+        nb = int(len(body))
+        o[n] = 32
+        n += 1
+        spaces = 0
+        prev = 32
+        i = 0
+        while i < nb:
+            c = b[i]
+            if c < 32 or c > 126:
+                return False
+            if c == 32:
+                if prev == 32:
+                    return False
+                spaces += 1
+            prev = c
+            o[n] = c
+            n += 1
+            i += 1
+        if prev == 32 or spaces != fields - 1:
+            return False
+    t = ptr16(table)
+    c = 0xFFFF
+    i = 0
+    while i < n:
+        c = ((c << 8) & 0xFFFF) ^ t[(c >> 8) ^ o[i]]
+        i += 1
+    o[n] = 32
+    o[n + 1] = h[(c >> 12) & 15]
+    o[n + 2] = h[(c >> 8) & 15]
+    o[n + 3] = h[(c >> 4) & 15]
+    o[n + 4] = h[c & 15]
+    o[n + 5] = 10
+    return n + 6 == size
+
+
+@micropython.native
+def encode(seq, kind, args=()):
+    if args:
+        body = " ".join(map(str, args))
+        out = bytearray(len(kind) + len(body) + 10)
+    else:
+        body = kind
+        out = bytearray(len(kind) + 9)
+    if _frame(seq, kind, body, len(args), out, _table):
+        return out
+    return _refuse(seq, kind, args)  # raises ValueError, saying why (or frames what this code cannot)
+
+
+@micropython.viper
+def _take(data, start: int, end: int, buf, n: int, bad: int) -> int:
+    # copies data[start:] up to the next "\n" into buf from n ("\r" dropped); a byte outside 0x20..0x7E or
+    # a line longer than buf makes it bad. Returns (stop << 9) | (n << 1) | bad; stop = end: no "\n" yet.
+    p = ptr8(data)
+    b = ptr8(buf)
+    size = int(len(buf))
+    i = start
+    k = n
+    wrong = bad
+    while i < end:
+        c = p[i]
+        if c == 10:
+            break
+        if c != 13 and not wrong:
+            if c < 32 or c > 126 or k >= size:
+                wrong = 1
+            else:
+                b[k] = c
+                k += 1
+        i += 1
+    return (i << 9) | (k << 1) | wrong
+
+
+@micropython.viper
+def _line(buf, n: int, table) -> int:
+    # a whole line "SS KIND [args] CCCC": upper-case hex, the kind 1-12 of A-Z and _, no empty field, its
+    # CRC. Returns seq + 1, or 0 when the line must be dropped.
+    p = ptr8(buf)
+    if n < 9 or p[2] != 32 or p[n - 5] != 32:
+        return 0
+    i = 0
+    prev = 32
+    while i < n:
+        if p[i] == 32 and prev == 32:
+            return 0
+        prev = p[i]
+        i += 1
+    seq = 0
+    i = 0
+    while i < 2:
+        c = p[i]
+        if c >= 48 and c <= 57:
+            seq = (seq << 4) | (c - 48)
+        elif c >= 65 and c <= 70:
+            seq = (seq << 4) | (c - 55)
+        else:
+            return 0
+        i += 1
+    i = 3
+    while p[i] != 32:
+        c = p[i]
+        if not ((c >= 65 and c <= 90) or c == 95):
+            return 0
+        i += 1
+    if i - 3 > 12:
+        return 0
+    want = 0
+    i = n - 4
+    while i < n:
+        c = p[i]
+        if c >= 48 and c <= 57:
+            want = (want << 4) | (c - 48)
+        elif c >= 65 and c <= 70:
+            want = (want << 4) | (c - 55)
+        else:
+            return 0
+        i += 1
+    t = ptr16(table)
+    c = 0xFFFF
+    i = 0
+    while i < n - 5:
+        c = ((c << 8) & 0xFFFF) ^ t[(c >> 8) ^ p[i]]
+        i += 1
+    if want != c:
+        return 0
+    return seq + 1
+
+
+_NONE = ()
+
+
+@micropython.native
+def feed(dec, data):
+    out = _NONE
+    buf = dec._buf
+    n = dec._n
+    bad = 1 if dec._bad else 0
+    start = 0
+    end = len(data)
+    while start < end:
+        r = _take(data, start, end, buf, n, bad)
+        stop = r >> 9
+        n = (r >> 1) & 255
+        bad = r & 1
+        if stop >= end:
+            break
+        seq = 0 if bad or not n else _line(buf, n, _table)
+        if seq:
+            parts = str(buf[:n], "ascii").split(" ")
+            dec.frames += 1
+            if out is _NONE:
+                out = []
+            out.append((seq - 1, parts[1], tuple(parts[2:-1])))
+        elif bad or n:
+            dec.errors += 1
+        n = 0
+        bad = 0
+        start = stop + 1
+    dec._n = n
+    dec._bad = bad == 1
+    return out
