@@ -212,6 +212,15 @@ class PressMode:
             yield PressEvent("alone", f"fired alone while the link was down{fault}", result,
                              self.tally.presses)
 
+    def finish(self) -> None:
+        """The session ends (Ctrl-C, SIGTERM) with a fire the link left unsettled: its cards came out or not,
+        nobody can tell now, so the summary counts it as a fire of unknown count, not as nothing."""
+        if self.unsettled is not None:
+            self.unsettled = None
+            self.tally.fires += 1
+            self.tally.unknown += 1
+            self.tally.faults["link"] += 1
+
     def _settle(self, pending: PressEvent) -> PressEvent:
         asked = pending.result.requested if pending.result else 0
         fire_id = pending.result.details.get("fire_id") if pending.result else None

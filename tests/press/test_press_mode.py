@@ -276,3 +276,21 @@ def test_a_fire_the_launcher_cannot_account_for_after_a_reboot_is_told_unknown_n
     assert tally.unknown == 1 and "1 of unknown count" in tally.summary()
     assert 0 <= launcher.device.cards_out - tally.fired <= 5  # only that fire's cards are left out
     assert [e.kind for e in events].count("link") <= 1
+
+
+def test_press_mode_stopped_while_a_fire_is_unsettled_counts_it_as_a_fire_of_unknown_count(sim):
+    """Issue 22 section 4: stopped with the cable out after a fire was cut, the summary said "0 fires" while
+    cards had come out; that fire is now one of unknown count."""
+    launcher = sim("seed=3&cards=112")
+    device = launcher.device
+    device.schedule(1000, device.press_button, physical=True)
+    device.schedule(1300, device.unplug, physical=True)  # mid-fire: no FIRED
+    mode, events = PressMode(launcher, Always(5), cards=112), []
+    tally = mode.run(events.append, presses=1)
+    assert [e.kind for e in events] == ["unsettled"] and mode.unsettled is not None
+    assert tally.fires == 0 and device.cards_out > 0  # what the summary said before: nothing fired
+    mode.finish()
+    assert (tally.fires, tally.unknown, tally.faults["link"]) == (1, 1, 1)
+    assert "1 fire (1 of unknown count)" in tally.summary() and tally.to_dict()["unknown_fires"] == 1
+    mode.finish()  # told once: a second stop counts nothing more
+    assert (tally.fires, tally.unknown) == (1, 1) and mode.unsettled is None

@@ -198,6 +198,7 @@ def _report(event, mode, as_json: bool) -> None:
 def _summary(mode, as_json: bool, *, stopped: bool) -> None:
     import json
 
+    mode.finish()  # a fire still unsettled is one of unknown count
     if as_json:
         print(json.dumps({"summary": mode.tally.to_dict(), "stopped": stopped}), flush=True)
     else:
