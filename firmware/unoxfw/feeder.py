@@ -238,6 +238,9 @@ class Feeder:
         self._clear_t = 0
         self._free_mv = 0
         self._stall_ms = 0
+        self._stall_fired = 0
+        self._cut_retry = False
+        self._cut_stall = False
         self.wedged = 0
         self.blocks.extra = 0
         if n <= 0:
@@ -305,6 +308,12 @@ class Feeder:
             return None
         self._board.motor(0)
         self._cut = (fault, detail)
+        self._cut_retry = self._phase == _RETRY_BACK or (self._phase == _BRAKE and self._next == _RETRY_BACK)
+        # a card held in the beam for half of card_ms while feeding (a card passes in tens of ms): stalled,
+        # whether or not the loop has called it a stall yet
+        held = ticks_diff(now_ms, self._board.beam_changed_ms(now_ms))
+        stalled = 2 * held >= self._s["card_ms"]
+        self._cut_stall = self._phase == _SPIN and self._board.beam_blocked() and stalled
         self._phase = _RUNDOWN
         self._t = self._t0 = now_ms
         self._edges = self._board.beam_count()
@@ -319,7 +328,16 @@ class Feeder:
         moving = since_cut < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS
         if moving and since_cut < _RUNDOWN_MAX_MS:
             return None
-        return self._finish(self._cut[0], self._cut[1])
+        fault, detail = self._cut
+        jammed = self._cut_stall or (self._retried and self.fired() <= self._stall_fired)
+        if jammed and fault != "jam":
+            # cut while the card wedged at the stall was being freed (issue 22): it did not come out
+            if self._board.beam_blocked():
+                self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
+                return self._finish("jam", "wedged")  # still wedged: the jam, not counted
+            if self._cut_retry and self._blocked_at_stall:
+                self._pulled += 1  # freed by the pulse, it went back inside
+        return self._finish(fault, detail)
 
     def tick(self, now_ms):
         phase = self._phase
@@ -442,6 +460,7 @@ class Feeder:
         blocked = self._board.beam_blocked()
         if not self._retried:
             self._retried = True
+            self._stall_fired = self.fired()
             self._blocked_at_stall = blocked
             self._back(_RETRY_BACK, now_ms)
             return None
