@@ -156,17 +156,15 @@ class Night(LauncherSide):
 
     def handle(self, request: dict) -> dict:
         """One table-protocol request from a peer front end (the phones, `unox table`): the table's reply,
-        never raised, with the same bookkeeping and narration as a typed line: the deal goes to the dealer
-        S1 chose or the rotation gave, a launcher fault is followed until it clears, and an undo of cards
-        already fired is refused (`not_undoable`)."""
+        never raised, with the same bookkeeping and narration as a typed line: the next hand's dealer, a
+        launcher fault followed until it clears, and an undo of cards already fired refused
+        (`not_undoable`)."""
         cmd = request.get("cmd")
         if cmd == "undo":
             why = self.undo_refusal()
             if why is not None:
                 return self.table.refuse(why[0], why[1])
             return self._undo()
-        if cmd == "deal" and "dealer" not in request and self.ctx.dealer is not None:
-            request = {**request, "dealer": self.ctx.dealer}
         return self._apply(request)
 
     def refuse(self, code: str, message: str) -> dict:
