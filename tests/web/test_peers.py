@@ -1,15 +1,19 @@
 """Issue 21: front ends are peers in behaviour, not only in imports. One scripted night (the deal, plays, a
-launcher jam that clears, an undo of fired cards refused, the hand scored and the next hand's dealer) run
+launcher jam that clears, an undo of fired cards refused, a reload advised and done, the hand scored and the
+next hand's dealer) run
 through the terminal's driver (typed lines into the TUI's `Session`), `--plain`, the table protocol (JSON
 lines into the table night, as `unox table` runs it) and the web API (the phones' HTTP requests, to a server
 driving the table night, as `unox serve` runs it) gives the same journal and the same narration.
 
 Each driver starts from the same table (same seed, the simulated launcher with the real firmware); the jam
-is injected into the simulated device at the same step, and cleared there as a person would."""
+is injected into the simulated device at the same step, and cleared there as a person would. The reload is
+advised from `ADVICE_AT` cards left in the launcher (the night's `low_water`, the same for every driver), so
+a short script reaches it."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import json
 from collections.abc import Iterator
@@ -31,10 +35,14 @@ DEALT = [("deal Ann", {"cmd": "deal", "dealer": "Ann"}), ("flip G7", {"cmd": "fl
          ("G5", {"cmd": "play", "player": "Bob", "card": "G5"})]
 SCORE = ("score Ann=40 Bob=0", {"cmd": "score", "points": {"Ann": 40, "Bob": 0}})
 JAM_TRIES = 20
+ADVICE_AT = 100  # cards left in the launcher: the deal leaves 97, so the advice comes with the discards
 
 
 def open_night(kind=Night):
-    return open_play_session(TableSettings(players=PLAYERS, seed=3, launcher="sim"), night=kind)
+    night = functools.partial(kind, low_water=ADVICE_AT)
+    opened = open_play_session(TableSettings(players=PLAYERS, seed=3, launcher="sim"), night=night)
+    opened.advice = []  # the reload advice as the night gave it, before and after the reload
+    return opened
 
 
 def jam(night, on: bool) -> None:
@@ -65,6 +73,9 @@ def script(night, typed: bool) -> Iterator[object]:
     jam(night, False)
     yield press()  # it fires again: the fault clears
     yield ("undo" if typed else {"cmd": "undo"}), "refused"
+    night.advice.append(night.ctx.reload_due)
+    yield "reload" if typed else {"cmd": "reload"}
+    night.advice.append(night.ctx.reload_due)
     greens = list(GREENS)
     while night.state["phase"] == "turn":
         player = night.state["turn"]
@@ -149,6 +160,9 @@ def test_the_same_night_through_every_front_end_gives_the_same_journal_and_narra
         assert any(line.startswith("Launcher fault cleared (jam)") for line in lines)
         assert lines[-1] == "Next hand: Bob deals."
         assert nights["web"].ctx.dealer == "Bob"
+        advice = {name: night.advice for name, night in nights.items()}
+        assert advice == {name: [True, False] for name in nights}  # advised, then done
+        assert any(e["cmd"] == "reload" for e in journal["tui"])
         assert any(e["cmd"] == "press" for e in journal["tui"]) and journal["tui"][-1]["cmd"] == "score"
     finally:
         for night in nights.values():
