@@ -185,7 +185,7 @@ def test_x_forwarded_for_is_never_trusted(table):
     """Finding 3: a local process cannot dodge the lockout (nor lock out another address) with the header."""
     statuses = []
     for i in range(7):
-        status, _ = post(table, "/api/join", json.dumps({"pin": "000000", "seat": "Ann"}).encode(),
+        status, _ = post(table, "/api/join", json.dumps({"pin": f"00000{i}", "seat": "Ann"}).encode(),
                          {"X-Forwarded-For": f"10.9.9.{i}", "Forwarded": f"for=10.9.9.{i}"})
         statuses.append(status)
     assert statuses == [401] * 5 + [429] * 2  # all counted against 127.0.0.1, the real peer

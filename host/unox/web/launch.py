@@ -148,7 +148,7 @@ class WebServer:
         # a phone presses for its player wherever a launcher is attached to this server: the host fires
         presses = "host" if launcher is not None else "button" if attached else "count"
         app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks, join_url=self.url)
-        self.server = _uvicorn_server(app, options.allow_hosts)
+        self.server = _uvicorn_server(app, options.allow_hosts, self.seats)
         self.thread: threading.Thread | None = None
 
     def run(self) -> None:
@@ -176,17 +176,23 @@ def quiet_out_of_files() -> None:
     asyncio.get_running_loop().set_exception_handler(OutOfFiles())
 
 
-def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = ()) -> Any:
+def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...], seats: Seats) -> Any:
+    import logging
+
     import uvicorn
 
-    from unox.web.guard import Book, Limits, file_limit, guarded_protocols
+    from unox.web.guard import Book, Limits, QuietRepeats, file_limit, guarded_protocols
     from unox.web.origin import HostAndOrigin, host_names
-    from unox.web.server import COOKIE
+    from unox.web.server import COOKIE, socket_vet
 
-    http, ws = guarded_protocols(Book(Limits.for_files(file_limit())))
+    gate = HostAndOrigin(app, host_names(allow_hosts), COOKIE)
+    # a handshake's Host, Origin and token are checked before it takes one of the WebSockets' slots
+    http, ws = guarded_protocols(Book(Limits.for_files(file_limit()), vet=socket_vet(gate, seats)))
+    for name in ("uvicorn.error", "unox.web.server"):  # a flood of one event is one line a minute
+        logging.getLogger(name).addFilter(QuietRepeats())
     # wsproto: pure Python over h11, which uvicorn needs anyway; lighter than `websockets` on a Pi Zero.
     # No proxy sits in front: X-Forwarded-For is never trusted, the peer's own address is the address.
-    config = uvicorn.Config(HostAndOrigin(app, host_names(allow_hosts), COOKIE), http=http, ws=ws,
+    config = uvicorn.Config(gate, http=http, ws=ws,
                             ws_max_size=MAX_MESSAGE, lifespan="on", log_level="warning", access_log=False,
                             timeout_graceful_shutdown=2, proxy_headers=False, server_header=False)
     return uvicorn.Server(config)
