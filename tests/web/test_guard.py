@@ -136,12 +136,12 @@ def test_websocket_slots_are_per_seat_and_the_table_views_share_theirs():
     assert upgraded == 16
     refused = book.may_upgrade(views[-1], "table")
     assert refused is not None and "operator can sign the table views out" in refused
-    phones = [Transport() for _ in range(5)]
+    phones = [Transport() for _ in range(7)]
     for phone in phones:
         book.admit(phone, "10.0.9.1")
-    assert [book.may_upgrade(p, "Ann") for p in phones[:4]] == [None] * 4
-    assert "Ann's seat" in book.may_upgrade(phones[4], "Ann")
-    assert book.may_upgrade(phones[4], "Bob") is None
+    assert [book.may_upgrade(p, "Ann") for p in phones[:6]] == [None] * 6
+    assert "Ann's seat" in book.may_upgrade(phones[6], "Ann")
+    assert book.may_upgrade(phones[6], "Bob") is None
 
 
 def test_events_are_one_line_a_minute_per_kind(caplog):

@@ -68,7 +68,7 @@ async function api(path, body) {
 }
 async function join(pin, seat, probe) {
   const { status, data } = await api("/api/join", { pin, seat });
-  if (status === 200 && !probe) { store.set("pin", pin); store.set("seat", seat); }
+  if (status === 200 && !probe) { store.set("pin", pin); store.set("seat", seat); store.set("why", null); }
   return { status, data };
 }
 async function send(request) {
@@ -83,12 +83,31 @@ async function send(request) {
   render();
   return reply;
 }
+// Rejoin the stored seat with the stored PIN. A PIN the server refuses is forgotten at once (the server
+// restarted with a new one), so no other page of this phone tries it again; the join page says why.
 async function rejoin() {
   const pin = store.get("pin"), seat = store.get("seat");
   if (pin == null || !seat) return false;
-  const { status } = await join(pin, seat);
-  return status === 200;
+  const { status, data } = await join(pin, seat);
+  if (status === 200) return true;
+  const code = data && data.error && data.error.code;
+  if (code === "bad_pin" || code === "operator_pin") {
+    if (store.get("pin") === pin) { store.set("pin", null); store.set("seat", null); }
+    leave("The PIN has changed (the table was restarted with a new one): type the new PIN.");
+  } else if (code === "seat_taken") {
+    store.set("seat", null);
+    leave(seat + "'s seat was taken by another phone while this one was away: ask the operator to free it, then join again.");
+  } else if (code === "locked_out") {
+    leave(refusal(data, status));
+  } else if (code === "unknown_seat") {
+    store.set("seat", null);
+    leave("There is no seat " + seat + " at this table any more: take another one.");
+  }
+  return false;
 }
+// Back to the join page with a word of why, kept for every page of this phone (the first reason found)
+// until a join succeeds.
+function leave(why) { if (!store.get("why")) store.set("why", why); }
 function connect() {
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/ws";
   ws = new WebSocket(url);
@@ -114,9 +133,12 @@ function receive(m) {
   else if (m.type === "hello") { welcome(m); }
   else if (m.type === "launcher") device = m.launcher;
   else if (m.type === "seats") taken = m.taken;
+  else if (m.type === "reply") { if (m.reply && m.reply.state) setState(m.reply.state); }
   else if (m.type === "freed") { // the operator gave this seat to another phone: never take it back by itself
     freed = true; store.set("seat", null); store.set("pin", null);
-    message = "The operator freed this seat: join again to take a seat.";
+    store.set("why", null);
+    leave(m.seat === "table" ? "The operator signed the table views out: type the PIN to show the table again."
+      : "The operator freed " + m.seat + "'s seat (for another phone, or for this one again): type the PIN to take a seat.");
     location.replace("/");
     return;
   }
@@ -129,11 +151,12 @@ async function loadState() {
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
   if (r.status === 401) {
     if (await rejoin()) return loadState();
+    if (store.get("seat")) leave("This phone's seat was signed out: type the PIN to take a seat again.");
     store.set("seat", null);
     location.replace("/");
     return false;
   }
-  if (r.status === 200) welcome(r.data);
+  if (r.status === 200) { welcome(r.data); render(); } // the screen shows what the screen reader says
   return true;
 }
 
@@ -461,11 +484,15 @@ function seatsPanel(players) {
   return h("div", { class: "panel", id: "seat-list" }, h("h2", {}, "Seats"),
     held.length ? h("div", { class: "row" }, held.map((p) => btn("Free " + p + "'s seat", () => freeSeat(p), { id: "free-" + p })))
       : h("p", { class: "note" }, "No player has joined from a phone yet."),
-    h("p", { class: "note" }, "Freeing a seat signs that phone out, so another phone (or the same one again) can take it."));
+    h("p", { class: "note" }, "Freeing a seat signs that phone out, so another phone (or the same one again) can take it."),
+    h("div", { class: "row" }, btn("Sign out the table views", () => freeSeat("table"), { id: "free-table" })),
+    h("p", { class: "note" }, "Every TV or tablet showing the table then needs the PIN again."));
 }
 async function freeSeat(player) {
   const r = await api("/api/seats/free", { seat: player });
-  message = r.status === 200 ? player + "'s seat is free: that phone can join again" : refusal(r.data, r.status);
+  message = r.status !== 200 ? refusal(r.data, r.status) : player === "table"
+    ? "Every table view is signed out: a TV shows the table again once the PIN is typed on it"
+    : player + "'s seat is free: that phone can join again";
   if (r.status === 200) taken = r.data.taken;
   render();
 }
@@ -520,6 +547,13 @@ function joinPage(seats, pinGiven) {
   }
   const take = async (seat) => {
     const { status, data } = await join(pinGiven, seat);
+    if (status === 409) { // taken meanwhile: offer only the seats still free, and say why this one went
+      message = refusal(data, status);
+      const st = await api("/api/state");
+      const free = st.status === 200 ? (st.data.free || []) : seats.filter((p) => p !== seat);
+      $("app").replaceChildren(...joinPage(free, pinGiven));
+      return;
+    }
     if (status !== 200) return say(refusal(data, status));
     location.assign(seat === "table" ? "/table" : "/play");
   };
@@ -550,6 +584,7 @@ async function start() {
     if (seat && await rejoin()) { location.replace(seat === "operator" ? "/operator" : seat === "table" ? "/table" : "/play"); return; }
     $("who").textContent = "";
     $("conn").textContent = "";
+    message = store.get("why") || "";
     $("app").replaceChildren(...joinPage(null));
     return;
   }
