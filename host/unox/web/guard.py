@@ -9,7 +9,8 @@ process runs out of files (PITFALLS.md). Here every connection is booked on arri
   seat (each player's, the operator's, and all the table views' together), and a handshake's Host, Origin
   and token are checked before it takes a slot;
 - an address may open only so many connections that never send a whole request (a token bucket, refunded
-  by each request that comes in whole), so a re-opening flood costs the server an accept and no more;
+  by each request that comes in whole); past that it is refused at once, so a re-opening flood costs the
+  server an accept and an abort each, and pushes out nobody;
 - a newcomer over a cap pushes out the oldest connection that has not sent a whole request yet (one that
   never did first, then an idle keep-alive), never one being served nor a WebSocket.
 
@@ -23,6 +24,8 @@ import errno
 import json
 import logging
 import resource
+import socket
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,8 +47,8 @@ SOCKETS_PER_ADDRESS = 16  # a TV, or an operator's laptop with a tab per seat
 SOCKETS_PER_PLAYER = 6  # a player's phone: a page, a reload, a few more tabs
 OPERATOR_SOCKETS = 8
 VIEW_SOCKETS = 16  # every table-view page together: the operator can sign them all out
-NEW_PER_S = 5.0  # connections an address may open a second that never send a whole request ...
-NEW_BURST = 40  # ... after a burst of this many (a page load is about six)
+NEW_PER_S = 2.0  # connections an address may open a second that never send a whole request ...
+NEW_BURST = 16  # ... after a burst of this many (a page load is about six, each given back)
 SPARE_FILES = 64  # the journal, the launcher's port, the log, Python's own
 EVENT_LOG_EVERY_S = 60.0
 NO_FILES_LOG_EVERY_S = EVENT_LOG_EVERY_S
@@ -133,13 +136,12 @@ class Book:
     def admit(self, transport: Any, address: str) -> bool:
         """Book a new connection, pushing out the oldest waiting one over a cap; False: refuse it.
 
-        An address past its allowance of new connections only takes the place of its own oldest one that
-        never sent a request: it may keep trying, but it pushes out nobody else's."""
+        An address past its allowance of new connections is refused until the allowance refills: a flood
+        costs the server an accept and an abort each, and pushes out nobody."""
         if not self._spend(address):
-            if not self._push_out(address, fresh_only=True):
-                self.events.note("rate", f"refused new connections from {address}: more than "
-                                 f"{self.limits.new_per_s:g} a second that send no request")
-                return False
+            self.events.note("rate", f"refused new connections from {address}: more than "
+                             f"{self.limits.new_per_s:g} a second that send no request")
+            return False
         if self.count.get(address, 0) >= self.limits.per_address and not self._push_out(address):
             self.events.note("full", f"refused a connection from {address}: {self.limits.per_address} from "
                              "that address are being served")
@@ -150,6 +152,16 @@ class Book:
         self.address[transport] = address
         self.count[address] = self.count.get(address, 0) + 1
         self.fresh[transport] = None
+        return True
+
+    def over_allowance(self, address: str) -> bool:
+        """True when `address` has no new connection left in its allowance (nothing is spent here): the
+        listening socket refuses it before asyncio makes anything of it (`GatedSocket`)."""
+        tokens, when = self.allowance.get(address, (float(self.limits.new_burst), 0.0))
+        if tokens >= 1 or tokens + (self.clock() - when) * self.limits.new_per_s >= 1:
+            return False
+        self.events.note("rate", f"refused new connections from {address}: more than "
+                         f"{self.limits.new_per_s:g} a second that send no request")
         return True
 
     def _spend(self, address: str) -> bool:
@@ -170,12 +182,12 @@ class Book:
         tokens, when = self.allowance.get(address, (0.0, self.clock()))
         self.allowance[address] = (min(self.limits.new_burst, tokens + 1), when)
 
-    def _push_out(self, address: str | None, *, fresh_only: bool = False) -> bool:
+    def _push_out(self, address: str | None) -> bool:
         def mine(t: Any) -> bool:
             return address is None or self.address.get(t) == address
 
         oldest = next((t for t in self.fresh if mine(t)), None)
-        if oldest is None and not fresh_only:
+        if oldest is None:
             oldest = next((t for t in self.idle if mine(t)), None)
         if oldest is None:
             return False
@@ -226,6 +238,22 @@ class Book:
                 del self.count[address]
 
 
+class GatedSocket(socket.socket):
+    """The listening socket: an address past its allowance (`refuse(address)`) is reset as it is accepted,
+    before asyncio makes a transport, a task and a protocol of it; a flood then costs the server an accept
+    and a close each."""
+
+    refuse: Callable[[str], bool] | None = None
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        while True:
+            conn, address = super().accept()  # BlockingIOError when none is left: asyncio's to handle
+            if self.refuse is None or not self.refuse(str(address[0])):
+                return conn, address
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset
+            conn.close()
+
+
 def guarded_protocols(book: Book) -> tuple[type, type]:
     """uvicorn's h11 and wsproto protocols, booked in `book`: (http class, ws class) for uvicorn.Config."""
 
@@ -245,12 +273,21 @@ def guarded_protocols(book: Book) -> tuple[type, type]:
         body_started = 0.0
         body_bytes = 0
         upgraded = False
+        refused = False
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.made_with = (args, kwargs)  # uvicorn's own set-up waits until the connection is admitted
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            if not book.admit(transport, self.client[0] if self.client else "unknown"):
+            peer = transport.get_extra_info("peername")
+            # booked first: a refused one (a flood's) costs an accept and an abort, nothing more
+            if not book.admit(transport, str(peer[0]) if peer else "unknown"):
+                self.refused = True
                 transport.abort()
                 return
+            args, kwargs = self.made_with
+            super().__init__(*args, **kwargs)
+            super().connection_made(transport)
             self._wait_for_request()
 
         def _wait_for_request(self) -> None:
@@ -335,6 +372,8 @@ def guarded_protocols(book: Book) -> tuple[type, type]:
                 self._wait_for_request()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self.refused:  # never made: nothing of uvicorn's to take down
+                return
             for timer in (self.request_timer, self.body_timer):
                 if timer is not None:
                     timer.cancel()
