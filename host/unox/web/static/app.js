@@ -78,7 +78,7 @@ async function send(request) {
   if (r.status === 401 && await rejoin()) return send(request);
   const reply = r.data || {};
   if (reply.state) setState(reply.state);
-  if (!reply.ok) message = (reply.error && reply.error.message) || "refused";
+  if (!reply.ok) message = refusedWords(reply, request);
   else pick = {};
   render();
   return reply;
@@ -389,12 +389,109 @@ function cardChooser(onPick, chosen) {
   return wrap;
 }
 // Rule IDs are for the rule book, not the table: "(MK-I1, DL3)" and "(BA-A1)" are left out of what people read.
-const RULE_ID = /\s*\((?:[A-Z]{1,3}-[A-Z]*\d+[a-z]?|DL?\d+)(?:,\s*(?:[A-Z]{1,3}-[A-Z]*\d+[a-z]?|DL?\d+))*\)/g;
-const plain = (text) => String(text).replace(RULE_ID, "");
+// Also the short ones, "(U2)", "(G3)", "(A1–A5)", and "(P1: advice)" keeps "(advice)".
+const ID = "(?:[A-Z]{1,3}-[A-Z]*\\d+[a-z]?|[A-Z]{1,2}\\d+[a-z]?)(?:[–-](?:[A-Z]{1,2}\\d+))?";
+const RULE_ID = new RegExp("\\s*\\(" + ID + "(?:,\\s*" + ID + ")*\\)", "g");
+const RULE_ID_LABEL = new RegExp("\\((?:" + ID + ")(?:,\\s*" + ID + ")*:\\s*", "g");
+const plain = (text) => String(text).replace(RULE_ID, "").replace(RULE_ID_LABEL, "(");
 // A log line as people read it: card codes by their names (as the picker shows them), no rule IDs.
 function words(line) {
   return plain(line).replace(/\b([A-Z][A-Z0-9+]{1,3})\b/g, (code) => (CARDS[code] ? CARDS[code].name : code));
 }
+// Every refusal a page can get, in the page's own words: what went wrong and what to do, with the names the
+// page shows (cards by name, people by name), never the protocol's syntax, field names or rule IDs. A code the
+// page does not know yet falls back to the server's message with codes, quotes and braces taken out.
+const cardName = (code) => (CARDS[code] ? CARDS[code].name : "that card");
+const person = (p) => (p && p === me ? "you" : p || "that player");
+const REFUSED = {
+  // the table and the server
+  bad_json: () => "The table could not read that request. Reload the page and try again.",
+  bad_request: () => "That was not a move the table takes. Reload the page and try again.",
+  unknown_cmd: () => "This table has no such move. Reload the page and try again.",
+  unknown_player: (r) => (r.player || r.by || r.target || "That player") + " is not seated at this table.",
+  nothing_to_undo: () => "There is nothing left to undo.",
+  result_sent: () => "This hand's result has already gone to the tournament: it cannot be undone here.",
+  no_launcher: () => "No launcher is attached: say how many cards came out instead.",
+  launcher_fault: () => "The launcher fired nothing (a fault): fix it, then press again. The press did not count.",
+  fire_first: () => "Fire the launcher first: the first card comes out of it, then say which one it is.",
+  internal_error: () => "unox failed on this move. Nothing was changed: try again, or undo; the server's log says more.",
+  unsettled: () => "The table stopped in the middle of a fire: the operator settles how many cards came out first.",
+  nothing_to_settle: () => "No fire is waiting to be settled.",
+  journal_error: () => "The table could not write its record (disk full?): the move was not taken. Tell the operator.",
+  forbidden: () => (me === "table" ? "The table view only shows the table: join as a player to play."
+    : readOnly ? "This table is shown read-only: watch, nobody plays from here."
+      : "Only the operator may do that, or it is another player's move."),
+  press_fired: () => "The last press already fired its cards: they cannot go back. For a wrong card, use the wrong-card penalty.",
+  bad_pin: () => "wrong PIN: type the PIN shown where unox runs",
+  locked_out: (r, m) => "too many wrong PINs: " + (String(m).match(/locked for \d+ s/) || ["locked for a while"])[0] + ", then try again",
+  operator_pin: () => "That PIN is the players'. The operator joins with the operator PIN.",
+  seat_taken: (r, m) => ((String(m).match(/^([^\s"{}:]+)'s seat/) || [0, "This"])[1]) + "'s seat is taken by another phone: if that phone is yours, ask the operator to free the seat, then join again.",
+  unknown_seat: () => "That seat is not at this table: take one of the seats offered.",
+  no_token: () => "This page is not signed in: type the PIN again.",
+  too_many_sockets: () => "Too many pages of the table are open: close some and reload.",
+  bad_origin: () => "Only the table's own page may act here: open the address unox printed.",
+  unknown_host: () => "Open the address unox printed, not another name for it.",
+  // the rules
+  wrong_phase: () => (S && S.phase === "deal" ? "Wait for the deal." : S && S.phase === "flip" ? "Wait for the first card to be turned up."
+    : S && (S.phase === "hand_over" || S.phase === "game_over") ? "The hand is over: the operator enters the scores." : "That does not fit this moment of the game."),
+  player_out: (r) => person(r.player || r.target) + " " + (r.player === me ? "are" : "is") + " out of the game.",
+  not_your_turn: () => (S && S.turn ? "It is " + (S.turn === me ? "your" : S.turn + "'s") + " turn: wait for yours." : "It is not your turn: wait for yours."),
+  owes_presses: (r) => person(r.player) + " must first take what " + (r.player === me ? "you owe" : "they owe") + " from the launcher.",
+  owes_draws: (r) => person(r.player) + " must first draw what " + (r.player === me ? "you owe" : "they owe") + " from the launcher.",
+  press_out_of_order: () => "Someone before you still owes presses: they take theirs first.",
+  draw_out_of_order: () => "Someone before you still owes draws: they take theirs first.",
+  not_owed: () => "Nothing is owed from the launcher now, and it is not your turn.",
+  illegal_card: (r) => cardName(r.card) + " cannot go on " + (S && S.top ? cardName(S.top) : "the top card") + (S && S.color ? " with " + S.color + " in force" : "") + ": play a matching colour or face, or a wild.",
+  bad_card: () => "There is no such card in this edition: pick it with the colour, then the face.",
+  bad_color: () => "That colour is not in this edition: pick one of the colour buttons.",
+  missing_color: () => "A wild names a colour: pick the colour to name, then play.",
+  unexpected_color: () => "Only a wild names a colour: this card keeps its own.",
+  missing_target: () => "Trade Hands needs the player to trade with: pick one.",
+  bad_target: () => "That player cannot be chosen for this card: pick another player.",
+  bad_count: () => "That number of cards does not fit: count the cards of that colour put down with it.",
+  trade_last_card: () => "Trade Hands cannot be the last card: play another card to go out.",
+  bad_fired: () => "That number of cards does not fit: count the cards that came out of the launcher.",
+  catch_window_closed: (r) => person(r.player) + " cannot be caught now: the chance has passed.",
+  called_uno: (r) => person(r.player) + " already called UNO.",
+  bad_catcher: () => "Nobody catches themselves: call UNO instead.",
+  uno_not_due: () => "There is no UNO to call now: call it when you are down to one card.",
+  bad_penalty: () => "That is not one of the penalties.",
+  nothing_to_take_back: () => "That player's play is not the last thing that happened: it cannot be taken back now.",
+  nothing_to_reload: () => "The discard pile holds only its top card: there is nothing to load into the launcher.",
+  bad_points: () => "Enter whole points of 0 or more for every player.",
+  missing_dealer: () => "Choose who deals first.",
+  must_play: () => "Play the card you drew, or pass.",
+  only_drawn_card: () => "After a draw, only the card you drew may be played: play it or pass.",
+  already_drew: () => "You already drew this turn: play the card you drew or pass.",
+  must_draw_first: () => "Draw from the launcher first, then pass.",
+  not_in_rules: () => "This edition's rules do not have that move.",
+  not_in_hand: () => "That card is not in the hand.",
+  not_in_launcher: () => "That card is not in the launcher.",
+  bad_deck: () => "The deck is not as this edition has it.",
+  bad_draw: () => "That draw does not fit: draw what is owed.",
+  bad_setup: () => "The table's set-up is not valid: the operator checks the settings.",
+  bad_challenge: () => "There is nothing to challenge with that.",
+  nothing_to_challenge: () => "There is nothing to challenge now.",
+  nothing_to_give: () => "There is nothing to give now.",
+  pending_choice: () => (S && S.pending ? (S.pending.player === me ? "You choose first: " : S.pending.player + " chooses first: ") + plain(S.pending.why || "their choice") + "." : "A choice must be made first."),
+  choice_not_due: () => "There is no such choice to make now.",
+  no_item_due: () => "No item card is waiting: fire the launcher first.",
+  bad_item: () => "That item does not go with the card: pick the card that came out, its item comes with it.",
+  bad_turned_card: () => "Pick the card that came out of the launcher.",
+  bad_gift: () => "Those cards cannot be given: pick cards of the hand, and the player to give them to.",
+  bad_share: () => "Those cards cannot be shared that way: pick the player, or deal them out.",
+};
+function refusedWords(reply, request) {
+  const e = reply.error || {}, words = REFUSED[e.code];
+  if (words) return words(request || {}, e.message || "");
+  return protocolFree(e.message || "The table refused that.");
+}
+// The server's own message for a code the page has no words for: no rule IDs, no quotes, braces or codes.
+function protocolFree(text) {
+  return plain(text).replace(/\{[^}]*\}|"[a-z_]+"\s*:\s*("[^"]*"|\S+)|[`"{}]/g, "").replace(/\b[a-z]+_[a-z_]+\b/g, "")
+    .replace(/\b([A-Z][A-Z0-9+]{1,3})\b/g, (code) => (CARDS[code] ? CARDS[code].name : code)).replace(/\s{2,}/g, " ").trim();
+}
+
 function unoAndCatch(player) {
   const row = h("div", { class: "row", id: "calls" });
   const catchable = S.uno || [];
@@ -521,7 +618,7 @@ function nextDealer() {
 
 // ---- the join page ----------------------------------------------------------------------------
 // A refusal in words: "wrong PIN", "locked for N s", "taken: ask the operator".
-const refusal = (data, status) => (data && data.error && data.error.message) || "the server answered " + status;
+const refusal = (data, status) => (data && data.error) ? refusedWords(data, {}) : "the server answered " + status;
 function joinPage(seats, pinGiven) {
   const err = h("div", { class: "msg", role: "alert", id: "msg" }, message);
   const say = (text) => { message = text; err.textContent = text; };
