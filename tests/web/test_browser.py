@@ -172,7 +172,8 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
     expect(ann.locator("#turn")).to_have_text("Your turn: play a card or press")
     press(ann)
     play(bob, "yellow", "8")
-    table.turn_everywhere({seat: "Bob went out: the hand is over, the operator enters the scores"
+    over = " went out: the hand is over, the operator enters the scores"
+    table.turn_everywhere({seat: ("You" if seat == "Bob" else "Bob") + over  # issue 25: "You" on his own
                            for seat in table.pages})
     tv.set_viewport_size(PHONE)
     tv.screenshot(path=artifacts / "table.png")

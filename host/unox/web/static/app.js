@@ -21,10 +21,13 @@ function paint(el, letter) { // colour AND letter: the letter is always printed 
 const unit = (n) => (E.draws ? " draw" : " press") + (n === 1 ? "" : E.draws ? "s" : "es");
 const PAGES = { "/play": "player", "/table": "table", "/operator": "operator" };
 const $ = (id) => document.getElementById(id);
-const store = {
-  get: (k) => { try { return localStorage.getItem("unox." + k); } catch (e) { return null; } },
-  set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
-};
+const keep = (area) => ({
+  get: (k) => { try { return area().getItem("unox." + k); } catch (e) { return null; } },
+  set: (k, v) => { try { v == null ? area().removeItem("unox." + k) : area().setItem("unox." + k, v); } catch (e) { /* private mode */ } },
+});
+// The device keeps a player's seat and PIN; the operator's PIN, which opens everything, is kept by this tab
+// only (sessionStorage): it survives a reload and a server restart, and goes with the tab.
+const store = keep(() => localStorage), tab = keep(() => sessionStorage);
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
 let taken = [], joinInfo = null, freed = false, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
@@ -68,7 +71,11 @@ async function api(path, body) {
 }
 async function join(pin, seat, probe) {
   const { status, data } = await api("/api/join", { pin, seat });
-  if (status === 200 && !probe) { store.set("pin", pin); store.set("seat", seat); store.set("why", null); }
+  // The operator PIN opens everything: it is never kept on the device (the cookie keeps the page signed in).
+  if (status === 200 && !probe) {
+    store.set("pin", seat === "operator" ? null : pin); tab.set("operator_pin", seat === "operator" ? pin : null);
+    store.set("seat", seat); store.set("why", null);
+  }
   return { status, data };
 }
 async function send(request) {
@@ -86,13 +93,14 @@ async function send(request) {
 // Rejoin the stored seat with the stored PIN. A PIN the server refuses is forgotten at once (the server
 // restarted with a new one), so no other page of this phone tries it again; the join page says why.
 async function rejoin() {
-  const pin = store.get("pin"), seat = store.get("seat");
+  const seat = store.get("seat"), pin = seat === "operator" ? tab.get("operator_pin") : store.get("pin");
   if (pin == null || !seat) return false;
   const { status, data } = await join(pin, seat);
   if (status === 200) return true;
   const code = data && data.error && data.error.code;
   if (code === "bad_pin" || code === "operator_pin") {
-    if (store.get("pin") === pin) { store.set("pin", null); store.set("seat", null); }
+    if (store.get("pin") === pin) store.set("pin", null);
+    tab.set("operator_pin", null); store.set("seat", null);
     leave("The PIN has changed (the table was restarted with a new one): type the new PIN.");
   } else if (code === "seat_taken") {
     store.set("seat", null);
@@ -135,7 +143,7 @@ function receive(m) {
   else if (m.type === "seats") taken = m.taken;
   else if (m.type === "reply") { if (m.reply && m.reply.state) setState(m.reply.state); }
   else if (m.type === "freed") { // the operator gave this seat to another phone: never take it back by itself
-    freed = true; store.set("seat", null); store.set("pin", null);
+    freed = true; store.set("seat", null); store.set("pin", null); tab.set("operator_pin", null);
     store.set("why", null);
     leave(m.seat === "table" ? "The operator signed the table views out: type the PIN to show the table again."
       : "The operator freed " + m.seat + "'s seat (for another phone, or for this one again): type the PIN to take a seat.");
@@ -177,7 +185,7 @@ function turnText() {
   if (S.phase === "deal") return "Waiting for the deal" + (S.dealer ? "" : ": the operator deals");
   const dealing = S.phase === "flip" && (S.owed || []).length; // DL4: the launcher deals, each draws in turn
   if (S.phase === "flip" && !dealing) return "Waiting for the first card to be turned up";
-  if (S.phase === "hand_over") return (S.went_out || "Someone") + " went out: the hand is over, the operator enters the scores";
+  if (S.phase === "hand_over") return (S.went_out === me ? "You" : S.went_out || "Someone") + " went out: the hand is over, the operator enters the scores";
   if (S.phase === "game_over") return (S.winner || "Someone") + " won the game";
   const owed = (S.owed || [])[0];
   const who = S.turn === me ? "You" : S.turn;
@@ -203,7 +211,7 @@ function topPanel(big) {
   return h("div", { class: "panel top" }, card(betweenHands() ? null : S.top, big),
     h("div", {}, E.rules !== "extreme" ? h("div", { id: "edition" }, E.title) : null, h("div", {}, "Colour: ", h("strong", { id: "color" }, swatch(betweenHands() ? null : S.color))),
       h("div", {}, "Direction: ", h("strong", {}, S.direction === "right" ? "↺ right (counter-clockwise)" : "↻ left (clockwise)")),
-      h("div", { class: "note" }, "Launcher holds about " + ((S.launcher || {}).cards ?? "?") + " cards"),
+      betweenHands() || !(S.launcher || {}).cards ? null : h("div", { class: "note", id: "launcher-cards" }, "Launcher holds about " + S.launcher.cards + " cards"),
       S.unsettled ? h("div", { class: "msg" }, "A fire is unsettled: the operator settles it before play goes on.") : null));
 }
 function seatsTable() {
@@ -310,6 +318,10 @@ function challengePanel(player) {
 const FIELD_WORDS = { to: "Give them to", target: "Who it hits", cards: "The cards", card: "The card that came out",
   color: "Colour", item: "Its item", deal: "Deal them out one at a time instead", fired: "Cards the launcher fired" };
 const fieldWords = (name) => FIELD_WORDS[name] || name.replace(/_/g, " ");
+// The same fields as steps of a sentence: "Pick who gets them, then the cards, then press Done."
+const FIELD_STEPS = { to: "who gets them", target: "who it hits", cards: "the cards", card: "the card that came out",
+  color: "the colour", item: "its item", deal: "whether to deal them out instead" };
+const fieldStep = (name) => FIELD_STEPS[name] || fieldWords(name).toLowerCase();
 const itemWords = (item) => String(item).replace(/_/g, " ");
 function pendingPanel(mayAnswer) {
   const p = S.pending;
@@ -321,6 +333,10 @@ function pendingPanel(mayAnswer) {
   const shown = Object.entries(fields).filter(([name, f]) => !(name === "player" && f.kind === "player") &&
     !(Array.isArray(p.needs) && ["target", "color"].includes(name) && !p.needs.includes(name)));
   const fires = shown.some(([name]) => name === "fired");
+  const steps = shown.filter(([name]) => name !== "fired" && !(name === "item" && E.items.length)).map(([name]) => fieldStep(name));
+  wrap.append(h("p", { class: "note hint", id: "pending-hint" }, fires && presses !== "count" && !(req.card)
+    ? "First fire the launcher" + (steps.length ? ", then pick " + steps.join(", then ") : "") + "."
+    : steps.length ? "Pick " + steps.join(", then ") + ", then press Done." : "Press Done."));
   for (const [name, f] of shown) {
     if (name === "fired" || name === "item" && E.items.length) continue; // the launcher says it; the card carries its item
     wrap.append(h("div", { class: "row field", id: "req-" + name, role: "group", "aria-label": fieldWords(name) },
