@@ -152,8 +152,10 @@ def test_casting_calls_turn_and_share_are_made_with_the_picker_and_named_players
         readable(page)
 
 
-def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve, browser):
-    """Findings 4 and 5 at a launcher table (DL3): the host fires the item card, the phone names it."""
+def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve, browser, artifacts):
+    """Findings 4 and 5 at a launcher table (DL3): the host fires the item card, the phone names it. Issue
+    25 item 8: the card picker once came before the fire, and a card picked first hid the fire for good;
+    now the card comes out first, then it is named."""
     server = serve("--players", "Ann,Bob", "--launcher", "sim", "--seed", "2", "--rules", "mario-kart",
                    "--no-journal")
     table = Table(browser, server.url)
@@ -167,12 +169,22 @@ def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve,
     bob.get_by_role("button", name="Item Wild", exact=True).click()
     sent(bob, "#go")
     expect(bob.locator("#answer")).to_have_text("Fire the launcher")
+    expect(bob.locator("#req-card")).to_have_count(0)  # nothing to name before the card is out
+    expect(bob.locator("#pending-hint")).to_have_text(
+        "First fire the launcher, then pick the card that came out.")
+    bob.screenshot(path=artifacts / "item-wild-fire.png")
+    readable(bob)
     with bob.expect_response(re.compile(r"/api/requests$")) as response:
         bob.locator("#answer").click()
     fired = response.value.json()
     assert fired["ok"] and fired["launcher"]["fired"] == 1, fired
+    expect(bob.locator("#answer")).to_have_text("Done")
+    expect(bob.get_by_role("button", name="Fire the launcher")).to_have_count(0)
     bob.locator("#req-card").get_by_role("button", name="red", exact=True).click()
     bob.locator("#req-card").get_by_role("button", name="red 0, mushroom", exact=True).click()
+    expect(bob.locator("#answer")).to_have_text("Done: red 0 (mushroom)")
+    bob.screenshot(path=artifacts / "item-wild-name.png")
+    readable(bob)
     assert sent(bob, "#answer") == {"cmd": "item", "player": "Bob", "card": "R0", "item": "mushroom"}
     expect(bob.locator("#turn")).to_have_text("Your turn: play a card or draw")  # MK-I2: Bob again
     readable(bob)

@@ -333,11 +333,17 @@ function pendingPanel(mayAnswer) {
   const shown = Object.entries(fields).filter(([name, f]) => !(name === "player" && f.kind === "player") &&
     !(Array.isArray(p.needs) && ["target", "color"].includes(name) && !p.needs.includes(name)));
   const fires = shown.some(([name]) => name === "fired");
+  // At a launcher table the card comes out first (the host fires it), then it is named: while the state
+  // says it is not out yet (`out` false), the page offers the fire alone.
+  const before = fires && presses !== "count" && p.out === false;
+  const reported = shown.some(([name]) => name === "card") && req.card;
+  const toFire = before || (fires && presses !== "count" && p.out === undefined && !reported);
   const steps = shown.filter(([name]) => name !== "fired" && !(name === "item" && E.items.length)).map(([name]) => fieldStep(name));
-  wrap.append(h("p", { class: "note hint", id: "pending-hint" }, fires && presses !== "count" && !(req.card)
+  wrap.append(h("p", { class: "note hint", id: "pending-hint" }, toFire
     ? "First fire the launcher" + (steps.length ? ", then pick " + steps.join(", then ") : "") + "."
     : steps.length ? "Pick " + steps.join(", then ") + ", then press Done." : "Press Done."));
   for (const [name, f] of shown) {
+    if (before) break; // nothing to pick before the card is out
     if (name === "fired" || name === "item" && E.items.length) continue; // the launcher says it; the card carries its item
     wrap.append(h("div", { class: "row field", id: "req-" + name, role: "group", "aria-label": fieldWords(name) },
       h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
@@ -351,12 +357,11 @@ function pendingPanel(mayAnswer) {
     }
     return out;
   };
-  const reported = shown.some(([name]) => name === "card") && req.card;
   const row = h("div", { class: "row" });
   if (fires && presses === "count")
     row.append(h("label", { for: "req-fired-n" }, fieldWords("fired") + ": "), h("input", { id: "req-fired-n", type: "number", min: 0, max: 40,
       inputmode: "numeric", value: req.fired ?? 1, oninput: (e) => { req.fired = e.target.value; } }));
-  if (fires && presses !== "count" && !reported) { // the host fires what is due; nothing else is said yet
+  if (toFire) { // the host fires what is due; nothing else is said yet
     row.append(btn("Fire the launcher", () => send({ cmd: p.cmd, player: p.player }), { class: "main", id: "answer" }));
   } else {
     const card = req.card && CARDS[req.card];
