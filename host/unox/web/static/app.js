@@ -431,6 +431,7 @@ const REFUSED = {
   unknown_cmd: () => "This table has no such move. Reload the page and try again.",
   unknown_player: (r) => (r.player || r.by || r.target || "That player") + " is not seated at this table.",
   nothing_to_undo: () => "There is nothing left to undo.",
+  not_undoable: () => "The last press already fired its cards: they cannot go back. For a wrong card, use the wrong-card penalty.",
   result_sent: () => "This hand's result has already gone to the tournament: it cannot be undone here.",
   no_launcher: () => "No launcher is attached: say how many cards came out instead.",
   launcher_fault: () => "The launcher fired nothing (a fault): fix it, then press again. The press did not count.",
