@@ -116,6 +116,7 @@ class PicoDevice:
     """The launcher's physics around an emulated Pico running whatever is on its flash."""
 
     emulated_ms_total = 0.0  # over every PicoDevice of this process: bench/pico.py's realtime ratio
+    awake_ns_total = 0  # of it, the ns the cores executed (not asleep in WFE/WFI)
 
     def __init__(self, *, seed: int = 0, cards: int = 83, jam: float = 0.0, double: float = 0.0,
                  stuck: float = 0.0, unjam: float = 0.5, battery_mv: float = 4500.0, drain: float = 0.0625,
@@ -202,6 +203,7 @@ class PicoDevice:
         reply = self.chip.run(us, self._inputs(), adc, tx)
         self.queued_to_chip = reply["queued"]  # bytes the chip's USB has not taken in yet
         self.awake_ns += reply["awake"]
+        PicoDevice.awake_ns_total += reply["awake"]
         if self.queued_to_chip:
             self._kick = True
         dt_ms = (reply["ns"] - self._now_ns) / 1e6
