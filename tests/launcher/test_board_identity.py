@@ -16,12 +16,10 @@ def board_of(seed: int) -> str:
 
 def swap_device(launcher: SimLauncher, seed: int, cards: int = 20) -> VirtualDevice:
     """The cable is pulled and another launcher (simulated, `seed`) is plugged in at the same port."""
-    port, old = launcher.port, launcher.device
-    old.unplug(vanish=True)
-    launcher.link.pump()  # the driver sees its port gone
     new = VirtualDevice(seed=seed, cards=cards)
-    new.advance(old.now_ms() + 100 - new.now_ms())  # its clock goes on from the old one's: the host's clock
-    port.device = new
+    launcher.port.swap_device(new)
+    launcher.link.pump()  # the driver notices that its port is gone
+    assert launcher.link.broken
     return new
 
 

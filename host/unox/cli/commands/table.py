@@ -100,7 +100,12 @@ def _resume(args: argparse.Namespace) -> Table:
         journal.lock()  # before the launcher opens: a table already running on this journal is refused
         stored = journal.settings if isinstance(journal.settings, dict) else {}
         launcher = _open_launcher(args.launcher or str(stored.get("launcher", "script")), args)
-        return Table.resume(journal, launcher=launcher)
+        try:  # another board than the journal's is refused, unless --launcher named it
+            return Table.resume(journal, launcher=launcher, accept_launcher=args.launcher is not None)
+        except BaseException:
+            if launcher is not None:
+                launcher.close()
+            raise
     except (JournalError, SettingsError) as exc:
         journal.abandon()
         raise CommandError(str(exc)) from exc
