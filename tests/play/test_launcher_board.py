@@ -5,8 +5,9 @@ says which board was expected and which was found."""
 from __future__ import annotations
 
 from unox.table.journal import Journal
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 from unoxsim.device import VirtualDevice
 
 SIM = "sim:?seed=5&jam=0&double=0&stuck=0"
@@ -15,7 +16,7 @@ SIM = "sim:?seed=5&jam=0&double=0&stuck=0"
 def test_a_stranger_at_the_port_mid_game_is_refused_and_nothing_of_it_is_booked(tmp_path):
     path = tmp_path / "p.db"
     settings = TableSettings(players=("Ann", "Bob", "Cy"), seed=1, launcher=SIM)
-    session = open_play_session(settings, journal=path)
+    session = open_play_session(settings, journal=path, night=Session)
     try:
         session.submit("deal Cy")
         session.submit("flip G7")
