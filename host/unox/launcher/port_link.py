@@ -264,7 +264,7 @@ class PortLink:
             raise LauncherError(f"lost the launcher on {self.name} ({self.lost_why}); {advice(self.name)}")
         if self.confirming:  # reopened: first hear whose port it is (a HEARTBEAT naming our session)
             self.wait(lambda: not self.confirming or self.needs_hello or self.broken, listen_s)
-            if self.confirming and not self.needs_hello:
+            if self.confirming and not self.needs_hello and self.silent_for() > QUIET_S:  # else a beat tells
                 raise LauncherError(f"the launcher on {self.name} is not answering; {advice(self.name)}")
         if self.needs_hello:
             self._listen(listen_s)
@@ -346,7 +346,7 @@ class PortLink:
             self.lost_why = str(exc)
             return False
         self.broken = False
-        self.confirming = self.in_session
+        self.confirming = self.in_session and not self.needs_hello  # a new HELLO checks the board anyway
         self.state.peer_seen = None  # what the port says now, not before it broke
         return True
 
