@@ -102,3 +102,33 @@ def test_a_journal_from_before_boards_is_bound_at_its_first_resume(bound_table):
     table.close()
     launcher.close()
     assert journal_view(path)[2] == board
+
+
+def test_unox_table_resume_refuses_another_board_and_takes_it_when_named(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "cli.db"
+    lines = [{"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip", "card": "B2"}, {"cmd": "press"}]
+
+    def unox(*argv: str, stdin: str = "") -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "unox", "table", *argv], input=stdin,
+                              capture_output=True, text=True, timeout=120)
+
+    made = unox("--players", "Ann,Bob,Cy", "--launcher", OURS, "--seed", "5", "--journal", str(path),
+                stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert made.returncode == 0, made.stderr
+    ours = journal_view(path)[2]
+    with Journal(path) as journal:  # the journal's launcher spec now reaches another board (a swapped port)
+        journal.lock()
+        journal.settings = {**journal.settings, "launcher": OTHER}
+    before = journal_view(path)
+    refused = unox("--resume", str(path))
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert f"bound to launcher board {ours}" in refused.stderr and refused.stderr.count("\n") == 1
+    assert journal_view(path) == before
+    taken = unox("--resume", str(path), "--launcher", OTHER)
+    assert taken.returncode == 0, taken.stderr
+    assert f"now fires launcher board {journal_view(path)[2]} (it was bound to board {ours})" in taken.stderr
+    assert journal_view(path)[2] != ours
