@@ -80,3 +80,28 @@ def test_a_launcher_bound_to_a_board_refuses_another_at_the_start():
         SimLauncher({"seed": "2"}, board=board_of(1))
     launcher = SimLauncher({"seed": "1"}, board=board_of(1))
     launcher.close()
+
+
+def test_an_older_firmware_names_no_board_and_is_a_stranger_to_a_bound_host():
+    """The version rule (docs/protocol.md): a HELLO of three fields has no board; an unbound host binds
+    nothing, a bound one refuses it as board `unknown`."""
+    from unox.launcher.device_state import DeviceState
+
+    state = DeviceState()
+    state.apply("HELLO", ("2", "0.0.9", "00AB"))
+    assert (state.firmware, state.board, state.device_epoch) == ("0.0.9", None, "00AB")
+    state.apply("HELLO", ("2", "0.1.0", "e6614104032a5c2b", "00AC"))
+    assert state.board == "e6614104032a5c2b" and state.device_epoch == "00AC"
+
+    launcher = SimLauncher({"seed": "1"})
+    try:
+        link = launcher.link
+        link.state.board = None  # what an older firmware's HELLO leaves
+        link._check_board()
+        assert link.stranger == "unknown"
+        assert "is board unknown, not " + board_of(1) in str(link.stranger_error())
+        link.board = None  # a host that never heard a board binds nothing, and takes the next one
+        link._check_board()
+        assert link.board is None and link.stranger is None
+    finally:
+        launcher.close()

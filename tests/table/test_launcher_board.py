@@ -132,3 +132,15 @@ def test_unox_table_resume_refuses_another_board_and_takes_it_when_named(tmp_pat
     assert taken.returncode == 0, taken.stderr
     assert f"now fires launcher board {journal_view(path)[2]} (it was bound to board {ours})" in taken.stderr
     assert journal_view(path)[2] != ours
+
+
+def test_a_launcher_that_names_no_board_is_refused_by_a_bound_table(bound_table):
+    """An older firmware (or a driver without firmware) cannot show it is the same board."""
+    from unox.launcher.script import ScriptLauncher
+
+    path, board = bound_table
+    before = journal_view(path)
+    expected = f"bound to launcher board {board}, but the launcher on .* is board unknown"
+    with pytest.raises(JournalError, match=expected):
+        Table.resume(path, launcher=ScriptLauncher())
+    assert journal_view(path) == before
