@@ -150,6 +150,7 @@ def test_a_resume_refuses_a_stranger_at_the_old_path_and_takes_our_board_at_a_ne
 
     refusals = [run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n"),
                 run("table", "--resume", str(journal), stdin=""),
+                run("play", "--continue", str(journal), "--plain", stdin="quit\nyes\n"),
                 run("serve", "--resume", str(journal), "--host", "127.0.0.1", "--port", "0")]
     for refused in refusals:
         assert refused.returncode == 1, (refused.args, refused.stdout, refused.stderr)
