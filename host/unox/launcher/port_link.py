@@ -319,10 +319,10 @@ class PortLink:
     def stranger_error(self) -> StrangerLauncher:
         expected, found = self.board or "unknown", self.stranger or "unknown"
         return StrangerLauncher(
-            f"the launcher on {self.name} is board {found}, not {expected}, the one this unox started with: "
-            f"nothing is fired or counted for it. Plug {expected} back in (at any port), or, to go on with "
-            f"{found} instead, start again naming it: `--launcher serial:PORT` (a table: `--resume JOURNAL "
-            "--launcher serial:PORT`)",
+            f"the launcher on {self.name} is board {found}, not {expected}, the board this unox is bound to: "
+            f"nothing is fired or counted for it. Plug board {expected} back in there, or start again naming "
+            "the launcher to use with `--launcher serial:PORT` (a table: `--resume JOURNAL --launcher "
+            f"serial:PORT`, which also takes board {found} on purpose)",
             expected=expected, found=found)
 
     def _rebooted(self) -> None:

@@ -355,7 +355,8 @@ def _damage_message(path: Path, bad: list[Any]) -> str:
 
 def _check_board(journal: Journal, launcher: Any, accept: bool) -> tuple[str, str] | None:
     """(bound board, found board) when the launcher is another than the journal's and `accept`; None when
-    it is the same (at any port) or either is unknown; a JournalError when it is another, not accepted."""
+    it is the same board (at any port), or there is no launcher, or the journal is bound to none; a
+    JournalError when it is another (one naming no board included), not accepted."""
     bound = journal.get_meta(BOARD_KEY)
     if launcher is None or bound is None:
         return None
