@@ -105,3 +105,18 @@ def test_an_older_firmware_names_no_board_and_is_a_stranger_to_a_bound_host():
         assert link.board is None and link.stranger is None
     finally:
         launcher.close()
+
+
+def test_a_strangers_prompt_is_left_alone():
+    """The host restarts our main.py when it finds it at the MicroPython prompt; never another launcher's."""
+    launcher = SimLauncher({"seed": "1"})
+    try:
+        link = launcher.link
+        link.stranger = board_of(2)
+        link._watch_prompt(b"\r\n>>> ")
+        assert link.restarts == 0
+        link.stranger = None
+        link._watch_prompt(b"\r\n>>> ")
+        assert link.restarts == 1  # the same prompt from our own board is restarted
+    finally:
+        launcher.close()

@@ -167,8 +167,6 @@ class PortLink:
         process holds the port, so no one meant to use the REPL: a soft reboot starts main.py again, and
         the link's reboot handling (HEARTBEAT naming no session of ours) takes it from there. Only once our
         firmware has answered a HELLO here: another program's main.py is not ours to start."""
-        if self.stranger is not None:
-            return  # another launcher at our port: its main.py is not ours to start
         seen = self._tail + data
         self._tail = seen[-len(PROMPT):]
         if PROMPT not in seen or not self.ran_firmware:
@@ -176,6 +174,8 @@ class PortLink:
         now = self.now()
         if self._restarted_at is not None and now - self._restarted_at < RESTART_S:
             return
+        if self.stranger is not None:
+            return  # another launcher at our port: its main.py is not ours to start
         self._restarted_at = now
         self.restarts += 1
         self.lost_why = "the firmware stopped at the MicroPython prompt (a Ctrl-C on the wire); restarted it"
