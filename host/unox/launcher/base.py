@@ -50,10 +50,10 @@ class LauncherStatus:
     battery_mv: int | None
     lid_open: bool
     faults: list[str] = field(default_factory=list)
+    board_id: str | None = None  # the launcher's identity (HELLO's board, a Pico's unique id); None: unknown
     # Added to the contract: None when the driver cannot tell.
     beam_blocked: bool | None = None
     low_battery: bool = False
-    board_id: str | None = None  # the launcher's identity (HELLO's board, a Pico's unique id); None: unknown
 
 
 MAX_FIRE = 40  # the firmware's limit for one FIRE (unoxfw.app): a third of a deck
