@@ -42,3 +42,27 @@ def test_a_stranger_at_the_port_mid_game_is_refused_and_nothing_of_it_is_booked(
     with Journal(path) as journal:
         assert journal.get_meta("launcher_board") == ours
         assert len(journal.fires()) == 1
+
+
+def test_a_stranger_that_comes_after_the_link_was_lost_is_told_too(tmp_path):
+    """The issue's order: the simulator killed (link lost, told), then another launcher takes the port."""
+    settings = TableSettings(players=("Ann", "Bob", "Cy"), seed=1, launcher=SIM)
+    session = open_play_session(settings, journal=tmp_path / "q.db", night=Session)
+    try:
+        session.submit("deal Cy")
+        session.submit("flip G7")
+        launcher = session.launcher
+        launcher.device.unplug(vanish=True)
+        assert session.poll(2.0) == []
+        lost = [line for line in session.log if "Launcher fault (link)" in line]
+        assert len(lost) == 1 and "is board" not in lost[0]
+        stranger = VirtualDevice(seed=6, cards=50)
+        launcher.port.swap_device(stranger)
+        for _ in range(5):
+            stranger.press_button()
+            assert session.poll(1.0) == []
+        told = [line for line in session.log if "Launcher fault (link)" in line]
+        assert len(told) == 2 and f"is board {stranger.board.uid.hex()}" in told[1]  # once, not per poll
+        assert stranger.model.ejected == sum(entry[1] for entry in stranger.app.alone)
+    finally:
+        session.close()
