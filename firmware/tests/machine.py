@@ -1,6 +1,7 @@
 # A fake `machine` module for the firmware tests, written in the subset both MicroPython and CPython
 # run. The Node runner writes it to /lib/machine.py of the WebAssembly MicroPython; the CPython tests
-# load it by path. It has only what the firmware may use: Pin (IRQs on edges), PWM, ADC, WDT, Timer, mem32.
+# load it by path. It has only what the firmware may use: Pin (IRQs on edges), PWM, ADC, WDT, Timer, mem32,
+# unique_id() (a fixed 8-byte id, as an RP2040's flash gives).
 # Test hooks: pin(id), pwm(id), set_adc(id, raw), preset(id, level), reset_all(), wdts, timers,
 # run_timers(now_ms) (fires due one-shot timers; the rig calls it with its virtual clock).
 
@@ -135,6 +136,13 @@ def pwm(id):
 
 def set_adc(id, raw):
     _adc[id] = raw
+
+
+UID = b"\xe6\x61\x41\x04\x03\x2a\x5c\x2b"
+
+
+def unique_id():
+    return UID
 
 
 def preset(id, v):

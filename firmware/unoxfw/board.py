@@ -5,7 +5,7 @@
 #   motor(value) -1..1 (DRV8833 IN1/IN2 PWM; 0 coasts), brake() (both inputs high), motor_value(),
 #   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(),
 #   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
-#   cut_after(ms), cut_cancel(), use_wdt(wdt)
+#   cut_after(ms), cut_cancel(), use_wdt(wdt); .uid: machine.unique_id() as lower-case hex
 #
 # The beam and button interrupt handlers only increment a counter: they allocate nothing (small ints).
 # cut_after(ms) arms a one-shot machine.Timer whose callback stops the motor: a backstop for the on-time cap
@@ -48,6 +48,9 @@ class Board:
         self._button = pin(pins["button"], pin.IN, pin.PULL_UP)
         self._lid = pin(pins["lid"], pin.IN, pin.PULL_UP)
         self._adc = machine.ADC(pins["battery_adc"])
+        # the board's identity, sent in HELLO: machine.unique_id() in lower-case hex, which MicroPython on a
+        # Pico also gives the USB device as its serial number (so udev can name the port after it)
+        self.uid = "".join(f"{b:02x}" for b in machine.unique_id())
         self._beam_edges = 0
         self._ticks = ticks
         self._beam_at = 0

@@ -237,8 +237,14 @@ def _sandbox(mode: str) -> list[str]:
     return lines
 
 
-def udev_rule(serial_number: str | None = None) -> str:
-    """The text of /etc/udev/rules.d/99-unox.rules: /dev/unox-launcher for the Pico, usable by dialout."""
+def udev_rule(serial_number: str | None = None, *, per_board: bool = False) -> str:
+    """The text of /etc/udev/rules.d/99-unox.rules: /dev/unox-launcher for the Pico (only the one with
+    `serial_number`, if given), usable by dialout; `per_board`: each Pico gets /dev/unox-launcher-<serial>
+    instead. MicroPython gives a Pico's USB device its `machine.unique_id()` in hex as serial number: the
+    board id the firmware's HELLO sends and `unox firmware version` prints."""
+    if per_board and serial_number is not None:
+        raise InstallError("give --serial (that Pico is /dev/unox-launcher) or --per-board (each Pico gets "
+                           "/dev/unox-launcher-<serial>), not both")
     match = f'SUBSYSTEM=="tty", ATTRS{{idVendor}}=="{PICO_VID}", ATTRS{{idProduct}}=="{PICO_MICROPYTHON_PID}"'
     if serial_number is not None:
         if not _SERIAL_NUMBER.fullmatch(serial_number):
@@ -247,11 +253,14 @@ def udev_rule(serial_number: str | None = None) -> str:
                 "`udevadm info -q property /dev/ttyACM0 | grep ID_SERIAL_SHORT`"
             )
         match += f', ATTRS{{serial}}=="{serial_number}"'
-    actions = f'SYMLINK+="{DEVICE_NAME}", GROUP="dialout", MODE="0660", TAG+="systemd"'
+    name = f"{DEVICE_NAME}-$attr{{serial}}" if per_board else DEVICE_NAME
+    actions = f'SYMLINK+="{name}", GROUP="dialout", MODE="0660", TAG+="systemd"'
     actions += ', ENV{ID_MM_DEVICE_IGNORE}="1"'
+    shown = f"/dev/{DEVICE_NAME}-<its USB serial number, the board id unox prints>" if per_board else \
+        f"/dev/{DEVICE_NAME}"
     return (
         "# Written by `unox install udev`: the Raspberry Pi Pico running MicroPython (USB 2e8a:0005)\n"
-        f"# appears as /dev/{DEVICE_NAME}, readable by the dialout group. TAG systemd gives the service a\n"
+        f"# appears as {shown}, readable by the dialout group. TAG systemd gives the service a\n"
         "# device unit to wait for; ID_MM_DEVICE_IGNORE keeps ModemManager from probing it.\n"
         f"{match}, {actions}\n"
     )
@@ -267,11 +276,12 @@ def service_next_steps(path: Path, user: str) -> list[str]:
     ]
 
 
-def udev_next_steps() -> list[str]:
+def udev_next_steps(per_board: bool = False) -> list[str]:
+    name = f"{DEVICE_NAME}-*" if per_board else DEVICE_NAME
     return [
         "sudo udevadm control --reload-rules",
         "sudo udevadm trigger --subsystem-match=tty --action=add",
-        f"ls -l /dev/{DEVICE_NAME}   # unplug and replug the Pico if it is not there",
+        f"ls -l /dev/{name}   # unplug and replug the Pico if it is not there",
     ]
 
 

@@ -9,6 +9,7 @@ import unoxfw
 from unox.cli.commands import firmware
 from unox.cli.errors import CommandError
 from unox.cli.main import main
+from unoxsim.device import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,7 +79,8 @@ def test_dry_run_prints_the_commands(capsys, tmp_path):
 def test_version_reports_the_hello_of_the_firmware(capsys):
     assert main(["firmware", "version", "--launcher", "sim:?seed=1"]) == 0
     # Issue 8 item 11: the simulator's answer says it is the simulator's.
-    expected = f"unoxfw {unoxfw.__version__} on sim:?seed=1 (the simulator's copy)"
+    board = VirtualDevice(seed=1).board.machine.unique_id().hex()  # issue 22: which launcher answered
+    expected = f"unoxfw {unoxfw.__version__} on sim:?seed=1, board {board} (the simulator's copy)"
     assert capsys.readouterr().out.strip() == expected
 
 

@@ -136,5 +136,7 @@ def run_version(args: argparse.Namespace) -> int:
         launcher.close()
     if status.firmware is None:
         raise CommandError(f"{spec} runs no firmware (direct GPIO or script); use serial:PORT")
-    print(f"unoxfw {status.firmware} on {spec}" + (" (the simulator's copy)" if is_simulated(spec) else ""))
+    board = status.board_id or "unknown (a firmware older than its board id: unox firmware flash)"
+    print(f"unoxfw {status.firmware} on {spec}, board {board}"
+          + (" (the simulator's copy)" if is_simulated(spec) else ""))
     return 0
