@@ -244,7 +244,8 @@ def _interlock(d: schemdraw.Drawing, x: float, y: float) -> None:
     d.add(elm.Dot())
     out_tag(d, vcc, "3V3", "right", 0.6)
     dec = d.add(elm.Capacitor().at(vcc).down(1.0).scale(0.6))
-    d.add(elm.Label().at((dec.end[0] - 0.3, dec.center[1])).label(f"C3 {DECOUPLING}\nat pin 8", halign="right",
+    d.add(elm.Label().at((dec.end[0] - 0.3, dec.center[1])).label(f"C3 {DECOUPLING}\nat pin 8",
+                                                                    halign="right",
                                                                     fontsize=9))
     d.add(elm.Ground().at(dec.end).scale(0.5))
     d.add(elm.Line().at(u2.GND).down(0.3))
@@ -268,7 +269,8 @@ def _pack(d: schemdraw.Drawing, x: float, y: float, battery: dict | None) -> Non
     d.add(elm.Tag(width=TAG_W, lw=THICK).left().label("PACK-", fontsize=11))
     cell = d.add(elm.Battery().up().at((x, y)).reverse().label(f"+ 3 x C\n{battery_v(battery)}", "bottom"))
     fuse = d.add(elm.Fuse(lw=THICK).up(2.0).at(cell.end))
-    d.add(elm.Label().at((fuse.center[0] - 0.5, fuse.center[1])).label(FUSE.replace(" (", "\n("), halign="right",
+    d.add(elm.Label().at((fuse.center[0] - 0.5, fuse.center[1])).label(FUSE.replace(" (", "\n("),
+                                                                        halign="right",
                                                                         fontsize=10))
     top = (x, fuse.end[1] + 0.6)
     d.add(elm.Line().at(fuse.end).toy(top[1]))
@@ -279,7 +281,8 @@ def _pack(d: schemdraw.Drawing, x: float, y: float, battery: dict | None) -> Non
     d.add(elm.Line().at(top).right(5.5))
     rtop = d.add(elm.Resistor().down().label(f"R top {ohms(battery['r_top_ohm'])}", "bottom"))
     d.add(elm.Dot().at(rtop.end))
-    rbot = d.add(elm.Resistor().down().at(rtop.end).label(f"R bottom {ohms(battery['r_bottom_ohm'])}", "bottom"))
+    bottom = f"R bottom {ohms(battery['r_bottom_ohm'])}"
+    rbot = d.add(elm.Resistor().down().at(rtop.end).label(bottom, "bottom"))
     d.add(elm.Ground())
     # the 100 nF from the ADC pin to GND, across R bottom: smooths motor noise, a low source impedance
     d.add(elm.Line().at(rtop.end).left(1.4))

@@ -163,7 +163,7 @@ def test_the_one_shot_has_clr_high_its_timing_network_between_6_and_7_and_decoup
 
 @pytest.mark.parametrize("build", ["pico", "pi"])
 def test_the_motors_capacitor_its_own_return_wire_and_the_adc_capacitor_are_drawn(draw_wiring, build):
-    """Finding 23.12: the 100 nF across the motor and at GP26 were only in the BOM; the return was a ground."""
+    """Finding 23.12: the 100 nF across the motor and at GP26 were only in the BOM; the return a ground."""
     words = texts(draw_wiring.OUTPUTS[build].read_text(encoding="utf-8"))
     assert any(word.startswith("C5 100 nF") and "motor" in word for word in words)
     assert words.count("PACK-") == 2  # the pack's - and U1's GND: one wire, named at both ends
