@@ -10,6 +10,7 @@ enable), written as the kernel's sysfs PWM ABI describes. `root` is injectable s
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -19,6 +20,7 @@ MOTOR_HZ = 20_000  # as the Pico's firmware drives the bridge (unoxfw.board._MOT
 HARDWARE_PWM = {12: 0, 18: 0, 13: 1, 19: 1}  # BCM pin -> PWM channel (pin 12 and 18 share channel 0)
 SYSFS_PWM = Path("/sys/class/pwm")
 _EXPORT_WAIT_S = 1.0  # udev may take a moment to make a freshly exported channel writable
+_CHANNEL_FILES = ("duty_cycle", "period", "enable")
 
 
 def channels_for(in1: int, in2: int) -> tuple[int, int]:
@@ -41,13 +43,17 @@ class SysfsPwmChannel:
         self.period_ns = round(1e9 / hz)
         if not self.dir.exists():
             (chip / "export").write_text(str(channel))
+            # the kernel makes the files root's; udev then gives them to the gpio group: wait for both
             deadline = time.monotonic() + _EXPORT_WAIT_S
-            while not (self.dir / "enable").exists() and time.monotonic() < deadline:
+            while not self._ready() and time.monotonic() < deadline:
                 time.sleep(0.01)
         self._write("duty_cycle", 0)  # the duty must never exceed the period, so it goes first
         self._write("period", self.period_ns)
         self._write("enable", 1)
         self.fraction = 0.0
+
+    def _ready(self) -> bool:
+        return all(os.access(self.dir / name, os.W_OK) for name in _CHANNEL_FILES)
 
     def _write(self, name: str, value: int) -> None:
         (self.dir / name).write_text(str(value))
