@@ -458,3 +458,18 @@ def test_a_short_clear_inside_a_card_is_no_new_block_on_the_pi_either(mock_facto
     beam.drive_low()  # 5 ms of light: a gap, the next card
     assert board.beam_count() == 2
     board.close()
+
+
+def test_a_pi_5_numbers_its_pwm_channels_its_own_way(tmp_path):
+    """Finding 23.14: on a Pi 5 (RP1) BCM 12, 13, 18, 19 are channels 0-3; on a Pi 0-4, 18/19 share 0/1."""
+    from unox.launcher.gpio_pwm import channels_for, is_pi5
+
+    assert channels_for(18, 19, pi5=True) == (2, 3) and channels_for(18, 19) == (0, 1)
+    assert channels_for(12, 18, pi5=True) == (0, 2)
+    with pytest.raises(LauncherError, match="share PWM channel 0"):
+        channels_for(12, 18)
+    model = tmp_path / "model"
+    model.write_text("Raspberry Pi 5 Model B Rev 1.0\0")
+    assert is_pi5(model)
+    model.write_text("Raspberry Pi 4 Model B Rev 1.4\0")
+    assert not is_pi5(model) and not is_pi5(tmp_path / "none")
