@@ -82,7 +82,7 @@ NOTES = {
     "pico": [
         "Common ground: pack -, H-bridge GND, beam GND and Pico GND (pin 38) are one net.",
         "The Pico is powered over USB from the Pi; the motor only ever from the pack, never from 3V3.",
-        "nSLEEP to 3V3 (DRV8833 boards have no pull-up: left open the motor never runs). TB6612FNG: VCC,",
+        "nSLEEP to 3V3 (the Adafruit 3297 has no pull-up: left open its motor never runs). TB6612FNG: VCC,",
         "STBY and PWMA to 3V3, VM >= 4.5 V. C1 100 nF and C2 100 uF (mind its polarity) right at VM-GND.",
         "The safe default build: the Pico's watchdog and on-time timer stop the motor without the Pi.",
         "Button and lid use the Pico's internal pull-ups; the beam has a 10k pull-up at GP16 too.",
@@ -288,7 +288,7 @@ def _pack(d: schemdraw.Drawing, x: float, y: float, battery: dict | None) -> Non
     d.add(elm.Line().at(rtop.end).left(1.4))
     c4 = d.add(elm.Capacitor().down().toy(rbot.end))
     d.add(elm.Line().at(c4.end).tox(rbot.end))
-    d.add(elm.Label().at((c4.center[0] - 0.3, c4.center[1])).label("C4 100 nF\n(ADC to GND)", halign="right",
+    d.add(elm.Label().at((c4.center[0] - 0.6, c4.center[1])).label("C4 100 nF\n(ADC to GND)", halign="right",
                                                                     fontsize=9))
     out_tag(d, rtop.end, "battery_adc", "right", 1.0)
     d.add(elm.Label().at((x - 1.0, y - 4.2)).label(divider_text(battery), halign="left", fontsize=10))

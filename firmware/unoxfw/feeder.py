@@ -396,7 +396,8 @@ class Feeder:
             return None
         self.beam.sample(self._board.beam_count(), self._board.beam_blocked(), now_ms)
         # a block's ends timed by the beam's IRQ where the board can (the loop may look 10+ ms late)
-        self.blocks.watch(self._board.beam_blocked(), phase == _SPIN or phase == _EXIT,
+        # (not while a lid spike holds the motor off: a block measured then is no card's length)
+        self.blocks.watch(self._board.beam_blocked(), (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
                           self._board.beam_changed_ms(now_ms))
         if phase == _RUNDOWN:
             return self._tick_rundown(now_ms)

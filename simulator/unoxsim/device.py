@@ -103,6 +103,7 @@ class VirtualDevice:
 
     def _boot(self, cause: int) -> None:
         from unoxfw import runner
+        from unoxfw.pins import PINS
 
         if self.boots:
             self.board.hardware_reset(cause)
@@ -114,7 +115,9 @@ class VirtualDevice:
         self._apply_sensors()
         io = _BoardIO(self.cable)
         machine = self.board.machine
-        wdt = machine.WDT(timeout=runner.WDT_MS)  # main.py's first line
+        for pin in (PINS["motor_in1"], PINS["motor_in2"]):  # main.py's first statements: the motor pins low
+            machine.Pin(pin, machine.Pin.OUT, value=0)
+        wdt = machine.WDT(timeout=runner.WDT_MS)  # then the watchdog, before anything else
         self._fw: tuple[Any, Any] = runner.boot(machine, io, self.clock.now_ms(), wdt, self.config,
                                                 ticks=self.clock.now_ms)
 
