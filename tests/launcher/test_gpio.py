@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from unox.launcher import LauncherError, open_launcher
 from unox.launcher.gpio import GpioLauncher
@@ -473,3 +475,39 @@ def test_a_pi_5_numbers_its_pwm_channels_its_own_way(tmp_path):
     assert is_pi5(model)
     model.write_text("Raspberry Pi 4 Model B Rev 1.4\0")
     assert not is_pi5(model) and not is_pi5(tmp_path / "none")
+
+
+def test_a_freshly_exported_pwm_channel_is_written_only_once_udev_made_it_writable(tmp_path, monkeypatch):
+    """Finding 23.7: the files appear root's first; udev then gives them to the gpio group. Their existence
+    is not enough: the channel waits until it may write them (virtual time, no real sleep)."""
+    from unox.launcher import gpio_pwm
+
+    chip = tmp_path / "pwmchip0"
+    chip.mkdir()
+    export = chip / "export"
+    export.write_text("")
+    real_write = Path.write_text
+
+    def kernel(self, text, *args, **kwargs):  # writing export makes the channel's files
+        result = real_write(self, text, *args, **kwargs)
+        if self == export:
+            channel = chip / f"pwm{text}"
+            channel.mkdir()
+            for name in ("duty_cycle", "period", "enable"):
+                real_write(channel / name, "0")
+        return result
+
+    checks = []
+
+    def access(path, mode):
+        checks.append(Path(path).name)
+        return len(checks) > 9  # udev's rule lands after the third look at the three files
+
+    naps = []
+    monkeypatch.setattr(Path, "write_text", kernel)
+    monkeypatch.setattr(gpio_pwm.os, "access", access)
+    monkeypatch.setattr(gpio_pwm.time, "sleep", naps.append)
+    channel = gpio_pwm.SysfsPwmChannel(chip, 0)
+    assert len(naps) >= 3  # it waited for the permissions, not only for the files
+    assert (chip / "pwm0" / "enable").read_text() == "1" and (chip / "pwm0" / "period").read_text() == "50000"
+    channel.close()
