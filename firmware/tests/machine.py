@@ -10,6 +10,7 @@ _pwms = {}
 _adc = {}
 _preset = {}
 wdts = []
+log = []  # ("pin", id, mode, value) and ("wdt", timeout), in the order the firmware made them
 timers = []
 mem32 = {}
 _now = [0]
@@ -52,11 +53,14 @@ class Pin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, id, mode=-1, pull=-1):
+    def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
         self.mode = mode
         self.pull = pull
         self._value = _preset.get(id, 1 if pull == Pin.PULL_UP else 0)
+        if value is not None:
+            self._value = 1 if value else 0
+        log.append(("pin", id, mode, value))
         self._handler = None
         self._trigger = 0
         _pins[id] = self
@@ -118,6 +122,7 @@ class WDT:
     def __init__(self, timeout=5000):
         if timeout > 8388:
             raise ValueError("RP2040 WDT timeout is at most 8388 ms")
+        log.append(("wdt", timeout))
         self.timeout = timeout
         self.feeds = 0
         wdts.append(self)
@@ -157,4 +162,5 @@ def reset_all():
     _adc.clear()
     del wdts[:]
     del timers[:]
+    del log[:]
     _now[0] = 0

@@ -158,8 +158,9 @@ def service_unit(
     min_gap: float | None = None,
     suspense: float | None = None,
     web_pin: str | None = None,
+    sys_root: str | Path = "/sys",
 ) -> str:
-    """The text of /etc/systemd/system/unox.service."""
+    """The text of /etc/systemd/system/unox.service (`sys_root`: where the PWM chips are looked up)."""
     user = check_user(user if user is not None else default_user())
     words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config,
                        min_gap=min_gap, suspense=suspense, web_pin=web_pin)
@@ -167,7 +168,7 @@ def service_unit(
         raise InstallError(f"the unox path {words[0]!r} must be absolute, e.g. /home/{user}/unox/bin/unox")
     lines = ["# Written by `unox install service`: starts unox at boot. Reinstall rather than edit it."]
     lines += _unit_section(mode, device_unit(launcher))
-    lines += _service_section(mode, user, words)
+    lines += _service_section(mode, user, words, gpio_writable_paths(launcher, sys_root))
     lines += ["", "[Install]", "WantedBy=multi-user.target", ""]
     return "\n".join(lines)
 
@@ -182,7 +183,7 @@ def _unit_section(mode: str, device: str | None) -> list[str]:
     return lines
 
 
-def _service_section(mode: str, user: str, words: list[str]) -> list[str]:
+def _service_section(mode: str, user: str, words: list[str], writable: list[str]) -> list[str]:
     lines = [
         "",
         "[Service]",
@@ -199,10 +200,31 @@ def _service_section(mode: str, user: str, words: list[str]) -> list[str]:
         # The table UI needs a terminal: take over the first console, where a screen shows it.
         lines += ["Environment=TERM=linux", "StandardInput=tty", "StandardOutput=tty", "TTYPath=/dev/tty1"]
         lines += ["TTYReset=yes", "TTYVHangup=yes"]
-    return lines + _sandbox(mode)
+    return lines + _sandbox(mode, writable)
 
 
-def _sandbox(mode: str) -> list[str]:
+def gpio_writable_paths(launcher: str, sys_root: str | Path = "/sys") -> list[str]:
+    """What a gpio launcher writes under the read-only /sys of the sandbox: the kernel's PWM class (export)
+    and the PWM chip's own directory, which /sys/class/pwm/pwmchipN only links to (its period, duty_cycle
+    and enable files). Resolved on the Pi the unit is written on; before the overlay is there, the platform
+    devices (optional, `-`). Other launchers write nothing there."""
+    kind, _, rest = launcher.partition(":")
+    if kind != "gpio":
+        return []
+    from urllib.parse import parse_qs
+
+    chip = parse_qs(rest.partition("?")[2]).get("pwm_chip", ["0"])[0]
+    root = Path(sys_root)
+    link = root / "class" / "pwm" / f"pwmchip{chip}"
+    paths = ["/sys/class/pwm"]
+    if link.exists():
+        paths.append("/sys/" + str(link.resolve().relative_to(root.resolve())))
+    else:
+        paths.append("-/sys/devices/platform")  # resolved when the unit is written after the overlay
+    return paths
+
+
+def _sandbox(mode: str, writable: list[str] | None = None) -> list[str]:
     """A network-facing daemon's confinement: it writes only its state directory, opens only its devices."""
     lines = [
         f"StateDirectory={STATE_DIRECTORY}",
@@ -210,6 +232,7 @@ def _sandbox(mode: str) -> list[str]:
         f"LimitNOFILE={OPEN_FILES}",
         "NoNewPrivileges=yes",
         "ProtectSystem=strict",
+        *(f"ReadWritePaths={path}" for path in writable or []),
         "ProtectHome=read-only",
         "PrivateTmp=yes",
         "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
