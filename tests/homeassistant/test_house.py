@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -152,3 +153,32 @@ def test_the_retained_check_sees_what_a_started_bridge_leaves(broker):
     finally:
         bridge.stop()
     assert len([t for t in nothing_retained_under(broker, "homeassistant/") if t.endswith("/config")]) == 7
+
+
+def test_a_tournament_serve_on_a_taken_port_is_refused_before_joining(broker, tmp_path):
+    """Each round's server used to bind only once the round's journal was made: a taken port left the
+    seat's results journal and the round's table behind, and Home Assistant's entities on the broker."""
+    state = tmp_path / "state"
+    mqtt_url = f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/"
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "club")), journal, Plan(PLAYERS),
+                                  say=lambda text: None).start()
+        try:
+            with socket.socket() as taken:
+                taken.bind(("127.0.0.1", 0))
+                taken.listen(1)
+                port = str(taken.getsockname()[1])
+                done = subprocess.run(
+                    [*UNOX, "serve", "--tournament", broker.url("table1", "club"), "--table", "1",
+                     "--launcher", "script", "--journal", str(tmp_path / "table1.db"), "--host", "127.0.0.1",
+                     "--port", port, "--pin", "", "--operator-pin", "", "--mqtt", mqtt_url],
+                    capture_output=True, text=True, timeout=WAIT * 2,
+                    env={**os.environ, "XDG_STATE_HOME": str(state)},
+                )
+        finally:
+            coordinator.stop()
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stdout[-2000:] + done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert sorted(p.name for p in tmp_path.glob("table1*")) == []
+    assert not state.exists() or not any(p.is_file() for p in state.rglob("*"))
+    assert nothing_retained_under(broker, "homeassistant/") == []

@@ -111,8 +111,8 @@ def check(command: str, args: argparse.Namespace) -> Setup:
         from unox.cli.web_option import web_options
 
         setup.web = web_options(args)
-        if setup.tournament is None:  # each round's server opens its own gate, on the night's PINs
-            setup.gate = _open_gate(setup.web, args)
+        # a tournament's rounds are served on this one socket, their seats checked as each round opens
+        setup.gate = _open_gate(setup.web, args)
     return setup
 
 
