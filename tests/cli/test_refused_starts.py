@@ -66,3 +66,18 @@ def test_a_resumed_journal_with_a_seat_named_operator_is_refused_and_kept(unox, 
     assert "a player may not be called 'operator'" in one_line_error(done)
     assert journal.read_bytes() == before
     assert left_behind(home) == []
+
+
+def test_a_continued_game_with_a_seat_named_operator_is_refused_whatever_players_says(unox, home, tmp_path):
+    """`--continue FILE` goes on with the game FILE holds and its seats, not --players': those are checked
+    too, once the journal names them (they used to pass on --players' names and serve an 'operator')."""
+    journal = tmp_path / "going.db"
+    made = unox("table", "--players", "Ann,operator", "--journal", str(journal),
+                stdin='{"cmd":"deal","dealer":"Ann"}\n')
+    assert made.code == 0, made.err
+    before = journal.read_bytes()
+    done = unox("serve", "--continue", str(journal), "--players", "Ann,Bob", "--host", "127.0.0.1", "--port",
+                "0", "--pin", "", "--operator-pin", "", timeout=20)  # served: it would never return
+    assert "a player may not be called 'operator'" in one_line_error(done)
+    assert journal.read_bytes() == before
+    assert left_behind(home) == []

@@ -122,9 +122,12 @@ def _open_gate(options: Any, args: argparse.Namespace) -> Any:
 
     try:
         players = parse_players(args.players) if args.players and args.resume is None else None
-        return open_gate(options, players)
+        gate = open_gate(options, players)
     except (WebError, SettingsError) as exc:
         raise CommandError(str(exc)) from exc
+    if getattr(args, "continue_path", None) is not None:
+        gate.players_unchecked = True  # a game FILE goes on with keeps its own seats, whatever --players says
+    return gate
 
 
 def open_night(setup: Setup, night: Any = None) -> Any:
