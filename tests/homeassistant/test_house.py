@@ -182,3 +182,23 @@ def test_a_tournament_serve_on_a_taken_port_is_refused_before_joining(broker, tm
     assert sorted(p.name for p in tmp_path.glob("table1*")) == []
     assert not state.exists() or not any(p.is_file() for p in state.rglob("*"))
     assert nothing_retained_under(broker, "homeassistant/") == []
+
+
+def test_a_refused_login_on_continue_puts_the_finished_game_back(broker, tmp_path):
+    """`--continue FILE` with a finished game moves it aside for a new table; the broker then refusing the
+    login removed the new FILE but left the old game as FILE.1.done."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    journal = tmp_path / "g.db"
+    greens = "\n".join(["G5", *(["G3", "G2", "G4", "G6", "G8", "G9", "G1"] * 2)])  # Bob goes out
+    hand = f"deal Ann\nflip G7\n{greens}\nscore Ann=40 Bob=0\n"
+    made = subprocess.run([*UNOX, "play", "--plain", "--players", "Ann,Bob", "--launcher", "script",
+                           "--target", "10", "--journal", str(journal)], input=hand, capture_output=True,
+                          text=True, timeout=WAIT, env=env)
+    assert made.returncode == 0 and "Game over" in made.stdout, made.stderr
+    before = journal.read_bytes()
+    done = subprocess.run([*UNOX, "play", "--plain", "--continue", str(journal), "--players", "Ann,Bob",
+                           "--launcher", "script", "--mqtt", f"mqtt://ha:wrong@127.0.0.1:{broker.port}/"],
+                          input="", capture_output=True, text=True, timeout=WAIT * 2, env=env)
+    assert done.returncode == 1 and "refused ha" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.glob("g.db*")) == ["g.db"]
+    assert journal.read_bytes() == before

@@ -171,6 +171,11 @@ def attach(setup: Setup, night: Any) -> None:
         if journal is not None:
             journal.abandon()
         night.close()
+        kept = getattr(night, "kept_aside", None)
+        if kept is not None:  # `--continue` moved a finished game aside for the new table: put it back
+            from unox.table.opening import put_back
+
+            put_back(*kept)
         setup.close()
         raise
 
