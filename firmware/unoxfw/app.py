@@ -148,7 +148,7 @@ class App:
             self.feeder.abort(now_ms, "link")
         self._take_back(now_ms)  # BUTTONs the old session never ACKed: fired alone, reported as ALONE
         self.link_lost = False
-        self.link.hello((PROTOCOL, __version__), now_ms, seq)
+        self.link.hello((PROTOCOL, __version__, self.board.uid), now_ms, seq)
         self.link.send("LID", ("open" if self.lid else "shut",), now_ms)
         self.link.send("BATTERY", (self.mv, "low" if self.battery_low else "ok"), now_ms)
         self._resend_alone()

@@ -189,7 +189,7 @@ def test_feeder_result_stays_the_beams_count_and_names_the_wedged_card(make_rig)
 @pytest.mark.parametrize("silent_at", [300, 900])  # cut before the stall is called; after the retry pulse
 def test_a_link_cut_during_a_jam_reports_the_jam_and_does_not_count_the_wedged_card(make_rig, silent_at):
     # issue 22 section 4: the cut said `link`, hid the jam and counted the card that stayed in the path
-    rig = make_rig(cards=10, wedge=(2, 5), config={"silence_ms": 1000})
+    rig = make_rig(cards=10, wedge=(2, 5), config={"silence_ms": 1000}, timed=True)
     rig.connect()
     rig.host.send("FIRE", ("3", "77"), rig.now)
     rig.run(silent_at)  # card 1 leaves; card 2 wedges at 0.4 s, stalls at 1.3 s, is pulsed and fed again

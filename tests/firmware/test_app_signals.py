@@ -99,7 +99,7 @@ def test_a_1_ms_glitch_is_not_a_press_and_does_not_shorten_the_next_ones_filter(
 @pytest.mark.parametrize("hold_ms", [2, 5, 8])
 def test_a_short_press_ended_before_the_loop_looks_is_taken_once(make_rig, hold_ms):
     """The loop was 10 ms late (a frame being encoded): the IRQ timed the low, so the press still counts."""
-    rig = make_rig(cards=20)
+    rig = make_rig(cards=20, timed=True)  # the IRQ stamps edges on the rig's clock, as on the Pico
     rig.connect()
     button = rig.pin("button")
     rig.run(3, dt=1)
@@ -335,6 +335,7 @@ def test_hello_answer_names_protocol_and_version_and_sends_lid_and_battery(make_
     rig.connect()
     [hello] = rig.frames("HELLO")
     assert hello[2][:2] == (str(PROTOCOL), __version__)
+    assert hello[2][2] == rig.machine.UID.hex() and len(hello[2]) == 4  # the board, then the epoch
     assert rig.kinds()[:4].count("LID") == 1 and "BATTERY" in rig.kinds()
 
 

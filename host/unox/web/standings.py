@@ -74,7 +74,7 @@ class StandingsServer:
     def __init__(self, title: str, standings: Callable[[], dict[str, Any]], host: str, port: int):
         self.sock = bind(host, port)
         self.url = public_url(host, self.sock.getsockname()[1])
-        self.server = _uvicorn_server(build_app(title, standings))
+        self.server = _uvicorn_server(build_app(title, standings), sock=self.sock)
 
     def run(self, out: IO[str] = sys.stdout) -> None:
         import segno
