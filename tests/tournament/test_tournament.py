@@ -357,10 +357,6 @@ def test_a_result_that_is_not_in_the_schedule_is_refused_and_not_counted(broker,
             "needs the tournament's name",
         ),
         (
-            ["table", "--tournament", "mqtt://h/club", "--table", "0", "--bots", "random"],
-            "--table 0 is out of range",
-        ),
-        (
             ["table", "--tournament", "mqtt://h/club", "--table", "1", "--players", "A,B"],
             "leave out --players",
         ),
@@ -372,6 +368,7 @@ def test_a_result_that_is_not_in_the_schedule_is_refused_and_not_counted(broker,
     ],
 )
 def test_bad_tournament_options_are_one_clear_line(argv, message, tmp_path):
+    """(`--table 0` is a usage error, exit 2: tests/cli/test_option_convention.py)"""
     done = subprocess.run([*UNOX, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=WAIT)
     assert done.returncode == 1 and message in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
     assert not (tmp_path / "x.db").exists()

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from unox.cli.commands.tournament import DEMO_LIMIT_S, DEMO_PLAYERS, _address, _print_standings
 from unox.cli.errors import CommandError
-from unox.cli.table_options import MAX_SEED, whole_number
 
 TABLES = 2
 
@@ -25,7 +24,7 @@ TABLES = 2
 def run(args: argparse.Namespace) -> int:
     from unox.tournament.broker import BrokerError, PrivateBroker
 
-    seed = whole_number("--seed", args.seed, 0, MAX_SEED) or 0
+    seed = args.seed  # 0 to SEED_MAX, checked by argparse (default 0)
     with tempfile.TemporaryDirectory(prefix="unox-tournament-") as folder:
         work = Path(folder)
         if args.broker is not None:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.cli.numbers import int_in
 from unox.cli.table_options import MAX_SEED, whole_number
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
@@ -31,7 +32,7 @@ def add_tournament_options(parser: argparse.ArgumentParser, *, bots: bool = True
     group = parser.add_argument_group("tournament (docs/tournament.md)")
     group.add_argument("--tournament", metavar="URL",
                        help="join a tournament: mqtt://[USER:PASS@]HOST[:PORT]/NAME")
-    group.add_argument("--table", metavar="N",
+    group.add_argument("--table", metavar="N", type=int_in(1, MAX_TABLES),
                        help=f"this table's number in the tournament, 1 to {MAX_TABLES}")
     if not bots:
         return

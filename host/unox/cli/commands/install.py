@@ -13,7 +13,9 @@ from pathlib import Path
 
 from unox import install
 from unox.cli.errors import CommandError
-from unox.cli.numbers import float_in
+from unox.cli.numbers import float_in, int_in
+
+MAX_BROKER_TABLES = 20  # unox.install_broker.MAX_TABLES (not imported: fast help; tests/cli checks)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,7 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(/etc/mosquitto/conf.d/unox.conf)",
         epilog="example: sudo ~/unox/bin/unox install broker --tables 2 --write",
     )
-    broker.add_argument("--tables", type=int, default=2, help="one user per table (default 2)")
+    broker.add_argument("--tables", type=int_in(1, MAX_BROKER_TABLES), default=2,
+                        help=f"one user per table, 1 to {MAX_BROKER_TABLES} (default 2)")
     broker.add_argument("--host", default=None, help="the broker's name in the printed addresses "
                         "(default: this machine's name + .local)")
     broker.add_argument("--name", default="club", help="the tournament's name in the printed addresses")
