@@ -25,7 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "a pass/fail table"),
     "firmware": ("firmware", "flash the launcher firmware onto a Pico (mpremote) or show the version it "
                  "runs"),
-    "install": ("install", "print or write the Raspberry Pi's systemd unit and udev rule"),
+    "install": ("install", "print or write the Raspberry Pi's systemd unit, udev rule and tournament broker "
+                "config"),
     "journal": ("journal", "check a table's journal, or repair one whose rows do not replay"),
     "play": ("play", "run a physical table: turns, presses owed, UNO calls and scores, with the launcher"),
     "press": ("press", "press-button mode: every press fires what the eject profile picks, with a live "

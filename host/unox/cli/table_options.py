@@ -64,7 +64,8 @@ def add_table_options(
     parser.add_argument(
         "--rules", metavar="EDITION", help=f"the edition: {', '.join(edition_names())} (default extreme)"
     )
-    parser.add_argument("--variant", help="one the edition has: two-player, elimination, partners, rotation")
+    parser.add_argument("--variant", help="one the edition has (extreme: two-player, elimination; classic "
+                        "and the others also partners, rotation)")
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
     parser.add_argument("--target", metavar="POINTS", type=int_in(1, MAX_TARGET),
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 500)")

@@ -35,7 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bot", choices=BOTS, default="heuristic", help="bot strategy (default heuristic)")
     parser.add_argument("--rules", default="extreme", metavar="EDITION",
                         help="the edition: extreme (default), classic, ...")
-    parser.add_argument("--variant", default=None, help="one the edition has, e.g. partners")
+    parser.add_argument("--variant", default=None,
+                        help="one the edition has (extreme: two-player, elimination; classic and the others "
+                        "also partners, rotation)")
     parser.add_argument("--target", metavar="POINTS", type=int_in(1, MAX_TARGET), default=200,
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")

@@ -21,14 +21,15 @@ MAX_BROKER_TABLES = 20  # unox.install_broker.MAX_TABLES (not imported: fast hel
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "install",
-        help="print or write the Raspberry Pi's systemd unit and udev rule",
-        description="Start unox at boot (service) and give the Pico a stable name (udev).",
+        help="print or write the Raspberry Pi's systemd unit, udev rule and tournament broker config",
+        description="Start unox at boot (service), give the Pico a stable name (udev), and set up mosquitto "
+        "for a tournament and Home Assistant (broker).",
     )
     sub = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
     service = sub.add_parser(
         "service",
         help=f"systemd unit that runs `unox press` or `unox play` at boot (/{install.SERVICE_PATH})",
-        epilog="example: sudo ~/unox-venv/bin/unox install service --mode press --write",
+        epilog="example: sudo ~/unox/bin/unox install service --mode press --write",
     )
     service.add_argument("--mode", choices=install.MODES, default="press", help="what runs at boot")
     service.add_argument("--launcher", default=install.DEFAULT_LAUNCHER, help="default: %(default)s")
@@ -49,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     udev = sub.add_parser(
         "udev",
         help=f"udev rule naming the Pico /dev/{install.DEVICE_NAME} (/{install.UDEV_PATH})",
-        epilog="example: sudo ~/unox-venv/bin/unox install udev --write",
+        epilog="example: sudo ~/unox/bin/unox install udev --write",
     )
     udev.add_argument("--serial", help="match only the Pico with this USB serial number (for several Picos)")
     _add_write_options(udev)
