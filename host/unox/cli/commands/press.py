@@ -1,7 +1,7 @@
 """`unox press`: press-button mode. Each press taken by the launcher fires what the eject profile picks.
 
 The logic is `unox.press_mode`; this is its front end: options, one line (or JSON record) per event, and
-the session's summary at the end, on Ctrl-C (exit 130) or on SIGTERM from systemd.
+the session's summary at the end, on Ctrl-C (exit 130) or on SIGTERM from systemd (exit 0: a stop).
 """
 
 from __future__ import annotations
@@ -131,9 +131,9 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
             print("press the launcher button (Ctrl-C stops and sums up)", file=sys.stderr, flush=True)
         mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual,
                  press_gap=lambda: gaps.uniform(*VIRTUAL_GAP_S))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _summary(mode, args.json, stopped=True)
-        return 130
+        return 0 if isinstance(exc, Stopped) else 130  # systemd's stop is the service's normal end
     except LauncherError as exc:
         raise CommandError(str(exc)) from exc
     finally:
@@ -143,12 +143,17 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
     return 0
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM: `systemctl stop` ending the boot service. Summed up as Ctrl-C is, but exit 0: a stop asked
+    for is not a failure (exit 130 made the unit "failed")."""
+
+
 def _stop_on_sigterm():
     """systemd stops the boot service with SIGTERM: sum up as for Ctrl-C. Returns the undo."""
     import signal
 
     def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        raise Stopped
 
     try:
         previous = signal.signal(signal.SIGTERM, interrupt)
