@@ -249,10 +249,11 @@ class Night(LauncherSide):
         last = entries[-1]
         own = self.rules is not None and last.get("cmd") in self.rules.requests and "fired" not in last
         if last.get("cmd") not in UNDOABLE and not own:
-            raise Refused(
-                "the last event was a launcher press: its cards are already out and cannot go back; "
-                "for a wrong card use penalty NAME wrong_card"
-            )
+            verb = last.get("cmd", "press")
+            what = (f"a launcher {verb} that fired no card: it counted as one and cannot be taken back"
+                    if last.get("fired") == 0 else
+                    f"a launcher {verb}: its cards are already out and cannot go back")
+            raise Refused(f"the last event was {what}; for a wrong card use penalty NAME wrong_card")
         self.catch_up()
         before = self.state
         with self._own():

@@ -202,8 +202,10 @@ class TableApp(App):
                 raise InputError("this is the bots' table: watch, F1 for help, or type quit to leave")
             else:
                 reply = self.session.submit(line)
-                if reply is not None and not reply.get("ok", True):  # a press the rules refused
+                faulted = reply is not None and (reply.get("launcher") or {}).get("fault") is not None
+                if reply is not None and not reply.get("ok", True) and not faulted:  # refused by the rules
                     raise InputError(self.session.refused_press(reply["error"]))
+                # a fault (jam, stuck) after the motor ran is already on screen, with what to do
             return True
         except InputError as exc:
             quoted = f"`{shortened(line.strip())}`: " if typed and line.strip() else ""
