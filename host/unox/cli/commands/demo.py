@@ -53,8 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """A preset of the one assembly's checks (`unox.cli.assemble`): the bots' night, watched."""
+    from unox.cli.assemble import check
     from unox.ui.demo import DemoError, open_demo
 
+    check("demo", args)
     players, seed, target, pace = args.players, args.seed, args.target, args.pace  # checked by argparse
     try:
         session, driver = open_demo(
