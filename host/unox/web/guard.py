@@ -1,7 +1,7 @@
 """What keeps one Wi-Fi guest from stalling the server: a header deadline and caps on sockets.
 
 uvicorn's h11 protocol waits for a request's headers for ever and accepts sockets until the process runs
-out of files (PITFALLS.md). Here every connection is booked on arrival: headers must be complete within
+out of files. Here every connection is booked on arrival: headers must be complete within
 `HEADER_TIMEOUT_S`, connections and WebSockets are capped overall and per address below the file limit,
 and a newcomer over a cap pushes out the oldest connection that is still waiting for headers (a half-open
 socket, an idle keep-alive), so a player's page is served while an attacker's sockets are held.
