@@ -19,6 +19,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -60,6 +61,38 @@ class LineSuggester(Suggester):
 
     async def get_suggestion(self, value: str) -> str | None:
         return suggest(value, self.players, self.rules)
+
+
+class CommandLine(Input):
+    """The command line, one line per Enter however fast the keys come (a paste, a fast typist).
+
+    textual's Input posts its line with Enter and the app empties the box when it handles that message; keys
+    that arrive in between went into the old line (`G5G3`) or were wiped with it. Here the box is emptied
+    in the same step as the Enter, so the next key starts the next line; a pasted block is every line in
+    order, its last (unfinished) one left in the box for its Enter."""
+
+    async def action_submit(self) -> None:
+        line, self.value = self.value, ""
+        self.post_message(self.Submitted(self, line))
+
+    async def _on_key(self, event: events.Key) -> None:
+        """Enter is taken here, in turn with the characters before and after it: as a binding it was run
+        only once the key had bubbled up to the app, after the keys typed behind it were in the box."""
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()  # textual then runs neither Input's own handler nor the binding
+            await self.action_submit()
+
+    def _on_paste(self, event: events.Paste) -> None:
+        *whole, last = (event.text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        for number, line in enumerate(whole):
+            text = (self.value + line) if number == 0 else line
+            self.value = ""
+            self.post_message(self.Submitted(self, text))
+        if last:
+            self.insert_text_at_cursor(last)
+        event.stop()
+        event.prevent_default()  # Input's own paste takes the first line only
 
 
 class TableApp(App):
@@ -122,8 +155,9 @@ class TableApp(App):
         yield RichLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
         yield Static(id="prompt")
         yield Static(id="message")
-        yield Input(placeholder="type a card (R5) or a command (help)", id="command",
-                    select_on_focus=False, suggester=LineSuggester(self.session.players, self.session.rules))
+        yield CommandLine(placeholder="type a card (R5) or a command (help)", id="command",
+                          select_on_focus=False,
+                          suggester=LineSuggester(self.session.players, self.session.rules))
         yield Footer()
 
     def on_mount(self) -> None:
@@ -218,8 +252,7 @@ class TableApp(App):
     # --- the command line ----------------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Every line leaves the box once sent (the refusal quotes it); the up arrow brings it back."""
-        line = event.value
-        event.input.value = ""
+        line = event.value  # the box was emptied with the Enter (CommandLine): keys since then stay in it
         self.hint = ""
         if line.strip():
             self.history.append(line)
