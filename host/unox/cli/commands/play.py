@@ -86,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
                 gate, setup.gate = setup.gate, None  # the server takes the bound socket
                 setup.stops.append(start_beside(session, args, gate=gate))
             if setup.front == "plain":
-                from unox.ui.plain import polled_lines, run_plain
+                from unox.ui.plain import polled_lines, run_plain, typed_lines
 
-                lines = sys.stdin if session.ctx.sim else polled_lines(sys.stdin, session)
+                lines = typed_lines(sys.stdin) if session.ctx.sim else polled_lines(sys.stdin, session)
                 for line in session.log:  # what happened while opening: resumed, a finished game kept aside
                     print(line)
                 return run_plain(session, lines, sys.stdout)
