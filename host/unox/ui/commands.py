@@ -614,7 +614,12 @@ def _candidates(before: list[str], players: Sequence[str], rules: Ruleset | None
 
 def name_clash(name: str, rules: Ruleset | None = None) -> str | None:
     """Why a seat's name would read as something else on the command line (a card or a command), or None:
-    a player called `R5` or `quit` could never be named in a typed line without doubt (issue 13)."""
+    a player called `R5` or `quit` could never be named in a typed line without doubt (issue 13), nor one
+    whose name holds a space (a typed line splits at spaces: `deal Ann Lee`) or `=` (`score Ann=5`)."""
+    if any(char.isspace() for char in name):
+        return "more than one word (a typed line splits at spaces: `deal Ann Lee` names Ann)"
+    if "=" in name:
+        return "a score (`score NAME=POINTS` splits at the =)"
     if name.casefold() in {verb.casefold() for verb in verbs(rules)}:
         return f"the command `{name.lower()}`"
     try:
