@@ -27,7 +27,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, RichLog, Static
 from textual.worker import Worker, WorkerFailed, WorkerState
 
-from unox.ui.commands import InputError, card_meaning, commands_help, suggest
+from unox.ui.commands import InputError, card_meaning, commands_help, flip_examples, suggest
 from unox.ui.paint import card_pattern, explained, painted, players_grid, table_panel
 from unox.ui.session import LEAVE_WORDS, STAY_WORDS, Session, kept_where
 
@@ -61,6 +61,13 @@ class LineSuggester(Suggester):
 
     async def get_suggestion(self, value: str) -> str | None:
         return suggest(value, self.players, self.rules)
+
+
+def example_card(rules: Any) -> str:
+    """A card of the table's edition to show as an example: Extreme's R5, else its own (Barbie has no R5)."""
+    if rules is None or rules.name == "extreme":
+        return "R5"
+    return flip_examples(rules)[0].split()[-1]
 
 
 class CommandLine(Input):
@@ -155,7 +162,8 @@ class TableApp(App):
         yield RichLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
         yield Static(id="prompt")
         yield Static(id="message")
-        yield CommandLine(placeholder="type a card (R5) or a command (help)", id="command",
+        yield CommandLine(placeholder=f"type a card ({example_card(self.session.rules)}) or a command (help)",
+                          id="command",
                           select_on_focus=False,
                           suggester=LineSuggester(self.session.players, self.session.rules))
         yield Footer()

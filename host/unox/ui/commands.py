@@ -395,6 +395,8 @@ def _edition_request(verb: str, words: list[str], players: Sequence[str], turn: 
     usage = request_usage(verb, rules)
     request: dict[str, Any] = {"cmd": verb}
     named: str | None = None  # a field named by the word before (`to Cy`)
+    # The fields the line names itself (`to Cy`, `to=Cy`): a plain name then fills another one.
+    explicit = {w.partition("=")[0].lower() for w in words if w.partition("=")[0].lower() in fields}
     for word in words:
         key, sep, value = word.partition("=")
         if sep and key.lower() in fields:
@@ -409,6 +411,10 @@ def _edition_request(verb: str, words: list[str], players: Sequence[str], turn: 
             request[word.lower()] = True
         else:
             name = _field_for(word, fields, request, players)
+            if name == "player" and turn is not None and find_player(word, players) != turn:
+                # `gift Bob T5 P7` while Ann's gift is due: Ann gives, so Bob is the one who receives
+                name = next((other for other, f in fields.items() if other != "player" and f.kind == "player"
+                             and other not in request and other not in explicit), name)
             if name is None:
                 raise InputError(_extra([word], f"type it as {usage}"))
             _put(request, name, word, fields[name].kind, players, rules, usage)
