@@ -110,7 +110,8 @@ def _list() -> int:
     if not tables:
         print(f"No tables kept in {tables_dir()} yet; `unox play --players Ann,Bob,Cy` starts one.")
         return 0
-    print(f"Tables kept in {tables_dir()} (newest first; `unox play --continue FILE` picks one up):")
+    print("Tables kept here, newest first (`unox play --continue FILE` picks one up):")
+    print(f"  {tables_dir()}")
     for saved in tables:
         print(saved.line())
     return 0

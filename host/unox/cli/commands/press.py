@@ -182,22 +182,37 @@ def _report(event, mode, as_json: bool) -> None:
             record["message"] = event.message
         print(json.dumps(record), flush=True)
         return
+    said = ""  # what to tell besides the counts: on lines of its own, wrapped at 80 columns between words
     if event.kind == "unsettled" and result is not None:
-        line = f"press {press:3d}: asked {result.requested:2d}, fired  ? | {event.message}"
+        line, said = f"press {press:3d}: asked {result.requested:2d}, fired  ?", event.message
     elif result is not None:
         line = f"press {press:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
         line += f" | total fired {tally.fired}, about {tally.estimate} left"
         if event.kind in ("settled", "unknown", "alone"):
-            line += f" | {event.message}"
+            said = event.message
         elif result.fault:
-            line += f" | {result.fault}: {event.message}"
+            said = f"{result.fault}: {event.message}"
     elif event.press is not None:
-        line = f"press {event.press:3d}: {event.message}"
+        line, said = f"press {event.press:3d}:", event.message
     elif event.kind in ("link", "link_back"):
         line = event.message
     else:
-        line = f"           {event.message}"
-    print(line, flush=True)
+        line, said = "", event.message
+    print("\n".join(_fitted(line, said)), flush=True)
+
+
+def _fitted(line: str, said: str, width: int = 80) -> list[str]:
+    """`line`, then `said` indented under it, every line within `width` columns, broken between words (a
+    terminal breaks a long line mid-word: `| lid: the launche` / `r's lid is open`)."""
+    from textwrap import wrap
+
+    indent = " " * 11  # under the counts, past `press NNN: `
+    if not said:
+        return wrap(line, width, subsequent_indent=indent) or [""]
+    if line and len(line) + 1 + len(said) <= width:
+        return [f"{line} {said}"]
+    lines = wrap(line, width, subsequent_indent=indent) if line else []
+    return lines + wrap(said, width, initial_indent=indent, subsequent_indent=indent)
 
 
 def _summary(mode, as_json: bool, *, stopped: bool) -> None:
@@ -206,4 +221,5 @@ def _summary(mode, as_json: bool, *, stopped: bool) -> None:
     if as_json:
         print(json.dumps({"summary": mode.tally.to_dict(), "stopped": stopped}), flush=True)
     else:
-        print(f"{'stopped' if stopped else 'done'}: {mode.tally.summary()}", flush=True)
+        summary = f"{'stopped' if stopped else 'done'}: {mode.tally.summary()}"
+        print("\n".join(_fitted(summary, "")), flush=True)
