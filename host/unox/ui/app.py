@@ -70,6 +70,25 @@ def example_card(rules: Any) -> str:
     return flip_examples(rules)[0].split()[-1]
 
 
+class TableLog(RichLog):
+    """The log keeps its newest line in view when its box changes size (a resize, a long refusal taking
+    rows below it), unless PageUp has scrolled it back to read older lines."""
+
+    following = True
+
+    def on_resize(self) -> None:
+        if self.following:
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+
+    def page(self, up: bool) -> None:
+        """PageUp / PageDown: the command line keeps the focus, so the app scrolls the log for it."""
+        if up:
+            self.scroll_page_up(animate=False)
+        else:
+            self.scroll_page_down(animate=False)
+        self.following = not up and self.scroll_y >= self.max_scroll_y - self.scrollable_content_region.height
+
+
 class CommandLine(Input):
     """The command line, one line per Enter however fast the keys come (a paste, a fast typist).
 
@@ -121,6 +140,8 @@ class TableApp(App):
         Binding("escape", "clear", "clear the line", show=False, priority=True),
         Binding("up", "recall", "the last line again", show=False, priority=True),
         Binding("tab", "complete", "complete the word", show=False, priority=True),
+        Binding("pageup", "page(True)", "scroll the log up", show=False, priority=True),
+        Binding("pagedown", "page(False)", "scroll the log down", show=False, priority=True),
     ]
 
     def __init__(
@@ -159,7 +180,7 @@ class TableApp(App):
         with Horizontal(id="top"):
             yield Static(id="players")
             yield Static(id="table")
-        yield RichLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
+        yield TableLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
         yield Static(id="prompt")
         yield Static(id="message")
         yield CommandLine(placeholder=f"type a card ({example_card(self.session.rules)}) or a command (help)",
@@ -291,6 +312,9 @@ class TableApp(App):
         box = self.query_one("#command", Input)
         box.cursor_position = len(box.value)
         box.action_cursor_right()  # at the end of the line this accepts the suggestion
+
+    def action_page(self, up: bool) -> None:
+        self.query_one("#log", TableLog).page(up)
 
     def action_clear(self) -> None:
         self.query_one("#command", Input).value = ""
