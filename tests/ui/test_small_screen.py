@@ -44,7 +44,7 @@ def test_the_turn_player_is_marked_highlighted_and_to_play():
     state = {"phase": "turn", "turn": "Bob", "hands": {"Ann": 7, "Bob": 7}, "scores": {}}
     grid = players_grid(state, set())
     cells = [[str(cell) for cell in column.cells] for column in grid.columns]
-    assert cells[0] == ["", "▶"] and cells[4] == ["", "to play"]
+    assert cells[0] == ["  Ann", "▶ Bob"] and cells[3] == ["", "to play"]  # the marker leads the name
     assert grid.rows[1].style == "bold reverse" and not grid.rows[0].style
 
 

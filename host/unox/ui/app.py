@@ -48,7 +48,10 @@ CSS = """
 #message { padding: 0 1; height: auto; max-height: 4; }
 #message.refused { color: $error; }
 #command { border: none; height: 1; padding: 0 1; }
+#small { display: none; dock: top; height: auto; padding: 0 1; background: $error; color: $text; }
+#small.shown { display: block; }
 """
+MIN_SIZE = (60, 20)  # below this the names or the command line go out of view: the screen says so
 
 
 class LineSuggester(Suggester):
@@ -180,6 +183,7 @@ class TableApp(App):
         with Horizontal(id="top"):
             yield Static(id="players")
             yield Static(id="table")
+        yield Static(id="small")
         yield TableLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
         yield Static(id="prompt")
         yield Static(id="message")
@@ -207,6 +211,15 @@ class TableApp(App):
             self.set_interval(self.status_interval, self.check_launcher)
         if self.autoplay is not None:
             self.run_worker(self._autoplay(), exclusive=True, group="autoplay")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A terminal too small to show the table says so on its first row, with the size it needs."""
+        width, height = event.size
+        small = self.query_one("#small", Static)
+        too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        small.update(f"Terminal too small ({width}x{height}): make it at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; "
+                     "the game goes on meanwhile." if too_small else "")
+        small.set_class(too_small, "shown")
 
     def on_unmount(self) -> None:
         if self._listener in self.session.listeners:
