@@ -55,14 +55,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """A preset of the one assembly's checks (`unox.cli.assemble`): the bots' night, watched."""
     from unox.cli.assemble import check
-    from unox.ui.demo import DemoError, open_demo
+    from unox.table.demo import DemoError, open_demo
+    from unox.ui.session import Session
 
     check("demo", args)
     players, seed, target, pace = args.players, args.seed, args.target, args.pace  # checked by argparse
     try:
         session, driver = open_demo(
             players=players, seed=seed, bot=args.bot, target=target, scoring=args.scoring,
-            profile=args.profile, rules=args.rules, variant=args.variant,
+            profile=args.profile, rules=args.rules, variant=args.variant, night=Session,
         )
     except DemoError as exc:
         raise CommandError(str(exc)) from exc
