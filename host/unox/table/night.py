@@ -285,7 +285,7 @@ class Night(LauncherSide):
         own = self.rules is not None and last.get("cmd") in self.rules.requests and "fired" not in last
         if last.get("cmd") not in UNDOABLE and not own:
             verb = last.get("cmd", "press")
-            what = (f"a launcher {verb} that fired no card: it counted as one and cannot be taken back"
+            what = (f"a launcher {verb} that fired no card: it counted as one and cannot go back"
                     if last.get("fired") == 0 else
                     f"a launcher {verb}: its cards are already out and cannot go back")
             return "not_undoable", f"the last event was {what}; for a wrong card use penalty NAME wrong_card"
