@@ -94,3 +94,30 @@ def test_ctrl_d_at_a_terminal_asks_before_leaving_a_game(tmp_path):
         proc.communicate(timeout=30)
     with Journal(tmp_path / "t.db") as book:
         assert [entry["cmd"] for entry in book.entries()] == ["deal", "flip"]
+
+
+def test_a_tournament_round_says_which_command_picks_it_up(tmp_path):
+    """Issue 26 item 15: a tournament table said "`unox play --continue` picks it up", but its journal is
+    under tournaments/, `--list` does not show it and `--continue` resumed another table."""
+    from unox.table.night import kept_where
+    from unox.table.opening import open_play_session
+    from unox.table.settings import TableSettings
+    from unox.tournament.join import round_journal
+    from unox.ui.session import Session
+
+    path = round_journal(tmp_path / "club-table1.db", 2)
+    session = open_play_session(TableSettings(players=("Ann", "Bob"), launcher="sim"), journal=path,
+                                night=Session)
+    try:
+        said = kept_where(session)
+    finally:
+        session.close()
+    assert said.startswith(f"The round is kept in {path}") and "--tournament URL --table N" in said
+    assert "`unox play --continue` picks it up" not in said
+
+
+def test_the_tournament_docs_say_how_the_ui_leaves_a_round():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "tournament.md").read_text()
+    assert "(q)" not in text and "leave the round (Ctrl+Q, or type quit)" in text

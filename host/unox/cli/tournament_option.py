@@ -106,8 +106,8 @@ def run_table(args: argparse.Namespace) -> int:
 
 def run_play(setup: Any) -> int:
     """`unox play --tournament URL --table N`: each round a play session at the terminal or `--plain`; in
-    the terminal UI the round ends when its hands are scored and the players leave it (q), in `--plain` by
-    itself after the last hand's score. `--mqtt` shows each round's table in Home Assistant."""
+    the terminal UI the round ends when its hands are scored and the players leave it (Ctrl+Q or quit), in
+    `--plain` by itself after the last hand's score. `--mqtt` shows each round's table in Home Assistant."""
     from unox.tournament.night_rounds import attended_rounds
 
     args = setup.args

@@ -11,9 +11,11 @@ adds only its words: the TUI's `Session` parses typed lines and paints.
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from unox.launcher.faults import fault_action
@@ -44,6 +46,9 @@ def kept_where(session: Night) -> str:
     journal = getattr(session.table, "journal", None)
     if journal is None:
         return "This table has no journal: leaving ends the game for good."
+    if re.search(r"\.round\d+$", Path(journal.path).stem):  # a tournament's round (tournament/join.py)
+        return (f"The round is kept in {journal.path}: the same `unox play --tournament URL --table N` picks "
+                "it up (`unox play --continue` and `--list` see only the tables folder).")
     return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
 
 
