@@ -98,3 +98,18 @@ def test_help_starts_in_view_and_page_up_scrolls_the_log(typer):
 
     first, up, down, bottom = asyncio.run(scenario())
     assert bottom > 0 and up < first and down > up
+
+
+def test_help_longer_than_the_log_shows_its_first_line(typer, screen):
+    session = busy_session()
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await typer(pilot, "help")
+            await pilot.pause()
+            await pilot.pause()
+            return "\n".join(screen(app))
+
+    text = asyncio.run(scenario())
+    assert "Type a card for the player whose turn it is (R5;" in text  # the help's first line

@@ -78,6 +78,12 @@ class TableLog(RichLog):
     rows below it), unless PageUp has scrolled it back to read older lines."""
 
     following = True
+    writes = 0
+
+    def write(self, *args: Any, **kwargs: Any) -> Any:
+        self.following = True  # a new line scrolls to the end (auto_scroll): the log follows again
+        self.writes += 1
+        return super().write(*args, **kwargs)
 
     def on_resize(self) -> None:
         if self.following:
@@ -336,8 +342,22 @@ class TableApp(App):
         self.redraw()
 
     def action_help(self) -> None:
+        """The help goes into the log; one longer than the log's box is shown from its first line (PageDown
+        reads on), not from its end with its start cut off."""
+        log = self.query_one("#log", TableLog)
+        start = len(log.lines)
         self.session.emit(WATCH_HELP if self.autoplay is not None else help_text(self.session.rules))
         self.redraw()
+        written = log.writes
+
+        def from_its_start() -> None:
+            if log.writes != written:  # newer lines came since: the log follows them
+                return
+            if len(log.lines) - start > log.scrollable_content_region.height:
+                log.following = False
+                log.scroll_to(y=start, animate=False, immediate=True)
+
+        self.call_after_refresh(from_its_start)
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Leave at once when the game is over, nothing was played, or it is the bots' demo; else ask."""
