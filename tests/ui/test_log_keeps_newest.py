@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import RichLog
 from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
@@ -100,8 +101,11 @@ def test_help_starts_in_view_and_page_up_scrolls_the_log(typer):
     assert bottom > 0 and up < first and down > up
 
 
-def test_help_longer_than_the_log_shows_its_first_line(typer, screen):
-    session = busy_session()
+@pytest.mark.parametrize("rules", ["classic", "barbie"])
+def test_help_longer_than_the_log_shows_its_first_line(rules, typer, screen):
+    """Classic's and Barbie's help are longer than the log at 80x24: it showed their end, the start cut."""
+    session = open_play_session(TableSettings(players=PLAYERS, seed=5, rules=rules, launcher="sim"),
+                                night=Session)
 
     async def scenario():
         app = TableApp(session)
@@ -112,4 +116,4 @@ def test_help_longer_than_the_log_shows_its_first_line(typer, screen):
             return "\n".join(screen(app))
 
     text = asyncio.run(scenario())
-    assert "Type a card for the player whose turn it is (R5;" in text  # the help's first line
+    assert "type a card for the player whose turn it is" in text.lower()  # the help's first line

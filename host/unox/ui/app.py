@@ -357,7 +357,8 @@ class TableApp(App):
                 log.following = False
                 log.scroll_to(y=start, animate=False, immediate=True)
 
-        self.call_after_refresh(from_its_start)
+        # after the log's own scroll to its end, which its write also left for after the refresh
+        self.call_after_refresh(lambda: self.call_after_refresh(from_its_start))
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Leave at once when the game is over, nothing was played, or it is the bots' demo; else ask."""
