@@ -408,3 +408,35 @@ def test_the_demo_plays_c_v3_through_a_private_broker_and_stops_it():
     assert "28 hands per player: 56 hands in all at 2 tables" in done.stdout
     port = lines[0].split(":")[1].split()[0]
     assert subprocess.run(["pgrep", "-f", f"listener {port}"], capture_output=True).returncode != 0
+
+
+def test_lines_from_several_threads_never_merge():
+    """Issue 26 item 7: `tournament demo` once merged two tables' lines: print writes a line and its newline
+    apart, and the two tables' relays printed at once. Each line now comes out whole."""
+    import io
+    import threading
+
+    from unox.tournament.demo import one_at_a_time
+
+    out = io.StringIO()
+    switch = threading.Barrier(2, timeout=10)
+
+    def print_like(line: str) -> None:
+        """print's two writes, the other thread let in between: without the lock both meet at the barrier
+        and their lines interleave; with it the barrier's short wait runs out (a few times in all)."""
+        out.write(line)
+        try:
+            switch.wait(timeout=0.05)
+        except threading.BrokenBarrierError:
+            switch.reset()
+        out.write("\n")
+
+    say = one_at_a_time(print_like)
+    threads = [threading.Thread(target=lambda n=n: [say(f"table {n} | line {i}") for i in range(5)])
+               for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    lines = out.getvalue().splitlines()
+    assert sorted(lines) == sorted(f"table {n} | line {i}" for n in (1, 2) for i in range(5))
