@@ -160,14 +160,14 @@ def flash(port: str | None, *, runner: Runner | None = None, dry_run: bool = Fal
     port = check_port(port) if port else find_pico()
     commands = flash_commands(port, firmware_dir)
     files = sum(1 for command in commands for word in command if word.endswith(".py"))
-    if not dry_run:
-        print(f"flashing {port}: waiting up to {answer_s:g} s for MicroPython's REPL (mpremote stops the "
-              f"running program with Ctrl-C), then copying {files} files", file=sys.stderr, flush=True)
     for step, command in enumerate(commands):
         if dry_run:
             print(shlex.join(command))
             continue
         check_not_held(port)  # mpremote's own lock would only say "failed to access" (tests/launcher)
+        if step == 0:  # once the port is known free: a refusal stays one line
+            print(f"flashing {port}: waiting up to {answer_s:g} s for MicroPython's REPL (mpremote stops the "
+                  f"running program with Ctrl-C), then copying {files} files", file=sys.stderr, flush=True)
         wait = answer_s if step == 0 else COPY_WAIT_S
         try:
             code = (runner or _timed_runner(wait))(command)
