@@ -40,9 +40,10 @@ def add_tournament_options(parser: argparse.ArgumentParser, *, bots: bool = True
                        "play each round over the table protocol")
 
 
-def default_journal(name: str, table: int) -> Path:
+def default_journal(name: str, table: int, tournament: str) -> Path:
+    """One file per tournament: next week's table under the same name starts a new one by itself."""
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "unox" / "tournaments" / f"{name}-table{table}.db"
+    return Path(state) / "unox" / "tournaments" / f"{name}-{tournament}-table{table}.db"
 
 
 def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
@@ -67,32 +68,59 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
 @contextmanager
 def joined_seat(args: argparse.Namespace) -> Iterator[tuple[TableSeat, Path]]:
     """The table's seat in the tournament and its results journal (checked to be this table's), for `unox
-    table`, `play` and `serve`; closed after, and a refused login is one clear error."""
-    from unox.tournament.journal import JournalError, ResultsJournal
+    table`, `play` and `serve`; closed after. The broker is asked first (which tournament is open under
+    the name, and whether it has this table): nothing is written before it accepted us, and a refused
+    login, a silent broker, a wrong name or table number is one clear error."""
+    from unox.tournament.journal import JournalError
     from unox.tournament.link import LinkError
-    from unox.tournament.seat import TableSeat
+    from unox.tournament.seat import TableSeat, bind, bound_id, check_journal, discover
 
     address, number = checked_options(args)
-    path = args.journal or default_journal(address.name, number)
+    journal = None
+    try:
+        if args.journal is not None and args.journal.exists():
+            journal = _open_journal(args.journal)  # an existing one: checked before any broker is asked
+            check_journal(journal, address.name, number)
+        else:
+            _check_folder(args.journal)
+        plan = discover(address, number, known=None if journal is None else bound_id(journal), say=_tell)
+        path = args.journal or default_journal(address.name, number, plan.tournament)
+        if journal is None:
+            journal = _open_journal(path)
+        bind(journal, address.name, number, plan.tournament)
+        seat = TableSeat(address, number, journal, say=_tell).start()
+        try:
+            yield seat, path
+        finally:
+            seat.stop()
+    except (LinkError, JournalError) as exc:
+        raise CommandError(str(exc)) from exc
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _open_journal(path: Path) -> ResultsJournal:
+    from unox.tournament.journal import ResultsJournal
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        journal = ResultsJournal(path)
-    except JournalError as exc:
-        raise CommandError(str(exc)) from exc
+        return ResultsJournal(path)
     except OSError as exc:
         raise CommandError(f"cannot make {path.parent}: {exc.strerror or exc}; give --journal a file in a "
                            "folder you can write") from exc
-    try:
-        _check_same_table(journal, address.name, number)
-        seat = TableSeat(address, number, journal).start()
-        try:
-            yield seat, path
-        except LinkError as exc:
-            raise CommandError(str(exc)) from exc
-        finally:
-            seat.stop()
-    finally:
-        journal.close()
+
+
+def _check_folder(path: Path | None) -> None:
+    """A --journal whose folder cannot be made is said before the broker is asked (nothing made yet)."""
+    if path is None:
+        return
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise CommandError(f"cannot make {path.parent}: {folder} is not a folder; give --journal a file in a "
+                           "folder you can write")
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -103,15 +131,26 @@ def run_table(args: argparse.Namespace) -> int:
     with joined_seat(args) as (seat, path):
         address, number = seat.address, seat.number
         say = _say if args.bots else _tell  # people use stdout for the table protocol
-        say(f"table {number} of {address.name}: results journal {path}")
+        say(f"table {number} of {address.name} (tournament {seat.tournament}): results journal {path}")
         if not seat.link.wait_connected(CONNECT_WAIT_S):
             say(f"waiting for the broker at {address.host}:{address.port} (the table keeps trying)")
         if args.bots is None:
             _serve_people(seat, args, path, seed)
             return 0
         played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
+        refused_results(seat)
         _say(f"table {number}: every result is in ({played} hands played now)")
     return 0
+
+
+def refused_results(seat: TableSeat) -> None:
+    """The table's last word is not "every result is in" when the coordinator refused some."""
+    refused = seat.refused()
+    if refused:
+        ids = ", ".join(list(refused)[:8])
+        raise CommandError(f"table {seat.number}: the coordinator refused {len(refused)} result"
+                           f"{'s' if len(refused) > 1 else ''} ({ids}), not counted; write them down for the "
+                           "organiser")
 
 
 def _serve_people(seat: TableSeat, args: argparse.Namespace, results: Path, seed: int | None) -> None:
@@ -143,19 +182,10 @@ def _serve_people(seat: TableSeat, args: argparse.Namespace, results: Path, seed
             raise
 
     done = serve_rounds(seat, iter(sys.stdin.buffer.readline, b""), sys.stdout, open_table, _tell)
+    if done:
+        refused_results(seat)
     _tell(f"table {seat.number}: " + ("every result is in" if done else
                                       "the input ended; continue with the same command and --journal"))
-
-
-def _check_same_table(journal: ResultsJournal, name: str, number: int) -> None:
-    """A journal keeps one table of one tournament: another's is refused, nothing changed."""
-    here = {"tournament": name, "table": number}
-    stored = journal.get("tournament/seat")
-    if stored is None:
-        journal.set("tournament/seat", here)
-    elif stored != here:
-        raise CommandError(f"{journal.path} is table {stored.get('table')} of {stored.get('tournament')!r}; "
-                           "give this table its own --journal file")
 
 
 def _say(text: str) -> None:

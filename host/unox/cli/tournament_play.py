@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from unox.cli.errors import CommandError
-from unox.cli.tournament_join import joined_seat
+from unox.cli.tournament_join import joined_seat, refused_results
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ def _rounds(args: argparse.Namespace, seat: TableSeat, results: Path) -> int:
             print("the round is not over; continue it with the same command", flush=True)
             return 0
     seat.flush()
+    refused_results(seat)
     print(f"table {seat.number}: every result is in", flush=True)
     return 0
 

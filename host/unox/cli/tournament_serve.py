@@ -13,7 +13,7 @@ import sys
 import threading
 
 from unox.cli.errors import CommandError
-from unox.cli.tournament_join import joined_seat
+from unox.cli.tournament_join import joined_seat, refused_results
 from unox.cli.tournament_play import _open_round
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
@@ -89,5 +89,6 @@ def _rounds(args: argparse.Namespace, options: object, seat: TableSeat, results:
             table.close()
         print(f"round {round_no} is over; its results went to the coordinator", flush=True)
     seat.flush()
+    refused_results(seat)
     print(f"table {seat.number}: every result is in", flush=True)
     return 0

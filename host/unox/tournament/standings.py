@@ -19,6 +19,9 @@ def checked(plan: Plan, result: Any) -> dict[str, Any]:
     """The result, if it names a scheduled hand and its points fit that hand's seats; else a ResultError."""
     if not isinstance(result, dict) or not isinstance(result.get("hand_id"), str):
         raise ResultError("a result must be an object with a hand_id")
+    if result.get("tournament") != plan.tournament:
+        other, hand = str(result.get("tournament"))[:40], result["hand_id"][:40]
+        raise ResultError(f"hand {hand} is of tournament {other!r}, not {plan.tournament!r}")
     hands = plan.by_id
     if result["hand_id"] not in hands:
         raise ResultError(f"hand {result['hand_id'][:40]!r} is not in the schedule")
@@ -33,8 +36,8 @@ def checked(plan: Plan, result: Any) -> dict[str, Any]:
         raise ResultError(f"hand {result['hand_id']}: points are whole numbers from 0 to {MAX_POINTS}")
     if went_out not in seated or points[went_out] != 0:
         raise ResultError(f"hand {result['hand_id']}: went_out must be a seated player holding 0 points")
-    return {"hand_id": result["hand_id"], "round": round_no, "table": table, "hand": hand,
-            "went_out": went_out, "points": {p: points[p] for p in seated}}
+    return {"hand_id": result["hand_id"], "tournament": plan.tournament, "round": round_no, "table": table,
+            "hand": hand, "went_out": went_out, "points": {p: points[p] for p in seated}}
 
 
 class Tally:
@@ -62,6 +65,7 @@ class Tally:
         total_hands = len(self.plan.hands())
         over = self.counted == total_hands
         return {
+            "id": self.plan.tournament,
             "players": [{"player": p, "points": self.totals[p], "hands": self.played[p]} for p in ranked],
             "results": self.counted,
             "of": total_hands,

@@ -22,6 +22,7 @@ EXAMPLE = """examples:
   unox table --tournament mqtt://table1:PASS@pi.local/club --table 1 --bots heuristic
   unox tournament status --journal club.db"""
 DEMO_PLAYERS = "Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal"
+CONNECT_S = 10.0  # a broker that does not answer within this is said, and nothing is written
 DEMO_LIMIT_S = 300.0  # the demo's bots play 56 hands in seconds; this bounds a broken setup
 
 
@@ -84,9 +85,9 @@ def _address(text: str, option: str = "--broker") -> BrokerAddress:
         raise CommandError(str(exc)) from exc
 
 
-def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str) -> Plan:
-    """A new tournament's plan stored in its journal, or the one a resumed journal holds."""
-    from unox.tournament.schedule import Plan
+def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str, plan: Plan | None) -> Plan:
+    """A new tournament's plan (and its id) stored in its journal, or the one a resumed journal holds."""
+    from unox.tournament.schedule import Plan, ScheduleError
 
     stored = journal.get("plan")
     if args.resume is not None:
@@ -95,14 +96,32 @@ def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str) -> Plan:
         if journal.get("name") != name:
             raise CommandError(f"{journal.path} is the tournament {journal.get('name')!r}, not {name!r}: "
                                "give the same name in --broker")
-        return Plan.from_json(stored)
+        try:
+            return Plan.from_json(stored)
+        except ScheduleError as exc:
+            raise CommandError(f"{journal.path}: {exc}; it was written by an older unox") from exc
     if stored is not None:
         raise CommandError(f"{journal.path} already holds a tournament; continue it with --resume "
                            f"{journal.path}, or give a new --journal file")
-    plan = new_plan(args)
+    assert plan is not None
     journal.set("plan", plan.to_json())
     journal.set("name", name)
     return plan
+
+
+def _broker_accepts(address: BrokerAddress) -> None:
+    """Asked before anything is written: a broker that refuses us or does not answer is one line."""
+    from unox.tournament.link import Link, LinkError
+
+    link = Link(address, "", {}, persistent=False).start()
+    try:
+        if not link.wait_connected(CONNECT_S):
+            raise CommandError(f"no broker answered at {address.host}:{address.port} within {CONNECT_S:g} s; "
+                               "is mosquitto running there? Nothing was written")
+    except LinkError as exc:
+        raise CommandError(f"{exc}. Nothing was written") from exc
+    finally:
+        link.stop(flush=0)
 
 
 def new_plan(args: argparse.Namespace) -> Plan:
@@ -140,17 +159,19 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
                            "leave out --players and --rules")
     if args.resume is not None and not args.resume.is_file():
         raise CommandError(f"no journal at {args.resume}; give the file written by --journal")
-    if args.resume is None:
-        new_plan(args)
+    fresh = new_plan(args) if args.resume is None else None
+    _broker_accepts(address)
     try:
         journal = ResultsJournal(args.journal or args.resume)
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
     try:
-        plan = _plan(args, journal, address.name)
+        plan = _plan(args, journal, address.name, fresh)
         coordinator = Coordinator(address, journal, plan)
         server = _standings_server(address.name, coordinator, page) if page is not None else None
         coordinator.start()
+        print(f"tournament {address.name}: id {plan.tournament} (the tables learn it from the broker)",
+              file=sys.stderr, flush=True)
         try:
             if not coordinator.link.wait_connected(10):
                 print(f"waiting for the broker at {address.host}:{address.port}", file=sys.stderr, flush=True)
@@ -159,6 +180,8 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
             while server is None and not coordinator.over.wait(0.5):
                 if coordinator.link.refused is not None:
                     raise CommandError(coordinator.link.refused)
+            if server is not None and coordinator.link.refused is not None:
+                raise CommandError(coordinator.link.refused)
         except LinkError as exc:
             raise CommandError(str(exc)) from exc
         finally:
