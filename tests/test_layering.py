@@ -1,6 +1,7 @@
 """Imports flow one way: cli -> ui | web -> table -> rules/launcher/profiles; the firmware stands alone.
 
-ui and web are peer front ends over one table: neither imports the other.
+ui, web and the Home Assistant bridge are peer front ends over one table night: none imports another. No two
+modules import each other, directly or round a circle (imports only for type checkers excepted).
 
 Every module's imports are read with `ast` (including imports inside functions), so a lazy import that breaks
 the layering fails here as surely as a top-level one.
@@ -24,12 +25,21 @@ def module_name(path: Path, base: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported(path: Path, base: Path) -> set[str]:
-    """Every absolute module name `path` imports, relative imports resolved against its package."""
+def imported(path: Path, base: Path, *, typing_only: bool = True) -> set[str]:
+    """Every absolute module name `path` imports, relative imports resolved against its package;
+    `typing_only=False` leaves out the imports under `if TYPE_CHECKING:` (never run)."""
     here = module_name(path, base)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skipped: set[int] = set()
+    if not typing_only:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skipped.update(id(sub) for stmt in node.body for sub in ast.walk(stmt))
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -43,8 +53,66 @@ def imported(path: Path, base: Path) -> set[str]:
     return names
 
 
-def graph(base: Path, package: str) -> dict[str, set[str]]:
-    return {module_name(p, base): imported(p, base) for p in sorted((base / package).rglob("*.py"))}
+def graph(base: Path, package: str, *, typing_only: bool = True) -> dict[str, set[str]]:
+    return {module_name(p, base): imported(p, base, typing_only=typing_only)
+            for p in sorted((base / package).rglob("*.py"))}
+
+
+# peers: each plugs into the table night, none into another
+FRONT_ENDS = ("unox.ui", "unox.web", "unox.homeassistant")
+
+
+def front_end(name: str) -> str | None:
+    return next((f for f in FRONT_ENDS if within(name, f)), None)
+
+
+def cross_front_end(modules: dict[str, set[str]]) -> list[str]:
+    """The imports from one front end into another, as `importer -> imported` strings."""
+    return [f"{m} -> {n}" for m, names in modules.items() for n in sorted(names)
+            if front_end(m) and front_end(n) and front_end(m) != front_end(n)]
+
+
+def circles(modules: dict[str, set[str]]) -> list[list[str]]:
+    """Every set of modules that import each other round a circle (Tarjan's strongly connected components),
+    each sorted; only imports of modules in `modules` count."""
+    edges = {m: sorted(n for n in names if n in modules and n != m) for m, names in modules.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(start: str) -> None:  # iterative, so a long chain cannot hit the recursion limit
+        work = [(start, iter(edges[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    work.append((child, iter(edges[child])))
+                elif child in stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+
+    for module in edges:
+        if module not in index:
+            visit(module)
+    return sorted(found)
 
 
 def within(name: str, package: str) -> bool:
@@ -84,6 +152,46 @@ def test_lower_layers_import_neither_ui_nor_web_nor_cli(layer):
     assert up == []
 
 
+def test_no_import_circles_between_modules():
+    """A circle means neither module can be understood or moved without the other (type-only imports, which
+    never run, excepted)."""
+    modules = graph(HOST, "unox", typing_only=False)
+    assert len(modules) > 20
+    assert circles(modules) == []
+
+
+def test_no_front_end_imports_another():
+    """The TUI, the phones and Home Assistant each drive the table night; none reaches into another."""
+    modules = graph(HOST, "unox")
+    assert any(front_end(m) == "unox.homeassistant" for m in modules)
+    assert cross_front_end(modules) == []
+
+
+def test_the_circle_and_peer_checks_catch_what_they_are_for(tmp_path):
+    modules = {
+        "unox.cli.commands.play": {"unox.cli.commands.serve"},
+        "unox.cli.commands.serve": {"unox.cli.tournament_play"},
+        "unox.cli.tournament_play": {"unox.cli.commands.play", "unox.cli.errors"},
+        "unox.cli.errors": set(),
+        "unox.table.journal": {"unox.table.journal_lock"},
+        "unox.table.journal_lock": set(),
+        "unox.homeassistant.bridge": {"unox.web.hub", "unox.table.night"},
+        "unox.web.hub": {"unox.table.night", "unox.web.seats"},
+        "unox.ui.app": {"unox.ui.session"},
+    }
+    circle = ["unox.cli.commands.play", "unox.cli.commands.serve", "unox.cli.tournament_play"]
+    assert circles(modules) == [circle]
+    assert cross_front_end(modules) == ["unox.homeassistant.bridge -> unox.web.hub"]
+    typed = tmp_path / "unox" / "rules" / "ruleset.py"
+    typed.parent.mkdir(parents=True)
+    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from unox.rules.game import Game\n"
+              "from unox.rules.cards import Card\n")
+    typed.write_text(source, encoding="utf-8")
+    assert "unox.rules.game" in imported(typed, tmp_path)
+    assert "unox.rules.game" not in imported(typed, tmp_path, typing_only=False)
+    assert "unox.rules.cards" in imported(typed, tmp_path, typing_only=False)
+
+
 def test_firmware_imports_nothing_from_the_host_or_the_simulator():
     modules = graph(FIRMWARE, "unoxfw")
     modules["main"] = imported(FIRMWARE / "main.py", FIRMWARE)
@@ -100,12 +208,12 @@ def test_the_checker_catches_each_kind_of_upward_import():
         "unox.table.runtime": {"unox.ui.session", "unox.rules.game", "unox.launcher.base"},
         "unox.launcher.serial": {"unox.cli.errors"},
         "unox.ui.app": {"unox.table.narrate", "unox.ui.session"},
-        "unox.cli.commands.play": {"unox.ui.tables", "unox.cli.errors"},
+        "unox.cli.commands.play": {"unox.table.opening", "unox.cli.errors"},
         ENTRY: {"unox.cli.main"},
         "unox.simulation": {"unox.cli.progress"},
         "unox.web.hub": {"unox.ui.session", "unox.table.runtime"},
         "unox.ui.views": {"unox.web.server"},
-        "unox.cli.commands.serve": {"unox.web.launch", "unox.ui.tables"},
+        "unox.cli.commands.serve": {"unox.web.launch", "unox.table.opening"},
     }
     found = violations(modules)
     assert found == [

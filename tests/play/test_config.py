@@ -3,17 +3,19 @@
 import pytest
 from unox import config as config_file
 from unox.cli.main import main
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 
 
 def test_calibrated_firmware_values_reach_the_simulated_firmware():
-    plain = open_play_session(TableSettings(players=("Ann", "Bob"), seed=1, launcher="sim"))
+    plain = open_play_session(TableSettings(players=("Ann", "Bob"), seed=1, launcher="sim"), night=Session)
     default_duty = plain.launcher.device.app.settings.values["duty"]
     plain.table.close()
     duty = default_duty - 15
     config = config_file.validate({"firmware": {"duty": duty}})
-    session = open_play_session(TableSettings(players=("Ann", "Bob"), seed=1, launcher="sim"), config=config)
+    session = open_play_session(TableSettings(players=("Ann", "Bob"), seed=1, launcher="sim"), config=config,
+        night=Session)
     assert session.launcher.device.app.settings.values["duty"] == duty
     session.table.close()
 

@@ -3,9 +3,10 @@ goes on; with no file a new table starts journalled to it; a finished game is ke
 
 
 from unox.table.journal import Journal
+from unox.table.opening import continue_play_session
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
-from unox.ui.tables import continue_play_session
+from unox.ui.session import Session
 
 LINES = ["deal Bob", "flip G7", "G5", "press", "press", "press"]
 
@@ -75,13 +76,13 @@ def test_a_second_start_with_the_same_file_prints_exactly_the_same_state(tmp_pat
 def test_continue_resumes_the_live_state_exactly_with_a_fired_count_replayed_not_refired(tmp_path):
     path = tmp_path / "table.db"
     settings = TableSettings(players=("Ann", "Bob"), seed=5, launcher="sim")
-    session = continue_play_session(path, settings)
+    session = continue_play_session(path, settings, night=Session)
     for line in LINES:
         session.submit(line)
     before = session.table.state()
     rows = len(session.table.entries)
     session.table.close()
-    again = continue_play_session(path, None)
+    again = continue_play_session(path, None, night=Session)
     try:
         assert again.table.state() == before
         assert len(again.table.entries) == rows

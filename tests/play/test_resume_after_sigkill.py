@@ -9,9 +9,10 @@ import subprocess
 import sys
 import time
 
+from unox.table.opening import open_play_session, resume_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
-from unox.ui.tables import open_play_session, resume_play_session
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 LAUNCHER = os.environ.get("UNOX_TEST_LAUNCHER", "sim")
@@ -62,11 +63,11 @@ def test_resume_after_sigkill_lands_in_the_same_state(tmp_path):
     assert proc.returncode == -signal.SIGKILL
     assert not any(line.startswith("not taken") for line in transcript), transcript
 
-    reference = open_play_session(settings(), journal=tmp_path / "reference.db")
+    reference = open_play_session(settings(), journal=tmp_path / "reference.db", night=Session)
     for line in LINES[:fed]:
         reference.submit(line)
 
-    resumed = resume_play_session(journal)
+    resumed = resume_play_session(journal, night=Session)
 
     async def scenario():
         app = TableApp(resumed)

@@ -115,10 +115,11 @@ def test_R1_reload_is_advised_before_the_launcher_runs_dry_and_cleared_by_reload
 
 def test_undo_goes_through_the_journal_and_a_resume_sees_the_same(tmp_path):
     from unox.table.journal import Journal
-    from unox.ui.tables import open_play_session, resume_play_session
+    from unox.table.opening import open_play_session, resume_play_session
 
     path = tmp_path / "undo.db"
-    session = open_play_session(TableSettings(players=PLAYERS, seed=2, launcher="script"), journal=path)
+    session = open_play_session(TableSettings(players=PLAYERS, seed=2, launcher="script"), journal=path,
+        night=Session)
     session.submit("deal Cy")
     session.submit("flip G7")
     rows = Journal(path).entries()
@@ -128,7 +129,7 @@ def test_undo_goes_through_the_journal_and_a_resume_sees_the_same(tmp_path):
     session.submit("undo")
     assert Journal(path).entries() == rows
     session.table.close()  # one table per journal (issue 7, item 5): the resumed one takes it over
-    assert resume_play_session(path).state == state
+    assert resume_play_session(path, night=Session).state == state
 
 
 class _Unpluggable(ScriptLauncher):

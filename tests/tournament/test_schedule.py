@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from unox.cli.tournament_join import MAX_TABLES
 from unox.install_broker import MAX_TABLES as BROKER_TABLES
 from unox.rules.variants import multi_table_rounds
+from unox.tournament.join import MAX_TABLES
 from unox.tournament.journal import JournalError, ResultsJournal
 from unox.tournament.schedule import MAX_PLAYERS, Plan, ScheduleError, seats
 

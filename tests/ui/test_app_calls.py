@@ -4,15 +4,16 @@ import asyncio
 
 from textual.widgets import Input
 from unox.launcher.faults import FAULT_ACTIONS
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 
 
 def session_for(launcher="sim", seed=4):
-    return open_play_session(TableSettings(players=PLAYERS, seed=seed, launcher=launcher))
+    return open_play_session(TableSettings(players=PLAYERS, seed=seed, launcher=launcher), night=Session)
 
 
 def play_down_to_one(session):

@@ -3,15 +3,16 @@
 import asyncio
 import dataclasses
 
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 
 
 def test_a_jam_in_mid_hand_is_shown_with_what_to_do_and_the_game_resumes(typer):
-    session = open_play_session(TableSettings(players=PLAYERS, seed=3, launcher="sim"))
+    session = open_play_session(TableSettings(players=PLAYERS, seed=3, launcher="sim"), night=Session)
     device = session.launcher.device
     seen = {}
 

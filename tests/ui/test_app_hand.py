@@ -4,16 +4,17 @@ import asyncio
 import os
 
 import pytest
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 LAUNCHER = os.environ.get("UNOX_TEST_LAUNCHER", "sim")
 
 
 def new_session(seed=5, launcher=LAUNCHER):
-    return open_play_session(TableSettings(players=PLAYERS, seed=seed, launcher=launcher))
+    return open_play_session(TableSettings(players=PLAYERS, seed=seed, launcher=launcher), night=Session)
 
 
 def run(coro):

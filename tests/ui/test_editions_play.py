@@ -16,6 +16,7 @@ from unox.rules.editions import get_rules, rule_names
 from unox.rules.editions.classic import ClassicRules
 from unox.rules.game import Game
 from unox.rules.ruleset import RequestField
+from unox.table.opening import open_play_session
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
@@ -23,7 +24,6 @@ from unox.ui.commands import InputError, card_meaning, commands_help, parse_line
 from unox.ui.paint import explained, painted
 from unox.ui.prompt import Context, prompt_for
 from unox.ui.session import Session
-from unox.ui.tables import open_play_session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 CLASSIC = get_rules("classic")
@@ -57,7 +57,8 @@ def ejected(session) -> int:
 
 
 def test_a_few_classic_turns_at_80x24_where_every_draw_fires_exactly_what_is_due(typer, screen):
-    session = open_play_session(TableSettings(players=PLAYERS, seed=4, launcher="sim", rules="classic"))
+    session = open_play_session(TableSettings(players=PLAYERS, seed=4, launcher="sim", rules="classic"),
+        night=Session)
     fired = []
 
     async def scenario():
@@ -203,7 +204,7 @@ def test_the_flip_prompts_examples_are_this_editions_cards_and_colours_and_are_t
     """S4, C-S4: the first card's prompt shows a card and a wild with a colour this edition has (Barbie's
     colours are turquoise, pink, green and orange: `flip W red` would be refused there)."""
     settings = TableSettings(players=PLAYERS, seed=4, launcher="script", rules=name)
-    session = open_play_session(settings)
+    session = open_play_session(settings, night=Session)
     session.submit(f"deal {PLAYERS[0]}")
     if "type flip" in session.prompt().line():  # DL3: a draw edition's launcher fires the first card first
         session.submit("flip")

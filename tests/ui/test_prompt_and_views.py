@@ -1,8 +1,8 @@
 """The prompt line names who must act and how; the panels show every field of S."""
 
 from unox.launcher.faults import FAULT_ACTIONS
+from unox.table.night_context import next_seat
 from unox.ui.prompt import Context, prompt_for
-from unox.ui.session import next_seat
 from unox.ui.views import player_rows, render_state, table_lines
 
 PLAYERS = ["Ann", "Bob", "Cy"]

@@ -10,10 +10,11 @@ import sys
 
 from unox.launcher.script import ScriptLauncher
 from unox.table.journal import Journal
+from unox.table.opening import resume_play_session
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
-from unox.ui.tables import resume_play_session
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 HAND = 7
@@ -38,7 +39,8 @@ def booked(path) -> tuple[list[dict], list[dict]]:
 def test_the_play_screen_asks_for_the_count_refuses_other_lines_and_books_it_once(tmp_path, typer, screen):
     path = tmp_path / "t.db"
     crash_during_a_fire(path)
-    session = resume_play_session(path)  # a fresh sim launcher remembers nothing: a person must count
+    # a fresh sim launcher remembers nothing: a person must count
+    session = resume_play_session(path, night=Session)
     app = TableApp(session)
 
     async def scenario():
@@ -73,7 +75,7 @@ def test_the_play_screen_asks_for_the_count_refuses_other_lines_and_books_it_onc
 def test_settle_zero_means_the_press_never_happened_and_is_owed_again(tmp_path, typer):
     path = tmp_path / "t.db"
     crash_during_a_fire(path)
-    session = resume_play_session(path)
+    session = resume_play_session(path, night=Session)
     app = TableApp(session)
 
     async def scenario():

@@ -5,17 +5,18 @@ than a `>`, a card code spelled out where it shows."""
 import asyncio
 
 import pytest
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
 from unox.ui.paint import CARD_STYLES, WILD_STYLE, painted, players_grid
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 
 TEN = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
 
 @pytest.mark.parametrize("players", [TEN[:4], TEN])
 def test_the_table_stays_in_view_at_80x24_while_the_log_grows(players, typer, screen):
-    session = open_play_session(TableSettings(players=players, seed=5, launcher="sim"))
+    session = open_play_session(TableSettings(players=players, seed=5, launcher="sim"), night=Session)
     session.submit(f"deal {players[-1]}")
     session.submit("flip RH")  # S4: Ann owes two presses
 
@@ -68,7 +69,7 @@ def test_7_action_and_wild_codes_are_spelled_out_in_the_log_and_the_prompt():
 
 
 def test_a_long_log_line_wraps_inside_the_log_box_at_80_columns(screen):
-    session = open_play_session(TableSettings(players=TEN[:2], seed=5, launcher="sim"))
+    session = open_play_session(TableSettings(players=TEN[:2], seed=5, launcher="sim"), night=Session)
     words = [f"w{n:04d}" for n in range(26)]  # 13 to a 77-column row: more than the box shows
 
     async def scenario():
@@ -86,7 +87,7 @@ def test_a_long_log_line_wraps_inside_the_log_box_at_80_columns(screen):
 
 def ten_owing():
     """Ten seats at 80x24, Ann owing 2 presses (S4 RH) and the others 4 each (P1): the longest notes."""
-    session = open_play_session(TableSettings(players=TEN, seed=5, launcher="sim"))
+    session = open_play_session(TableSettings(players=TEN, seed=5, launcher="sim"), night=Session)
     session.submit("deal Jo")
     session.submit("flip RH")
     for name in TEN[1:]:

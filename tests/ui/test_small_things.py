@@ -14,15 +14,15 @@ from unox.launcher.script import ScriptLauncher
 from unox.launcher.serial import SerialLauncher
 from unox.launcher.sim import open_sim_port
 from unox.press_mode import Tally
+from unox.table import opening as tables
+from unox.table.opening import open_play_session, resume_play_session
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
-from unox.ui import tables
 from unox.ui.app import TableApp
 from unox.ui.commands import InputError, commands_help
 from unox.ui.plain import run_plain
 from unox.ui.prompt import Context
 from unox.ui.session import Session
-from unox.ui.tables import open_play_session, resume_play_session
 from unox.ui.views import launcher_lines
 
 from tests.ui.test_settle import crash_during_a_fire
@@ -31,7 +31,7 @@ PLAYERS = ("Ann", "Bob", "Cy")
 
 
 def in_progress():
-    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"))
+    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"), night=Session)
     session.submit("deal Ann")
     session.submit("flip G7")
     return session
@@ -62,7 +62,8 @@ def test_answering_no_in_the_plain_loop_stays_without_an_error():
 
 
 def test_classics_flip_advice_is_in_typed_words_not_protocol_json():
-    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim", rules="classic"))
+    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim", rules="classic"),
+        night=Session)
     session.submit("deal Ann")
     with pytest.raises(InputError) as refused:
         session.submit("flip G7")  # DL3: the launcher fires the first card before anyone names it
@@ -80,7 +81,7 @@ def test_help_never_says_a_player_trades_with_themself(rules):
 
 
 def test_the_players_panel_lists_the_seats_before_the_deal(screen):
-    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"))
+    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"), night=Session)
     assert session.state["phase"] == "deal"
 
     async def scenario():
@@ -154,7 +155,7 @@ def test_a_resumed_press_the_launcher_settles_is_told(tmp_path, monkeypatch):
             return FireResult(6, 6, None) if asked == fire_id else None
 
     monkeypatch.setattr(tables, "open_checked", lambda spec, config=None: Remembers())
-    session = resume_play_session(path)
+    session = resume_play_session(path, night=Session)
     assert "unsettled" not in session.state and session.state["hands"]["Bob"] == 7 + 6
     text = "\n".join(session.log)
     assert "the launcher remembers it: 6 card(s) came out" in text

@@ -4,16 +4,18 @@ at 80x24; shortcuts need Ctrl; every line is done or refused with a reason; quit
 import asyncio
 
 from textual.widgets import Input
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
 from unox.ui.app import TableApp
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 
 PLAYERS = ("Ann", "Bob", "Cy")
 SIZE = (80, 24)
 
 
 def dealt_session(journal=None):
-    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"), journal=journal)
+    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"), journal=journal,
+        night=Session)
     session.submit("deal Cy")
     session.submit("flip G7")
     return session
@@ -57,7 +59,7 @@ def test_capital_cards_and_named_plays_are_done_or_refused_with_a_reason_never_i
 
 
 def test_S1_draw_typed_whole_is_a_draw_by_that_player(typer):
-    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"))
+    session = open_play_session(TableSettings(players=PLAYERS, seed=5, launcher="sim"), night=Session)
 
     async def scenario():
         app = TableApp(session)

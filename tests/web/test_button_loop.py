@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import threading
 
+from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
-from unox.ui.tables import open_play_session
+from unox.ui.session import Session
 from unox.web.device import ButtonLoop, sim_hopper_sync
 from unox.web.hub import Hub
 
 
 def test_a_button_press_is_attributed_fired_and_counted_while_the_server_runs():
     settings = TableSettings(players=("Ann", "Bob"), profile="arduino", seed=3, launcher="sim")
-    session = open_play_session(settings)
+    session = open_play_session(settings, night=Session)
     table, launcher = session.table, session.launcher
     hub = Hub(table, after_change=sim_hopper_sync(launcher))
     hub.handle('{"cmd":"deal","dealer":"Ann"}')  # the hub loads the simulated hopper as a dealer would

@@ -13,6 +13,7 @@ from unox.cli.numbers import SEED_MAX as MAX_SEED  # tests/play checks the simul
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
+    from unox.launcher import Launcher
     from unox.table.settings import TableSettings
 
 SCORINGS = ("g1", "g2", "g3")  # unox.table.settings.SCORINGS, which tests/cli checks; not imported: fast help
@@ -152,4 +153,16 @@ def launcher_config(args: argparse.Namespace) -> dict:
     try:
         return config_file.load(args.config)
     except config_file.ConfigError as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def open_table_launcher(spec: str, args: argparse.Namespace) -> Launcher | None:
+    """None for `script` (presses say what was fired); otherwise the driver that fires for real."""
+    from unox.launcher import LauncherError, parse_spec
+    from unox.launcher.options import open_checked
+
+    try:
+        kind = parse_spec(spec)[0]
+        return None if kind == "script" else open_checked(spec, config=launcher_config(args))
+    except (ValueError, LauncherError) as exc:
         raise CommandError(str(exc)) from exc

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from unox.rules.cards import CARDS, COLOR_NAMES, CardError, kind_name, parse_card, parse_color
 from unox.rules.extreme import extreme_deck
+from unox.table.night_context import Refused
 
 if TYPE_CHECKING:
     from unox.rules.ruleset import Ruleset
@@ -66,8 +67,7 @@ def commands_help(rules: Ruleset | None = None) -> str:
     )
 
 
-class InputError(ValueError):
-    """A line the table cannot take; the message says what to type instead."""
+InputError = Refused  # a line the table cannot take: the table night's refusal, one class for every front end
 
 
 @dataclass

@@ -6,37 +6,11 @@ action and the key or words to type.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from unox.launcher.faults import fault_action
+from unox.table.night_context import Context, Prompt, settle_prompt
 from unox.ui.commands import card_meaning, color_name, flip_examples, request_usage, rules_of
-
-
-@dataclass
-class Context:
-    """What the session knows beyond S: the launcher fault, the S1 draw, reload advice, the driver."""
-
-    fault: str | None = None
-    presser: str | None = None  # who pressed when the launcher jammed: they press again once it is clear
-    dealer: str | None = None
-    draws: dict[str, str] = field(default_factory=dict)
-    drawing: list[str] = field(default_factory=list)
-    reload_due: bool = False
-    sim: bool = False
-    rules: Any = None  # the edition's Ruleset (None: Extreme)
-    launcher: bool = False  # a launcher is attached (sim or hardware), not `--launcher script`
-
-
-@dataclass
-class Prompt:
-    """`who` must do `text`; `who` is None when the whole table is asked."""
-
-    who: str | None
-    text: str
-
-    def line(self) -> str:
-        return f"{self.who}: {self.text}" if self.who else self.text
 
 
 def press_hint(ctx: Context) -> str:
@@ -80,17 +54,6 @@ def _flip_prompt(state: dict, ctx: Context) -> Prompt:
             return Prompt(ctx.dealer, f"type the card the launcher turned up: {card} ({wild} for a wild)")
         return Prompt(ctx.dealer, f"the launcher turns up the first card: type flip, or {press_hint(ctx)}")
     return Prompt(ctx.dealer, f"turn up the first card and type it: {card} ({wild} for a wild)")
-
-
-def settle_prompt(pending: dict) -> Prompt:
-    """A fire the table stopped in (a crash, a link lost while firing): only a person's count settles it."""
-    who, cmd = pending.get("player"), pending.get("cmd", "press")
-    whose = f"{who}'s {cmd}" if who else f"the {cmd}"
-    asked = pending.get("requested")
-    return Prompt(who, f"the launcher fired {asked} card(s) for {whose} and never said how many came out ("
-                  "the table stopped, or the link was lost); the table asks it again once it answers. If it "
-                  "cannot tell, count the cards that came out and type settle N (e.g. settle 2; settle 0 if "
-                  "none came out). Nothing else is taken until then, and nothing is fired again")
 
 
 def _deal_prompt(state: dict, ctx: Context) -> Prompt:

@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"seconds between moves in the UI, 0 (at once) to {MAX_PACE_S:g}; after 30 s it "
                         "fast-forwards")
     parser.add_argument("--web", action="store_true", help="serve the game to phones, read-only (unox serve)")
-    from unox.cli.commands.serve import add_web_options
+    from unox.cli.web_option import add_web_options
 
     add_web_options(parser)
     parser.set_defaults(func=run)
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.web:
-            from unox.cli.commands.serve import serve_demo
+            from unox.cli.web_option import serve_demo
 
             args.pace = pace  # checked above: serve_demo reads it
             return serve_demo(session, driver.step, args)

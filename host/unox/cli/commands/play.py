@@ -6,10 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from unox.cli.errors import CommandError
 from unox.cli.mqtt_option import add_mqtt_option, start_for_table
-from unox.cli.table_options import add_table_options, check_resume_args, launcher_config, settings_from_args
-from unox.cli.tournament_join import add_tournament_options
+from unox.cli.night import NEWEST
+from unox.cli.table_options import add_table_options
+from unox.cli.tournament_option import add_tournament_options
+from unox.cli.web_option import add_web_options
 
 EXAMPLE = """examples:
   unox play --players Ann,Bob,Cy,Dee --launcher serial:/dev/unox-launcher
@@ -20,11 +21,7 @@ EXAMPLE = """examples:
   unox play --continue table.db --players Ann,Bob,Cy   the game in table.db if it goes on, else a new one
   unox play --players Ann,Bob --launcher sim --plain    type lines (R5, press, uno Bob, undo, help)
   unox play --players Ann,Bob,Cy --rules classic        another edition: its cards; draw Bob, pass Bob"""
-NEWEST = Path("<newest>")  # `--continue` without a file
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
-if TYPE_CHECKING:
-    from unox.ui.session import Session
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -60,8 +57,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--plain", action="store_true",
                         help="plain text: read lines on stdin, print events (the default off a terminal)")
     parser.add_argument("--web", action="store_true", help="also serve the table to phones (see unox serve)")
-    from unox.cli.commands.serve import add_web_options
-
     add_web_options(parser)
     add_mqtt_option(parser)
     add_tournament_options(parser, bots=False)
@@ -72,16 +67,19 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list()
     if args.tournament is not None:  # docs/tournament.md: one table per round, each hand sent as scored
-        from unox.cli.tournament_play import run_play
+        from unox.cli.tournament_option import run_play
 
         return run_play(args)
-    session = open_session(args)
+    from unox.cli.night import open_session
+    from unox.ui.session import Session
+
+    session = open_session(args, Session)
     stop_web = None
     stop_mqtt = lambda: None  # noqa: E731
     try:
         stop_mqtt = start_for_table(args, session.table)  # --mqtt: Home Assistant (docs/install.md)
         if args.web:
-            from unox.cli.commands.serve import start_beside
+            from unox.cli.web_option import start_beside
 
             stop_web = start_beside(session, args)
         if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -102,44 +100,8 @@ def run(args: argparse.Namespace) -> int:
         session.close()  # after any launcher call still running on a worker thread
 
 
-def open_session(args: argparse.Namespace) -> Session:
-    """The table the options name: new, `--resume` or `--continue` (`unox serve` opens its table here too)."""
-    if args.no_journal and (args.journal or args.resume or args.continue_path):
-        raise CommandError(
-            "--no-journal starts a table without one; leave out --journal, --resume and --continue"
-        )
-    if args.continue_path is not None:
-        return _continue(args)
-    if args.resume is not None:
-        return _resume(args)
-    return _create(args)
-
-
-def _create(args: argparse.Namespace) -> Session:
-    from unox.launcher import LauncherError
-    from unox.table.journal import JournalError
-    from unox.table.settings import SettingsError
-    from unox.ui.saved import make_tables_dir, new_table_path
-    from unox.ui.tables import open_play_session
-
-    settings = settings_from_args(args, default_launcher="sim")
-    try:
-        journal = args.journal
-        if journal is None and not args.no_journal:
-            make_tables_dir()
-            journal = new_table_path(settings.players)
-        session = open_play_session(settings, journal=journal, config=launcher_config(args))
-    except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
-    if journal is None:
-        session.emit("No journal (--no-journal): if this program stops, the game is gone.")
-    else:
-        session.emit(f"Journal: {journal} (every event is kept; `unox play --continue` picks it up)")
-    return session
-
-
 def _list() -> int:
-    from unox.ui.saved import saved_tables, tables_dir
+    from unox.table.saved import saved_tables, tables_dir
 
     tables = saved_tables()
     if not tables:
@@ -151,45 +113,3 @@ def _list() -> int:
     return 0
 
 
-def _resume(args: argparse.Namespace) -> Session:
-    from unox.launcher import LauncherError
-    from unox.table.journal import JournalError
-    from unox.table.settings import SettingsError
-    from unox.ui.tables import resume_play_session
-
-    path = check_resume_args(args)
-    try:
-        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args))
-    except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
-
-
-def _continue(args: argparse.Namespace) -> Session:
-    from unox.launcher import LauncherError
-    from unox.table.journal import JournalError
-    from unox.table.settings import SettingsError
-    from unox.ui.saved import make_tables_dir, new_table_path, newest_game, no_game_message, skipped_line
-    from unox.ui.tables import continue_play_session
-
-    clash = [f"--{name}" for name in ("journal", "resume") if getattr(args, name) is not None]
-    if clash:
-        raise CommandError(f"give one of --journal, --resume or --continue, not {' and '.join(clash)} too")
-    # The new-table options only matter when a new table starts; a game in progress keeps its own.
-    settings = settings_from_args(args, default_launcher="sim") if args.players else None
-    unreadable = []
-    try:
-        path = args.continue_path
-        if path == NEWEST:  # the newest game dealt and not over; files that cannot be read are named
-            path, unreadable = newest_game()
-            if path is None:
-                if settings is None:
-                    raise JournalError(no_game_message(unreadable))
-                make_tables_dir()
-                path = new_table_path(settings.players)
-        session = continue_play_session(path, settings, launcher=args.launcher, config=launcher_config(args))
-    except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
-    if unreadable:
-        session.emit(skipped_line(unreadable))
-    session.emit(f"Journal: {path} (every event is kept; `unox play --continue` picks it up)")
-    return session

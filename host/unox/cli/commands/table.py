@@ -10,14 +10,13 @@ from unox.cli.errors import CommandError
 from unox.cli.table_options import (
     add_table_options,
     check_resume_args,
-    launcher_config,
+    open_table_launcher,
     settings_from_args,
 )
-from unox.cli.tournament_join import add_tournament_options
+from unox.cli.tournament_option import add_tournament_options
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the table's modules load on use
 if TYPE_CHECKING:
-    from unox.launcher import Launcher
     from unox.table.journal import Journal
     from unox.table.runtime import Table
 
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from unox.table.jsonl import serve
 
     if args.tournament is not None:
-        from unox.cli.tournament_join import run_table
+        from unox.cli.tournament_option import run_table
 
         return run_table(args)
 
@@ -76,7 +75,7 @@ def _create(args: argparse.Namespace) -> Table:
                 f"{journal.path} already holds a table; continue it with --resume {journal.path}, "
                 "or give a new --journal file"
             )
-        return Table.create(settings, launcher=_open_launcher(settings.launcher, args), journal=journal)
+        return Table.create(settings, launcher=open_table_launcher(settings.launcher, args), journal=journal)
     except JournalError as exc:
         if journal is not None:
             journal.abandon()  # a start that fails leaves the folder as it was
@@ -99,7 +98,7 @@ def _resume(args: argparse.Namespace) -> Table:
             raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
         journal.lock()  # before the launcher opens: a table already running on this journal is refused
         stored = journal.settings if isinstance(journal.settings, dict) else {}
-        launcher = _open_launcher(args.launcher or str(stored.get("launcher", "script")), args)
+        launcher = open_table_launcher(args.launcher or str(stored.get("launcher", "script")), args)
         return Table.resume(journal, launcher=launcher)
     except (JournalError, SettingsError) as exc:
         journal.abandon()
@@ -112,16 +111,4 @@ def _open_journal(path: Path) -> Journal:
     try:
         return Journal(path)
     except JournalError as exc:
-        raise CommandError(str(exc)) from exc
-
-
-def _open_launcher(spec: str, args: argparse.Namespace) -> Launcher | None:
-    """None for `script` (presses say what was fired); otherwise the driver that fires for real."""
-    from unox.launcher import LauncherError, parse_spec
-    from unox.launcher.options import open_checked
-
-    try:
-        kind = parse_spec(spec)[0]
-        return None if kind == "script" else open_checked(spec, config=launcher_config(args))
-    except (ValueError, LauncherError) as exc:
         raise CommandError(str(exc)) from exc

@@ -21,9 +21,7 @@ EXAMPLE = """examples:
       --players Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal --journal club.db
   unox table --tournament mqtt://table1:PASS@pi.local/club --table 1 --bots heuristic
   unox tournament status --journal club.db"""
-DEMO_PLAYERS = "Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal"
 CONNECT_S = 10.0  # a broker that does not answer within this is said, and nothing is written
-DEMO_LIMIT_S = 300.0  # the demo's bots play 56 hands in seconds; this bounds a broken setup
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -267,6 +265,27 @@ def _print_standings(table: dict, *, as_json: bool) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from unox.cli.tournament_demo import run
+    """Bots play the demo tournament (`unox.tournament.demo`); the standings are printed here."""
+    from unox.cli.table_options import MAX_SEED, whole_number
+    from unox.tournament.demo import TABLES, run_demo
+    from unox.tournament.join import TournamentError
 
-    return run(args)
+    seed = whole_number("--seed", args.seed, 0, MAX_SEED) or 0
+    if args.broker is not None:
+        _address(args.broker)
+
+    def report(standings: dict) -> None:
+        _print_standings(standings, as_json=args.json)
+        if not args.json:
+            print(f"{standings['hands_per_player']} hands per player: {standings['results']} hands in all at "
+                  f"{TABLES} tables, each result counted once", flush=True)
+
+    try:
+        run_demo(args.broker, args.bots, seed, _say, report)
+    except TournamentError as exc:
+        raise CommandError(str(exc)) from exc
+    return 0
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)

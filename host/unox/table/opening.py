@@ -1,20 +1,22 @@
-"""Building the sessions `unox play` and `unox demo` run: the table, its journal, its launcher, its bots.
+"""Opening a table night: new, resumed from its journal, or continued (the game goes on, else a new one).
 
-The CLI and the tests both start tables through here, so a test runs exactly what a person runs.
+The CLI and the tests both start tables through here, so a test runs exactly what a person runs. Each
+function builds the night with `night=` (a `Night`, or a front end's subclass such as the TUI's `Session`).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from unox.launcher.options import open_checked
 from unox.table.journal import Journal, JournalError
+from unox.table.night import Night
 from unox.table.replay import scan
 from unox.table.runtime import Table
 from unox.table.settings import SettingsError, TableSettings
-from unox.ui.session import Session
 
 
 def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
@@ -30,8 +32,8 @@ def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
 
 
 def open_play_session(
-    settings: TableSettings, *, journal: Path | None = None, config: dict | None = None
-) -> Session:
+    settings: TableSettings, *, journal: Path | None = None, config: dict | None = None, night: Any = Night
+) -> Night:
     """A new physical table on the settings' launcher, calibrated by `config`, journalled to `journal`."""
     spec = sim_spec(settings.launcher, seed=settings.seed, cards=0)  # the dealer loads it at the deal
     given = "cards" in dict(parse_qsl(settings.launcher.partition("?")[2]))  # sim:?cards=N: N, not the deal
@@ -39,10 +41,12 @@ def open_play_session(
     book = Journal(journal) if journal is not None else None
     table = Table.create(settings, launcher=launcher, journal=book)
     sim = hasattr(launcher, "press_button")
-    return Session(table, launcher=launcher, sim=sim, hopper_given=sim and given)
+    return night(table, launcher=launcher, sim=sim, hopper_given=sim and given)
 
 
-def resume_play_session(path: Path, *, launcher: str | None = None, config: dict | None = None) -> Session:
+def resume_play_session(
+    path: Path, *, launcher: str | None = None, config: dict | None = None, night: Any = Night
+) -> Night:
     """The table a journal holds, on the launcher it used (or `launcher`, e.g. a new serial port)."""
     journal = Journal(path)
     try:
@@ -63,7 +67,7 @@ def resume_play_session(path: Path, *, launcher: str | None = None, config: dict
     told: list[str] = []
     table = Table.resume(journal, launcher=device, listeners=[told.append])
     table.listeners.remove(told.append)
-    session = Session(table, launcher=device, sim=hasattr(device, "press_button"))
+    session = night(table, launcher=device, sim=hasattr(device, "press_button"))
     session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
     if "unsettled" not in session.state:  # else the prompt asks for the count in the play screen's words
         session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
@@ -71,8 +75,9 @@ def resume_play_session(path: Path, *, launcher: str | None = None, config: dict
 
 
 def continue_play_session(
-    path: Path, settings: TableSettings | None, *, launcher: str | None = None, config: dict | None = None
-) -> Session:
+    path: Path, settings: TableSettings | None, *, launcher: str | None = None, config: dict | None = None,
+    night: Any = Night,
+) -> Night:
     """The table `path` holds if its game goes on, else a new one on `settings` journalled to `path`.
 
     One command line then serves every start of a boot service: a finished game is kept as
@@ -80,13 +85,14 @@ def continue_play_session(
     """
     status = journal_status(path)
     if status == "running" or (status == "new" and settings is None and _holds_table(path)):
-        return resume_play_session(path, launcher=launcher, config=config)  # (seats taken, not dealt yet)
+        # a game going on, or seats taken and not dealt yet
+        return resume_play_session(path, launcher=launcher, config=config, night=night)
     if settings is None:
         raise JournalError(
             f"{path} holds no game in progress; give the seats with --players Ann,Bob,Cy to start a new table"
         )
     kept = move_aside(path) if status == "over" else None
-    session = open_play_session(settings, journal=path, config=config)
+    session = open_play_session(settings, journal=path, config=config, night=night)
     if kept is not None:
         session.emit(f"The finished game in {path} is kept as {kept}; a new table starts.")
     return session

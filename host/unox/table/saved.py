@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from unox.table.journal import Journal, JournalError
-from unox.ui.tables import journal_status
+from unox.table.opening import journal_status
 
 SUFFIX = ".db"
 STATUS_WORDS = {"running": "in progress", "over": "finished", "new": "not started"}

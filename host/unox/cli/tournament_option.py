@@ -1,0 +1,249 @@
+"""`--tournament mqtt://[USER:PASS@]HOST[:PORT]/NAME --table N` on `unox table`, `play` and `serve`.
+
+The CLI only checks the options and says which front end attends each round; the joining and the round
+loops are the tournament's (`unox.tournament.join`, `unox.tournament.night_rounds`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from unox.cli.errors import CommandError
+from unox.cli.table_options import MAX_SEED, whole_number
+from unox.tournament.join import BOTS, MAX_TABLES
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from unox.tournament.address import BrokerAddress
+    from unox.tournament.seat import TableSeat
+
+
+def add_tournament_options(parser: argparse.ArgumentParser, *, bots: bool = True) -> None:
+    group = parser.add_argument_group("tournament (docs/tournament.md)")
+    group.add_argument("--tournament", metavar="URL",
+                       help="join a tournament: mqtt://[USER:PASS@]HOST[:PORT]/NAME")
+    group.add_argument("--table", metavar="N",
+                       help=f"this table's number in the tournament, 1 to {MAX_TABLES}")
+    if not bots:
+        return
+    group.add_argument("--bots", choices=BOTS,
+                       help="bots play every hand (a demo, or a test of the club's setup); without it people "
+                       "play each round over the table protocol")
+
+
+def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
+    """The tournament address and table number; the seats come from the schedule, so --players is refused."""
+    from unox.tournament.address import AddressError, parse
+
+    if args.table is None:
+        raise CommandError("--tournament needs this table's number: add --table N (1 for the first table)")
+    table = whole_number("--table", args.table, 1, MAX_TABLES)
+    given = [f"--{name}" for name in ("players", "resume", "variant", "rules", "target", "scoring")
+             if getattr(args, name, None) is not None]
+    if given:
+        raise CommandError("the tournament's schedule sets the seats and the rules; "
+                           f"leave out {', '.join(given)}")
+    try:
+        address = parse(args.tournament)
+    except AddressError as exc:
+        raise CommandError(str(exc)) from exc
+    return address, int(table or 0)
+
+
+@contextmanager
+def joined_seat(args: argparse.Namespace) -> Iterator[tuple[TableSeat, Path]]:
+    """The table's seat and its results journal's path, every refusal one `CommandError`."""
+    from unox.table.journal import JournalError as TableJournalError
+    from unox.table.settings import SettingsError
+    from unox.tournament.join import TournamentError
+    from unox.tournament.join import joined_seat as join
+    from unox.tournament.journal import JournalError
+    from unox.tournament.link import LinkError
+
+    address, number = checked_options(args)
+    try:
+        with join(address, number, args.journal, say=_tell) as (seat, path):
+            yield seat, path
+    except (TournamentError, JournalError, LinkError, TableJournalError, SettingsError) as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """`unox table --tournament URL --table N [--bots NAME]`: bots play every hand, or people over the
+    table protocol on stdin/stdout."""
+    from unox.cli.table_options import open_table_launcher
+    from unox.tournament.bot_table import play_table
+    from unox.tournament.join import CONNECT_WAIT_S
+    from unox.tournament.night_rounds import protocol_rounds
+
+    seed = whole_number("--seed", args.seed, 0, MAX_SEED)
+    with joined_seat(args) as (seat, path):
+        address, number = seat.address, seat.number
+        say = _say if args.bots else _tell  # people use stdout for the table protocol
+        say(f"table {number} of {address.name} (tournament {seat.tournament}): results journal {path}")
+        if not seat.link.wait_connected(CONNECT_WAIT_S):
+            say(f"waiting for the broker at {address.host}:{address.port} (the table keeps trying)")
+        if args.bots is None:
+            done = protocol_rounds(seat, path, iter(sys.stdin.buffer.readline, b""), sys.stdout, seed=seed,
+                                   profile=args.profile, launcher=args.launcher,
+                                   open_launcher=lambda spec: open_table_launcher(spec, args), say=_tell)
+            ended = "the input ended; continue with the same command and --journal"
+            if done:
+                refused_results(seat)
+            _tell(f"table {seat.number}: " + ("every result is in" if done else ended))
+            return 0
+        played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
+        refused_results(seat)
+        _say(f"table {number}: every result is in ({played} hands played now)")
+    return 0
+
+
+def refused_results(seat: TableSeat) -> None:
+    """A table whose results the coordinator refused ends with that, and a non-zero exit."""
+    from unox.tournament.join import refused_line
+
+    line = refused_line(seat)
+    if line is not None:
+        raise CommandError(line)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """`unox play --tournament URL --table N`: each round a play session at the terminal or `--plain`; in
+    the terminal UI the round ends when its hands are scored and the players leave it (q), in `--plain` by
+    itself after the last hand's score."""
+    from unox.tournament.night_rounds import attended_rounds
+
+    if args.web or args.continue_path is not None or args.no_journal:
+        raise CommandError("--tournament keeps a journal per round and no phones yet; leave out --web, "
+                           "--continue and --no-journal")
+    plain = args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())
+    lines = iter(sys.stdin)
+
+    def attend(session: Any, _round_no: int, done: Callable[[], bool]) -> None:
+        if plain:
+            from unox.ui.plain import run_plain
+
+            run_plain(session, _until(done, lines), sys.stdout)
+        else:
+            from unox.ui.app import run_app
+
+            run_app(session, poll_interval=0.05, poll_wait=0.0)
+
+    with joined_seat(args) as (seat, path):
+        attended_rounds(seat, path, _round_opener(args, ui=True), attend, _say)
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """`unox serve --tournament URL --table N`: each round's table on the phones, served on the same
+    address (a fixed `--pin` keeps the same PIN all night); the round ends when its hands are scored."""
+    from unox.cli.web_option import web_options
+    from unox.tournament.night_rounds import attended_rounds
+
+    if args.continue_path is not None or args.no_journal:
+        raise CommandError("--tournament keeps a journal per round; leave out --continue and --no-journal")
+    options = _pins_for_the_night(web_options(args))
+
+    def attend(night: Any, round_no: int, done: Callable[[], bool]) -> None:
+        _serve_round(night, done, options)
+        _say(f"round {round_no} is over; its results went to the coordinator")
+
+    try:
+        with joined_seat(args) as (seat, path):
+            attended_rounds(seat, path, _round_opener(args, ui=False), attend, _say, tell=lambda _night: _say)
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def _serve_round(night: Any, done: Callable[[], bool], options: Any) -> None:
+    import threading
+
+    from unox.cli.web_option import detach_script
+    from unox.web.launch import WebError, WebServer, announce
+
+    table, launcher = night.table, detach_script(night)
+    over = threading.Event()
+    table.listeners.append(lambda _line: over.set() if done() else None)
+    if done():
+        over.set()
+    try:
+        server = WebServer(table, options, launcher=launcher, button_loop=True)
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    announce(server.url, server.pin, sys.stdout, server.operator_pin)
+    server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
+    server.thread.start()
+    try:
+        while not over.wait(0.5):
+            pass
+    finally:
+        server.stop()
+
+
+def _pins_for_the_night(options: Any) -> Any:
+    """Both PINs chosen once (a random one too), so every round's server asks the phones for the same."""
+    from dataclasses import replace
+
+    from unox.web.launch import WebError, choose_pin
+
+    try:
+        pin, operator_pin = choose_pin(options), choose_pin(options, "--operator-pin")
+    except WebError as exc:
+        raise CommandError(str(exc)) from exc
+    none = ""  # a PIN chosen as none stays none in every round's server
+    return replace(options, pin=pin or none, operator_pin=operator_pin or none)
+
+
+def _round_opener(args: argparse.Namespace, *, ui: bool) -> Callable[[int, Path, list[str], str], Any]:
+    """Each round's night, opened as `unox play` opens a table: resumed from its journal, else new on the
+    round's seats (`partners`, no target); the transcript of a served round is printed as `unox serve`
+    prints it."""
+    import copy
+
+    from unox.cli.night import open_session
+    from unox.tournament.bot_table import NO_TARGET
+
+    def open_round(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
+        round_args = copy.copy(args)
+        for name in ("players", "rules", "variant", "target", "scoring", "journal", "resume", "profile",
+                     "seed"):
+            setattr(round_args, name, None)
+        if journal.exists() and journal.stat().st_size:
+            round_args.resume = journal
+        else:
+            round_args.players, round_args.rules, round_args.variant = ",".join(seated), rules, "partners"
+            round_args.target, round_args.journal = str(NO_TARGET), journal
+            round_args.profile, round_args.seed = args.profile, args.seed
+        if not ui:
+            night = open_session(round_args)
+            night.table.listeners.append(_say)  # a transcript, as unox serve prints
+            return night
+        from unox.ui.session import Session
+
+        return open_session(round_args, Session)
+
+    return open_round
+
+
+def _until(done: Callable[[], bool], lines: Iterator[str]) -> Iterator[str]:
+    """The typed lines, until the round's hands are all scored."""
+    for line in lines:
+        yield line
+        if done():
+            return
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _tell(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
