@@ -18,6 +18,33 @@ def add_mqtt_option(parser: argparse.ArgumentParser) -> None:
                         "mqtt://USER:PASS@HOST[:PORT]/ (docs/install.md)")
 
 
+def checked_address(args: argparse.Namespace) -> Any:
+    """`--mqtt`'s broker, checked before anything is opened (None without the option)."""
+    if getattr(args, "mqtt", None) is None:
+        return None
+    from unox.tournament.address import AddressError, parse
+
+    try:
+        return parse(args.mqtt, option="--mqtt", need_name=False)
+    except AddressError as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def start_bridge(address: Any, snapshot: Callable[[], dict[str, str]]) -> Stop:
+    """The bridge to Home Assistant, started (it connects in the background); a refused login is one line."""
+    from unox.homeassistant.bridge import HomeAssistantBridge
+    from unox.homeassistant.discovery import node_id
+    from unox.tournament.link import LinkError
+
+    bridge = HomeAssistantBridge(address, node_id(), snapshot).start()
+    try:
+        bridge.link.wait_connected(5)  # a refused login is an error now; an absent broker is retried
+    except LinkError as exc:
+        bridge.stop()
+        raise CommandError(str(exc)) from exc
+    return bridge.stop
+
+
 def start_for_table(args: argparse.Namespace, table: Any) -> Stop:
     from unox.homeassistant.snapshots import table_snapshot
 
@@ -32,21 +59,5 @@ def start_for_press(args: argparse.Namespace, mode: Any) -> Stop:
 
 def _start(args: argparse.Namespace, snapshot: Callable[[], dict[str, str]]) -> Stop:
     """The bridge, started (it connects in the background); nothing without --mqtt."""
-    if getattr(args, "mqtt", None) is None:
-        return lambda: None
-    from unox.homeassistant.bridge import HomeAssistantBridge
-    from unox.homeassistant.discovery import node_id
-    from unox.tournament.address import AddressError, parse
-    from unox.tournament.link import LinkError
-
-    try:
-        address = parse(args.mqtt, option="--mqtt", need_name=False)
-    except AddressError as exc:
-        raise CommandError(str(exc)) from exc
-    bridge = HomeAssistantBridge(address, node_id(), snapshot).start()
-    try:
-        bridge.link.wait_connected(5)  # a refused login is an error now; an absent broker is retried
-    except LinkError as exc:
-        bridge.stop()
-        raise CommandError(str(exc)) from exc
-    return bridge.stop
+    address = checked_address(args)
+    return (lambda: None) if address is None else start_bridge(address, snapshot)

@@ -114,20 +114,17 @@ def refused_results(seat: TableSeat) -> None:
         raise CommandError(line)
 
 
-def run_play(args: argparse.Namespace) -> int:
+def run_play(setup: Any) -> int:
     """`unox play --tournament URL --table N`: each round a play session at the terminal or `--plain`; in
     the terminal UI the round ends when its hands are scored and the players leave it (q), in `--plain` by
-    itself after the last hand's score."""
+    itself after the last hand's score. `--mqtt` shows each round's table in Home Assistant."""
     from unox.tournament.night_rounds import attended_rounds
 
-    if args.web or args.continue_path is not None or args.no_journal:
-        raise CommandError("--tournament keeps a journal per round and no phones yet; leave out --web, "
-                           "--continue and --no-journal")
-    plain = args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())
+    args = setup.args
     lines = iter(sys.stdin)
 
     def attend(session: Any, _round_no: int, done: Callable[[], bool]) -> None:
-        if plain:
+        if setup.front == "plain":
             from unox.ui.plain import run_plain
 
             run_plain(session, _until(done, lines), sys.stdout)
@@ -136,31 +133,52 @@ def run_play(args: argparse.Namespace) -> int:
 
             run_app(session, poll_interval=0.05, poll_wait=0.0)
 
+    opener = _bridged(setup, _round_opener(args, ui=True))
     with joined_seat(args) as (seat, path):
-        attended_rounds(seat, path, _round_opener(args, ui=True), attend, _say)
+        attended_rounds(seat, path, opener, attend, _say)
     return 0
 
 
-def run_serve(args: argparse.Namespace) -> int:
+def run_serve(setup: Any) -> int:
     """`unox serve --tournament URL --table N`: each round's table on the phones, served on the same
-    address (a fixed `--pin` keeps the same PIN all night); the round ends when its hands are scored."""
-    from unox.cli.web_option import web_options
+    address (a fixed `--pin` keeps the same PIN all night); the round ends when its hands are scored.
+    `--mqtt` shows each round's table in Home Assistant."""
     from unox.tournament.night_rounds import attended_rounds
 
-    if args.continue_path is not None or args.no_journal:
-        raise CommandError("--tournament keeps a journal per round; leave out --continue and --no-journal")
-    options = _pins_for_the_night(web_options(args))
+    args = setup.args
+    options = _pins_for_the_night(setup.web)
 
     def attend(night: Any, round_no: int, done: Callable[[], bool]) -> None:
         _serve_round(night, done, options)
         _say(f"round {round_no} is over; its results went to the coordinator")
 
+    opener = _bridged(setup, _round_opener(args, ui=False))
     try:
         with joined_seat(args) as (seat, path):
-            attended_rounds(seat, path, _round_opener(args, ui=False), attend, _say, tell=lambda _night: _say)
+            attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say)
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
+             ) -> Callable[[int, Path, list[str], str], Any]:
+    """With `--mqtt`: one Home Assistant bridge for the whole night (started before the seat joins, stopped
+    by `setup.close()`), showing the table of the round being played."""
+    if setup.mqtt is None:
+        return open_round
+    from unox.cli.mqtt_option import start_bridge
+    from unox.homeassistant.snapshots import CurrentTable
+
+    current = CurrentTable()
+    setup.stops.append(start_bridge(setup.mqtt, current.snapshot))
+
+    def opened(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
+        night = open_round(round_no, journal, seated, rules)
+        current.table = night.table
+        return night
+
+    return opened
 
 
 def _serve_round(night: Any, done: Callable[[], bool], options: Any) -> None:

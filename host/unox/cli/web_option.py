@@ -33,7 +33,7 @@ def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
                       operator_pin=args.operator_pin, allow_hosts=tuple(args.allow_host))
 
 
-def start_beside(session: Any, args: argparse.Namespace) -> Any:
+def start_beside(session: Any, args: argparse.Namespace, gate: Any = None) -> Any:
     """`unox play --web`: the web server beside the terminal UI on the same table; returns `stop()`.
 
     Two peers over one table runtime: the terminal UI keeps the launcher's button and takes in what the
@@ -44,7 +44,7 @@ def start_beside(session: Any, args: argparse.Namespace) -> Any:
 
     try:
         server = start_in_thread(session.table, web_options(args), launcher=session.launcher,
-                                 fire_lock=session.launcher_lock)
+                                 fire_lock=session.launcher_lock, gate=gate)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     session.emit(f"Phones: open {server.url} and type the PIN {server.pin or '(none)'}; "

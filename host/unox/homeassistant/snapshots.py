@@ -37,8 +37,24 @@ def table_snapshot(table: Any) -> dict[str, str]:
             "turn": str(state.get("turn") or NOBODY), "presses": str(presses), "cards_fired": str(fired)}
 
 
+def idle_snapshot() -> dict[str, str]:
+    """No table yet (a tournament table between rounds, waiting for the coordinator): nothing counted."""
+    return {**launcher_view(None), "cards_left": NOTHING, "turn": NOBODY, "presses": "0", "cards_fired": "0"}
+
+
 def press_snapshot(mode: Any) -> dict[str, str]:
     """The press-button mode (`unox press`): its tally; no table, so nobody's turn."""
     tally = mode.tally
     return {**launcher_view(mode.launcher), "cards_left": str(tally.estimate), "turn": NOBODY,
             "presses": str(tally.presses), "cards_fired": str(tally.fired)}
+
+
+class CurrentTable:
+    """The table being played now, which a tournament replaces each round, for a bridge that lasts the
+    night: before the first round (or between rounds) nothing is counted yet."""
+
+    def __init__(self) -> None:
+        self.table: Any = None
+
+    def snapshot(self) -> dict[str, str]:
+        return idle_snapshot() if self.table is None else table_snapshot(self.table)

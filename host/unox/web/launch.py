@@ -114,29 +114,64 @@ def announce(url: str, pin: str | None, out: IO[str], operator_pin: str | None =
     out.flush()
 
 
+@dataclass
+class Gate:
+    """Everything a web server checks before a table opens: the seats' names, both PINs, the socket bound.
+
+    `open_gate` runs before the journal is made, so a refused `unox serve` (no PIN on the LAN, the port
+    taken, a player named `operator`) writes nothing; the server then takes the gate as it is."""
+
+    options: WebOptions
+    pin: str | None
+    operator_pin: str | None
+    sock: socket.socket
+    url: str
+    players_unchecked: bool = False  # the seats were not known yet (a resume): `check_names` them on opening
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def check_names(players: Any) -> None:
+    """A seat the phones could not tell from a role (`operator`, `table`) is a `WebError`."""
+    from unox.web.seats import check_player_names
+
+    try:
+        check_player_names(tuple(players))
+    except ValueError as exc:
+        raise WebError(str(exc)) from exc
+
+
+def open_gate(options: WebOptions, players: Any) -> Gate:
+    """Check the seats' names (`None`: not known yet) and the PINs, then bind the socket: a `WebError`
+    names what to change."""
+    if players is not None:
+        check_names(players)
+    pin = choose_pin(options)
+    operator_pin = choose_pin(options, "--operator-pin")
+    if operator_pin is not None and operator_pin == pin:
+        raise WebError("--operator-pin must differ from --pin: the player PIN may not open the "
+                       "operator's seat")
+    sock = bind(options.host, options.port)
+    return Gate(options, pin, operator_pin, sock, public_url(options.host, sock.getsockname()[1]),
+                players_unchecked=players is None)
+
+
 class WebServer:
     """A uvicorn server over one table, with the button loop when it owns the launcher."""
 
     def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False,
-                 fire_lock: Any = None):
+                 fire_lock: Any = None, gate: Gate | None = None):
         from unox.web.device import ButtonLoop, sim_hopper_sync
         from unox.web.editions import own_request_cmds
         from unox.web.hub import Hub
-        from unox.web.seats import check_player_names
         from unox.web.server import build_app
 
-        try:
-            check_player_names(table.players)
-        except ValueError as exc:
-            raise WebError(str(exc)) from exc
-        self.pin = choose_pin(options)
-        self.operator_pin = choose_pin(options, "--operator-pin")
-        if self.operator_pin is not None and self.operator_pin == self.pin:
-            raise WebError("--operator-pin must differ from --pin: the player PIN may not open the "
-                           "operator's seat")
+        gate = open_gate(options, table.players) if gate is None else gate
+        self.pin, self.operator_pin = gate.pin, gate.operator_pin
         self.options = options
-        self.sock = bind(options.host, options.port)
-        self.url = public_url(options.host, self.sock.getsockname()[1])
+        self.sock = gate.sock
+        self.url = gate.url
         sync = sim_hopper_sync(launcher) if launcher is not None else None
         self.hub = Hub(table, after_change=sync, fire_lock=fire_lock)
         self.seats = Seats(tuple(table.players), self.pin, self.operator_pin, read_only=options.read_only,
@@ -193,12 +228,12 @@ def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = ()) -> Any:
 
 
 def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] = sys.stdout,
-          lines: list[str] | None = None) -> int:
+          lines: list[str] | None = None, gate: Gate | None = None) -> int:
     """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C.
 
     `lines` (what opening the table said: the journal's path, a resume) go to this console only; the phones'
     log starts from the journal's own history."""
-    server = WebServer(table, options, launcher=launcher, button_loop=True)
+    server = WebServer(table, options, launcher=launcher, button_loop=True, gate=gate)
     announce(server.url, server.pin, out, server.operator_pin)
     for line in lines or []:
         print(line, file=out, flush=True)
@@ -208,10 +243,11 @@ def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str]
 
 
 def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdout,
-                    launcher: Any = None, fire_lock: Any = None) -> WebServer:
+                    launcher: Any = None, fire_lock: Any = None, gate: Gate | None = None) -> WebServer:
     """The web server beside another front end that owns the launcher's button (and takes `fire_lock`
     for each talk with it); `.stop()` ends it."""
-    server = WebServer(table, options, launcher=launcher, button_loop=False, fire_lock=fire_lock)
+    server = WebServer(table, options, launcher=launcher, button_loop=False, fire_lock=fire_lock,
+                       gate=gate)
     announce(server.url, server.pin, out, server.operator_pin)
     server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
     server.thread.start()

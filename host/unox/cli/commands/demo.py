@@ -49,8 +49,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """A preset of the one assembly's checks (`unox.cli.assemble`): the bots' night, watched."""
+    from unox.cli.assemble import check
     from unox.ui.demo import DemoError, open_demo
 
+    check("demo", args)
     players = whole_number("--players", args.players, 2, 10)
     seed = whole_number("--seed", args.seed, 0, MAX_SEED)
     target = whole_number("--target", args.target, 1, MAX_TARGET)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from unox.cli.mqtt_option import add_mqtt_option, start_for_table
+from unox.cli.mqtt_option import add_mqtt_option
 from unox.cli.night import NEWEST
 from unox.cli.table_options import add_table_options
 from unox.cli.tournament_option import add_tournament_options
@@ -64,40 +64,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """A preset of the one assembly (`unox.cli.assemble`): the TUI or `--plain`, phones with `--web`."""
     if args.list:
         return _list()
-    if args.tournament is not None:  # docs/tournament.md: one table per round, each hand sent as scored
-        from unox.cli.tournament_option import run_play
+    from unox.cli.assemble import attach, check, open_night
 
-        return run_play(args)
-    from unox.cli.night import open_session
-    from unox.ui.session import Session
-
-    session = open_session(args, Session)
-    stop_web = None
-    stop_mqtt = lambda: None  # noqa: E731
+    setup = check("play", args)  # every refusal: nothing is written before it passes
     try:
-        stop_mqtt = start_for_table(args, session.table)  # --mqtt: Home Assistant (docs/install.md)
-        if args.web:
-            from unox.cli.web_option import start_beside
+        if setup.tournament is not None:  # docs/tournament.md: one table per round, each hand sent as scored
+            from unox.cli.tournament_option import run_play
 
-            stop_web = start_beside(session, args)
-        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
-            from unox.ui.plain import polled_lines, run_plain
+            return run_play(setup)
+        from unox.ui.session import Session
 
-            lines = sys.stdin if session.ctx.sim else polled_lines(sys.stdin, session)
-            for line in session.log:  # what happened while opening: resumed, a finished game kept aside
-                print(line)
-            return run_plain(session, lines, sys.stdout)
-        from unox.ui.app import run_app
+        session = open_night(setup, Session)
+        try:
+            attach(setup, session)  # --mqtt: Home Assistant (docs/install.md)
+            if setup.web is not None:
+                from unox.cli.web_option import start_beside
 
-        # The sim's virtual time flows with the wall clock here: 50 ms per 50 ms poll.
-        return run_app(session, poll_interval=0.05, poll_wait=0.05 if session.ctx.sim else 0.0)
+                gate, setup.gate = setup.gate, None  # the server takes the bound socket
+                setup.stops.append(start_beside(session, args, gate=gate))
+            if setup.front == "plain":
+                from unox.ui.plain import polled_lines, run_plain
+
+                lines = sys.stdin if session.ctx.sim else polled_lines(sys.stdin, session)
+                for line in session.log:  # what happened while opening: resumed, a finished game kept aside
+                    print(line)
+                return run_plain(session, lines, sys.stdout)
+            from unox.ui.app import run_app
+
+            # The sim's virtual time flows with the wall clock here: 50 ms per 50 ms poll.
+            return run_app(session, poll_interval=0.05, poll_wait=0.05 if session.ctx.sim else 0.0)
+        finally:
+            setup.close()  # the phones, then Home Assistant
+            session.close()  # after any launcher call still running on a worker thread
     finally:
-        if stop_web is not None:
-            stop_web()
-        stop_mqtt()
-        session.close()  # after any launcher call still running on a worker thread
+        setup.close()
 
 
 def _list() -> int:

@@ -61,12 +61,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """A preset of the one assembly's checks (`unox.cli.assemble`): `--mqtt` checked before the launcher."""
     from unox import config as config_file
+    from unox.cli.assemble import check
     from unox.launcher import LauncherError
     from unox.launcher.configured import resolve
     from unox.launcher.options import open_checked
     from unox.profiles import ProfileError
 
+    check("press", args)
     try:
         settings = config_file.load(args.config)
         mode_options = _options(args, settings)

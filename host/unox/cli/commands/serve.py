@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from unox.cli.errors import CommandError
-from unox.cli.mqtt_option import add_mqtt_option, start_for_table
+from unox.cli.mqtt_option import add_mqtt_option
 from unox.cli.tournament_option import add_tournament_options
-from unox.cli.web_option import add_web_options, detach_script, web_options
+from unox.cli.web_option import add_web_options, detach_script
 
 EXAMPLE = """examples:
   unox serve --players Ann,Bob,Cy --launcher serial:/dev/unox-launcher --journal game.db
@@ -46,27 +46,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """A preset of the one assembly (`unox.cli.assemble`): the phones, the web server in the foreground."""
+    from unox.cli.assemble import attach, check, open_night
     from unox.web.launch import WebError, serve
 
-    if args.tournament is not None:  # docs/tournament.md: one table per round on the phones
-        from unox.cli.tournament_option import run_serve
-
-        return run_serve(args)
-    options = web_options(args)
-    from unox.cli.night import open_session
-
-    session = open_session(args)
-    stop_mqtt = lambda: None  # noqa: E731
+    setup = check("serve", args)  # the PINs, the names, the port bound: nothing is written before
     try:
-        table, launcher = session.table, detach_script(session)
-        stop_mqtt = start_for_table(args, table)  # --mqtt: Home Assistant (docs/install.md)
-        return serve(table, options, launcher=launcher, lines=session.log)
-    except WebError as exc:
-        raise CommandError(str(exc)) from exc
-    except KeyboardInterrupt:
-        return 0
+        if setup.tournament is not None:  # docs/tournament.md: one table per round on the phones
+            from unox.cli.tournament_option import run_serve
+
+            return run_serve(setup)
+        session = open_night(setup)
+        try:
+            attach(setup, session)  # --mqtt: Home Assistant (docs/install.md)
+            table, launcher = session.table, detach_script(session)
+            gate, setup.gate = setup.gate, None  # the server takes the bound socket
+            return serve(table, setup.web, launcher=launcher, lines=session.log, gate=gate)
+        except WebError as exc:
+            raise CommandError(str(exc)) from exc
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            setup.close()
+            session.table.close()
     finally:
-        stop_mqtt()
-        session.table.close()
-
-
+        setup.close()

@@ -46,8 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """A preset of the one assembly's checks (`unox.cli.assemble`): the table protocol on stdin/stdout."""
+    from unox.cli.assemble import check
     from unox.table.jsonl import serve
 
+    check("table", args)  # the option pairs refused before anything is written
     if args.tournament is not None:
         from unox.cli.tournament_option import run_table
 

@@ -1,0 +1,106 @@
+"""Issue 21: `--mqtt` in every mode that offers it. A tournament table (`unox play --tournament`, `unox serve
+--tournament`) shows its table in Home Assistant; a refused start opens no broker session and writes no file.
+A client subscribed as HA is (`HomeAssistant`, test_discovery) watches a real mosquitto with logins on."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import paho.mqtt.client as mqtt
+from unox.tournament.address import parse
+from unox.tournament.coordinator import Coordinator
+from unox.tournament.journal import ResultsJournal
+from unox.tournament.schedule import Plan
+
+from .test_discovery import WAIT, HomeAssistant
+
+UNOX = [sys.executable, "-m", "unox"]
+PLAYERS = ("Ann", "Bob", "Cy", "Dee")  # C-V2: one table, three rounds
+
+
+def nothing_retained_under(broker, prefix: str) -> list[str]:
+    """The retained topics under `prefix`: subscribe, then a sentinel published after the subscription
+    comes back behind every retained message the broker had (one connection, in order)."""
+    seen: list[str] = []
+    arrived = threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="house-check")
+    client.username_pw_set("ha", broker.users["ha"])
+
+    def on_subscribe(c, *args):
+        c.publish("house-check/sentinel", "done", qos=1)
+
+    def on_message(c, userdata, message):
+        if message.topic == "house-check/sentinel":
+            arrived.set()
+        else:
+            seen.append(message.topic)
+
+    client.on_connect = lambda c, *a: c.subscribe([(prefix + "#", 1), ("house-check/sentinel", 1)])
+    client.on_subscribe = on_subscribe
+    client.on_message = on_message
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        assert arrived.wait(WAIT), "the broker never echoed the sentinel"
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    return seen
+
+
+def test_unox_play_with_a_tournament_shows_the_rounds_table_in_home_assistant(broker, tmp_path):
+    """Before issue 21 the tournament path returned before the bridge started: HA saw nothing at all."""
+    ha = HomeAssistant(broker)
+    mqtt_url = f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/"
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "club")), journal, Plan(PLAYERS),
+                                  say=lambda text: None).start()
+        try:
+            done = subprocess.run(
+                [*UNOX, "play", "--plain", "--tournament", broker.url("table1", "club"), "--table", "1",
+                 "--launcher", "script", "--journal", str(tmp_path / "table1.db"), "--mqtt", mqtt_url],
+                input="deal Ann\nflip\nflip G7\n", capture_output=True, text=True, timeout=WAIT * 2,
+                env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+            )
+        finally:
+            coordinator.stop()
+    try:
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+        assert "round 1, table 1: Ann Bob Cy Dee" in done.stdout
+        ha.wait(lambda: len(ha.configs) == 7, "the 7 entities")
+        # the round's table as it was left: Ann dealt and the first card turned, so it is Bob's turn
+        ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table")
+        assert ha.state("cards_left") not in (None, "none")
+        ha.wait(lambda: ha.available("turn") == "offline", "offline once the command ended")
+    finally:
+        ha.stop()
+
+
+def test_a_refused_serve_opens_no_broker_session_and_writes_no_file(broker, tmp_path):
+    state = tmp_path / "state"
+    mqtt_url = f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/"
+    done = subprocess.run(
+        [*UNOX, "serve", "--players", "Ann,Bob", "--launcher", "script", "--pin", "", "--mqtt", mqtt_url],
+        capture_output=True, text=True, timeout=WAIT * 2, env={**os.environ, "XDG_STATE_HOME": str(state)},
+    )
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "without a PIN" in done.stderr
+    assert not state.exists() or not any(p.is_file() for p in state.rglob("*"))
+    assert nothing_retained_under(broker, "homeassistant/") == []
+
+
+def test_the_retained_check_sees_what_a_started_bridge_leaves(broker):
+    """The check above is not blind: a bridge that did start leaves its retained discovery configs."""
+    from unox.homeassistant.bridge import HomeAssistantBridge
+    from unox.homeassistant.snapshots import idle_snapshot
+
+    address = parse(f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/", need_name=False)
+    bridge = HomeAssistantBridge(address, "unox_housepi", idle_snapshot).start()
+    try:
+        assert bridge.link.wait_connected(WAIT)
+    finally:
+        bridge.stop()
+    assert len([t for t in nothing_retained_under(broker, "homeassistant/") if t.endswith("/config")]) == 7
