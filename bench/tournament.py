@@ -119,7 +119,7 @@ def baseline(broker: PrivateBroker, runs: int) -> float:
 
 def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> dict:
     users = ["coordinator", *[f"table{n}" for n in range(1, tables + 1)]]
-    broker = PrivateBroker.with_users(folder / "broker", users).start()
+    broker = PrivateBroker.with_users(folder / "broker", users, acl=("pattern readwrite bench/#",)).start()
     try:
         base = baseline(broker, min(hands, 300))
         plan = Plan(tuple(f"P{n}" for n in range(1, 4 * tables + 1)))

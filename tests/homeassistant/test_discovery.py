@@ -104,7 +104,7 @@ class HomeAssistant:
         self.configs: dict[str, dict] = {}
         self.changed = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="homeassistant-test")
-        self.client.username_pw_set("ha", broker.users["ha"])
+        self.client.username_pw_set("homeassistant", broker.users["homeassistant"])
         self.client.on_connect = lambda c, *a: c.subscribe("homeassistant/#", qos=1)
         self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", broker.port)

@@ -27,18 +27,18 @@ def nothing_retained_under(broker, prefix: str) -> list[str]:
     seen: list[str] = []
     arrived = threading.Event()
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="house-check")
-    client.username_pw_set("ha", broker.users["ha"])
+    client.username_pw_set("homeassistant", broker.users["homeassistant"])
 
     def on_subscribe(c, *args):
-        c.publish("house-check/sentinel", "done", qos=1)
+        c.publish("test/house-check/sentinel", "done", qos=1)
 
     def on_message(c, userdata, message):
-        if message.topic == "house-check/sentinel":
+        if message.topic == "test/house-check/sentinel":
             arrived.set()
         else:
             seen.append(message.topic)
 
-    client.on_connect = lambda c, *a: c.subscribe([(prefix + "#", 1), ("house-check/sentinel", 1)])
+    client.on_connect = lambda c, *a: c.subscribe([(prefix + "#", 1), ("test/house-check/sentinel", 1)])
     client.on_subscribe = on_subscribe
     client.on_message = on_message
     client.connect("127.0.0.1", broker.port)

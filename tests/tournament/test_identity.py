@@ -182,7 +182,7 @@ def test_the_tournament_id_is_in_every_message_and_the_retained_ones_say_ended(b
             assert coordinator.over.is_set()
         finally:
             coordinator.stop()
-    watcher = Link(parse(broker.url("ha", name)), "watcher",
+    watcher = Link(parse(broker.url("homeassistant", name)), "watcher",
                    {f"unox/tournament/{name}/{what}": on for what in ("schedule", "round", "standings")},
                    persistent=False).start()
     try:

@@ -250,7 +250,7 @@ def test_a_table_killed_with_kill_9_and_resumed_sends_its_unsent_results_once(br
     """The results it played with nobody listening exist only in its journal; resumed, it sends them."""
     plan = Plan(tuple(C_V2_PLAYERS))
     name = "killed"
-    announcer = Link(parse(broker.url("ha", name)), "announcer", {}, persistent=False).start()
+    announcer = Link(parse(broker.url("coordinator", name)), "announcer", {}, persistent=False).start()
     assert announcer.wait_connected(WAIT)
     announcer.publish(f"unox/tournament/{name}/schedule", plan.to_json(), retain=True).wait_for_publish(WAIT)
     announcer.publish(

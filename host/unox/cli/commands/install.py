@@ -63,6 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     broker.add_argument("--host", default=None, help="the broker's name in the printed addresses "
                         "(default: this machine's name + .local)")
     broker.add_argument("--name", default="club", help="the tournament's name in the printed addresses")
+    broker.add_argument("--acl", action="store_true", help="print the ACL (who may publish what) instead of "
+                        "the config; --write writes both")
     _add_write_options(broker)
     broker.set_defaults(func=run_broker)
 
@@ -110,13 +112,20 @@ def run_broker(args: argparse.Namespace) -> int:
     try:
         users = broker.broker_users(args.tables)
         passwords = install.target(args.root, broker.BROKER_PASSWORDS_PATH)
-        text = broker.broker_config(Path("/") / broker.BROKER_PASSWORDS_PATH)
+        acl_path = Path("/") / broker.BROKER_ACL_PATH
+        text = broker.broker_config(Path("/") / broker.BROKER_PASSWORDS_PATH, acl_path)
+        acl = broker.broker_acl()
+        if not args.write and args.acl:
+            return _emit(args, acl, broker.BROKER_ACL_PATH, broker.broker_next_steps())
         if not args.write:
             return _emit(args, text, broker.BROKER_CONF_PATH, [
                 f"mosquitto_passwd -b /{broker.BROKER_PASSWORDS_PATH} USER PASSWORD   # {', '.join(users)}",
+                f"unox install broker --acl > {acl_path}   # who may publish what",
                 *broker.broker_next_steps()])
         host = args.host or f"{socket.gethostname()}.local"
         broker.client_urls({}, host, args.name)  # the name is checked before anything is written
+        state = install.write_file(install.target(args.root, broker.BROKER_ACL_PATH), acl, force=args.force)
+        print(f"{state} {install.target(args.root, broker.BROKER_ACL_PATH)}")
         _emit(args, text, broker.BROKER_CONF_PATH, broker.broker_next_steps())
         added = broker.add_users(passwords, users)
     except install.InstallError as exc:

@@ -167,9 +167,9 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
         plan = _plan(args, journal, address.name, fresh)
         coordinator = Coordinator(address, journal, plan)
         server = _standings_server(address.name, coordinator, page) if page is not None else None
-        coordinator.start()
         print(f"tournament {address.name}: id {plan.tournament} (the tables learn it from the broker)",
               file=sys.stderr, flush=True)
+        coordinator.start()
         try:
             if not coordinator.link.wait_connected(10):
                 print(f"waiting for the broker at {address.host}:{address.port}", file=sys.stderr, flush=True)
