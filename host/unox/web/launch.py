@@ -227,12 +227,13 @@ def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = ()) -> Any:
     return uvicorn.Server(config)
 
 
-def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] = sys.stdout,
+def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] | None = None,
           lines: list[str] | None = None, gate: Gate | None = None) -> int:
     """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C.
 
     `lines` (what opening the table said: the journal's path, a resume) go to this console only; the phones'
     log starts from the journal's own history."""
+    out = sys.stdout if out is None else out  # read at the call: a test may have swapped it
     server = WebServer(table, options, launcher=launcher, button_loop=True, gate=gate)
     announce(server.url, server.pin, out, server.operator_pin)
     for line in lines or []:
@@ -242,10 +243,11 @@ def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str]
     return 0
 
 
-def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdout,
+def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] | None = None,
                     launcher: Any = None, fire_lock: Any = None, gate: Gate | None = None) -> WebServer:
     """The web server beside another front end that owns the launcher's button (and takes `fire_lock`
     for each talk with it); `.stop()` ends it."""
+    out = sys.stdout if out is None else out  # read at the call: a test may have swapped it
     server = WebServer(table, options, launcher=launcher, button_loop=False, fire_lock=fire_lock,
                        gate=gate)
     announce(server.url, server.pin, out, server.operator_pin)
@@ -255,8 +257,9 @@ def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] = sys.stdou
 
 
 def serve_watching(table: Any, options: WebOptions, step: Callable[[], bool], *, pace: float,
-                   out: IO[str] = sys.stdout) -> int:
+                   out: IO[str] | None = None) -> int:
     """`unox demo --web`: bots move every `pace` seconds in a thread; the page shows it read-only."""
+    out = sys.stdout if out is None else out  # read at the call: a test may have swapped it
     import logging
 
     server = WebServer(table, options)
