@@ -160,3 +160,24 @@ def test_a_journal_in_use_never_shows_the_other_process_password(tmp_path):
     message = str(refused.value)
     assert f"PID {holder.pid}" in message and "mqtt://table1:***@127.0.0.1/club" in message
     assert "hunter2secret" not in message
+
+
+def test_a_receipt_faster_than_the_tables_own_commit_is_kept_and_applied_after_it(tmp_path):
+    """The table sends a result while it journals it (one disk flush on the way, not two): a receipt that
+    comes back before the commit is applied once the row is there, so the result is not sent again."""
+    plan = Plan(tuple(C_V2_PLAYERS))
+    sent: list[dict] = []
+
+    class EchoLink:  # the coordinator answers at once, before the table's record() has committed
+        def publish(self, topic: str, result: dict) -> None:
+            sent.append({**result, "_journalled": journal.has(result["hand_id"])})
+            seat._on_ack("ack/1", {"hand_id": result["hand_id"], "id": plan.tournament, "ok": True})
+
+    with ResultsJournal(tmp_path / "table1.db") as journal:
+        seat = TableSeat(parse("mqtt://table1:x@127.0.0.1/fast"), 1, journal)
+        seat.tournament, seat.link = plan.tournament, EchoLink()
+        seat.report({"hand_id": "r1-t1-h1", "round": 1, "table": 1, "hand": 1, "went_out": "Ann",
+                     "points": {"Ann": 0, "Bob": 3, "Cy": 0, "Dee": 4}})
+        assert seat.unsent() == 0 and journal.has("r1-t1-h1")
+    assert [(result["tournament"], result["_journalled"]) for result in sent] == [(plan.tournament, False)]
+    assert journal_rows(tmp_path / "table1.db")[0]["_acked"] == 1

@@ -1,9 +1,12 @@
 """A table's place in a tournament: it learns the schedule and the open round, and delivers its results.
 
-Each result is written to the table's own journal before it is sent, and stays marked unsent until the
-coordinator's acknowledgement names its hand id; unsent results go again on every reconnect and every
-`RESEND` seconds while one is waiting, so a broker that was away or a table killed and resumed loses none
-(the coordinator counts a hand id once, so sending again is always safe).
+Each result is sent as it is written to the table's own journal (the round trip to the coordinator overlaps
+the table's disk flush, so a result waits for one flush, the coordinator's, not two), and stays marked unsent
+until the coordinator's acknowledgement names its hand id. A table that dies between the send and its flush
+plays or reads that hand again from what made it (the bots' seed, the round's own table journal) and sends the
+same result, which the coordinator counts once; unsent results go again on every reconnect and every `RESEND`
+seconds while one is waiting, so a broker that was away or a table killed and resumed loses none (the
+coordinator counts a hand id once, so sending again is always safe).
 """
 
 from __future__ import annotations
@@ -135,6 +138,7 @@ class TableSeat:
         self.tournament = bound_id(journal)
         self.name_wait = name_wait
         self.foreign: str | None = None
+        self._in_flight: dict[str, dict[str, Any] | None] = {}  # hand id -> its receipt, if back already
         self._changed = threading.Condition()
         self._sent_at = 0.0
         self.link: Link | None = None
@@ -202,10 +206,21 @@ class TableSeat:
     # -- results ----------------------------------------------------------------------------------
 
     def report(self, result: dict[str, Any]) -> None:
-        """Journal the result (committed), then send it; it carries the tournament's id."""
+        """Send the result and journal it (committed) meanwhile; it carries the tournament's id. A receipt
+        that comes back before the commit is kept and applied after it."""
         result = {**result, "tournament": self.tournament}
-        self.journal.record(result["hand_id"], result["round"], result["table"], result["hand"], result)
+        hand_id = result["hand_id"]
+        with self._changed:
+            self._in_flight[hand_id] = None
         self._send(result)
+        try:
+            self.journal.record(hand_id, result["round"], result["table"], result["hand"], result)
+        finally:
+            with self._changed:
+                early = self._in_flight.pop(hand_id, None)
+                if early is not None:
+                    self._apply_ack(early)
+                self._changed.notify_all()
 
     def send_unsent(self) -> None:
         for result in self.journal.unacked():
@@ -270,17 +285,25 @@ class TableSeat:
     def _on_ack(self, topic: str, payload: Any) -> None:
         if not isinstance(payload, dict) or not isinstance(payload.get("hand_id"), str):
             return
-        if payload.get("id") != self.tournament or not self.journal.has(payload["hand_id"]):
+        if payload.get("id") != self.tournament:
             return  # a receipt for another tournament's table of the same number
         with self._changed:
-            if payload.get("ok", True):
-                self.journal.acknowledge(payload["hand_id"])
-            elif self.journal.refuse(payload["hand_id"]):
-                why = str(payload.get("error", "no reason given"))[:300]
-                self.journal.set(REFUSED_KEY + payload["hand_id"], why)
-                self.say(f"table {self.number}: the coordinator refused hand {payload['hand_id']}: {why}; it "
-                         "is not counted and not sent again: write it down for the organiser")
+            if payload["hand_id"] in self._in_flight:  # faster than our own commit: applied after it
+                self._in_flight[payload["hand_id"]] = payload
+                return
+            if self.journal.has(payload["hand_id"]):
+                self._apply_ack(payload)
             self._changed.notify_all()
+
+    def _apply_ack(self, payload: dict[str, Any]) -> None:
+        """A receipt for a journalled result (the caller holds `_changed`)."""
+        if payload.get("ok", True):
+            self.journal.acknowledge(payload["hand_id"])
+        elif self.journal.refuse(payload["hand_id"]):
+            why = str(payload.get("error", "no reason given"))[:300]
+            self.journal.set(REFUSED_KEY + payload["hand_id"], why)
+            self.say(f"table {self.number}: the coordinator refused hand {payload['hand_id']}: {why}; it "
+                     "is not counted and not sent again: write it down for the organiser")
 
     def stop(self) -> None:
         if self.link is not None:
