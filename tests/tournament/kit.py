@@ -31,10 +31,10 @@ def journal_rows(path: Path) -> list[dict]:
 
 def pairs_of(players: list[str], round_no: int, table: int) -> list[tuple[str, ...]]:
     """The pairs the rules give (C-V3: the circle method; C-V2: D7's A+C, A+B, A+D)."""
-    if len(players) == 8:
-        return [tuple(p) for p in multi_table_rounds(players)[round_no - 1][table - 1]]
+    if len(players) == 8:  # a second cycle ("varias rondas") plays the rotation again
+        return [tuple(p) for p in multi_table_rounds(players)[(round_no - 1) % 7][table - 1]]
     a, b, c, d = players
-    return [[(a, c), (b, d)], [(a, b), (c, d)], [(a, d), (b, c)]][round_no - 1]
+    return [[(a, c), (b, d)], [(a, b), (c, d)], [(a, d), (b, c)]][(round_no - 1) % 3]
 
 
 def scored_by_hand(players: list[str], results: list[dict]) -> dict[str, int]:

@@ -18,6 +18,7 @@ from unox.rules.variants import ROTATION_HANDS, multi_table_rounds, teams
 
 HANDS_PER_ROUND = ROTATION_HANDS  # 4 hands with each partner (C-V2, C-V3)
 MAX_PLAYERS = 80  # 20 tables
+MAX_CYCLES = 10  # "Se pueden jugar varias rondas" (C-V2): the whole rotation again, up to this many times
 
 Pair = tuple[str, str]
 Match = tuple[Pair, Pair]  # the two pairs at one table
@@ -84,10 +85,13 @@ class Plan:
     rules: str = "classic"
     hands_per_round: int = HANDS_PER_ROUND
     tournament: str = field(default_factory=new_tournament_id)  # this tournament's id, new for each start
+    cycles: int = 1  # the whole rotation played this many times (C-V2: "Se pueden jugar varias rondas")
 
     @cached_property
     def rounds(self) -> list[list[Match]]:
-        return rounds_for(list(self.players))
+        if not 1 <= self.cycles <= MAX_CYCLES:
+            raise ScheduleError(f"a tournament plays its rotation 1 to {MAX_CYCLES} times, not {self.cycles}")
+        return rounds_for(list(self.players)) * self.cycles
 
     @property
     def tables(self) -> int:
@@ -118,7 +122,8 @@ class Plan:
         rounds = [[{"table": t, "seats": seats(m), "pairs": [list(p) for p in m]} for t, m in enumerate(r, 1)]
                   for r in self.rounds]
         return {"id": self.tournament, "players": list(self.players), "rules": self.rules,
-                "hands_per_round": self.hands_per_round, "tables": self.tables, "rounds": rounds}
+                "hands_per_round": self.hands_per_round, "tables": self.tables, "cycles": self.cycles,
+                "rounds": rounds}
 
     @staticmethod
     def from_json(data: Any) -> Plan:
@@ -129,6 +134,6 @@ class Plan:
             raise ScheduleError("the schedule message has no tournament id")
         hands = data.get("hands_per_round", HANDS_PER_ROUND)
         plan = Plan(tuple(str(p) for p in data["players"]), str(data.get("rules", "classic")), int(hands),
-                    tournament)
+                    tournament, int(data.get("cycles", 1)))
         plan.rounds  # noqa: B018 - checks the players make a schedule
         return plan

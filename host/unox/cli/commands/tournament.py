@@ -69,6 +69,8 @@ def _add_start_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", help="4, 8, 12 ... names, e.g. Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal (C-V3)")
     parser.add_argument("--rules", default=None, metavar="EDITION", help="the edition each table plays "
                        "(default classic)")
+    parser.add_argument("--cycles", default=None, metavar="N",
+                        help="play the whole rotation N times (default 1; C-V2: rounds may be played again)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every result")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the tournament a journal holds")
     parser.add_argument("--json", action="store_true", help="print the final standings as JSON")
@@ -134,8 +136,12 @@ def new_plan(args: argparse.Namespace) -> Plan:
     if rules not in paired:
         raise CommandError(f"--rules {rules!r} has no partners variant for a tournament of pairs; use one of "
                            f"{', '.join(paired)}")
+    from unox.cli.table_options import whole_number
+    from unox.tournament.schedule import MAX_CYCLES
+
+    cycles = whole_number("--cycles", args.cycles, 1, MAX_CYCLES) if args.cycles is not None else 1
     try:
-        plan = Plan(tuple(p.strip() for p in args.players.split(",")), rules)
+        plan = Plan(tuple(p.strip() for p in args.players.split(",")), rules, cycles=int(cycles or 1))
         plan.rounds  # noqa: B018 - checks the players make a schedule
     except ScheduleError as exc:
         raise CommandError(str(exc)) from exc
@@ -152,9 +158,9 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
     address = _address(args.broker)
     if (args.journal is None) == (args.resume is None):
         raise CommandError("give --journal FILE for a new tournament, or --resume FILE to continue one")
-    if args.resume is not None and (args.players or args.rules):
-        raise CommandError("--resume takes the players and rules from the journal; "
-                           "leave out --players and --rules")
+    if args.resume is not None and (args.players or args.rules or args.cycles):
+        raise CommandError("--resume takes the players, rules and cycles from the journal; "
+                           "leave out --players, --rules and --cycles")
     if args.resume is not None and not args.resume.is_file():
         raise CommandError(f"no journal at {args.resume}; give the file written by --journal")
     fresh = new_plan(args) if args.resume is None else None
