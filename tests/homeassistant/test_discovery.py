@@ -19,6 +19,7 @@ import time
 import paho.mqtt.client as mqtt
 from unox.homeassistant.bridge import HomeAssistantBridge
 from unox.homeassistant.discovery import ENTITIES, announcements, node_id
+from unox.launcher.base import FAULTS
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.tournament.address import parse
@@ -46,7 +47,7 @@ COMMON = {
     "json_attributes_topic",
 }
 DOCUMENTED = {
-    "sensor": COMMON | {"unit_of_measurement", "state_class", "suggested_display_precision"},
+    "sensor": COMMON | {"unit_of_measurement", "state_class", "suggested_display_precision", "options"},
     "binary_sensor": COMMON | {"payload_on", "payload_off", "off_delay"},
 }
 DEVICE_FIELDS = {
@@ -94,6 +95,42 @@ def test_every_discovery_payload_fits_home_assistants_documented_schema():
         if "state_class" in payload:
             assert payload["state_class"] in STATE_CLASSES and payload.get("unit_of_measurement")
         assert "/" not in payload["unique_id"] and not payload["state_topic"].startswith("homeassistant/")
+    by_id = {topic.split("/")[-2]: payload for topic, payload in found}
+    # issue 24: Link and Last fault are diagnostics; Last fault is an enum of every fault the launcher names
+    assert by_id["link"]["entity_category"] == by_id["last_fault"]["entity_category"] == "diagnostic"
+    fault = by_id["last_fault"]
+    assert fault["device_class"] == "enum"
+    assert "unit_of_measurement" not in fault and "state_class" not in fault  # HA refuses them on an enum
+    assert set(FAULTS) | {"none"} <= set(fault["options"])
+    assert all("entity_category" not in p for k, p in by_id.items() if k not in ("link", "last_fault"))
+
+
+def test_a_fault_the_enum_does_not_know_is_other_never_an_unknown_state():
+    from types import SimpleNamespace
+
+    from unox.homeassistant.discovery import FAULT_STATES
+    from unox.homeassistant.snapshots import launcher_view
+
+    link = SimpleNamespace(alive=lambda: True)
+    for fault, shown in [(None, "none"), ("jam", "jam"), ("battery", "battery"), ("smoke", "other")]:
+        launcher = SimpleNamespace(state=SimpleNamespace(lid_open=False, last_fault=fault), link=link)
+        assert launcher_view(launcher)["last_fault"] == shown and shown in FAULT_STATES
+
+
+def test_an_unreachable_broker_is_said_on_screen_never_silent(tmp_path):
+    """Issue 24, failure 8: before, `--mqtt` with no broker waited 5 s and then went on silently."""
+    from unox.cli.mqtt_option import start_bridge
+    from unox.tournament.broker import free_port
+
+    said: list[str] = []
+    port = free_port()  # nothing listens there
+    stop = start_bridge(parse(f"mqtt://table1:x@127.0.0.1:{port}/", need_name=False), lambda: {},
+                        wait=0.3, say=said.append)
+    try:
+        assert said == [f"Home Assistant: no broker answered at 127.0.0.1:{port} within 0.3 s; unox goes on "
+                        "without it and keeps trying (is mosquitto running there?)"]
+    finally:
+        stop()
 
 
 class HomeAssistant:

@@ -14,10 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from unox import __version__
+from unox.launcher.base import FAULTS
 
 PREFIX = "homeassistant"  # HA's default discovery prefix
 ONLINE, OFFLINE = "online", "offline"
 ON, OFF = "ON", "OFF"  # binary sensors' default payload_on / payload_off
+NO_FAULT, OTHER_FAULT = "none", "other"
+# Last fault is an enum sensor: HA offers exactly these states in automations and history
+FAULT_STATES = (NO_FAULT, *FAULTS, "abort", OTHER_FAULT)
+DIAGNOSTIC = ("entity_category", "diagnostic")  # shown under the device's diagnostics, not its controls
 
 
 @dataclass(frozen=True)
@@ -25,14 +30,16 @@ class Entity:
     object_id: str
     component: str  # sensor or binary_sensor
     name: str
-    extra: tuple[tuple[str, str], ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
 
 
 ENTITIES = (
     Entity("cards_left", "sensor", "Cards left (estimate)",
            (("unit_of_measurement", "cards"), ("state_class", "measurement"), ("icon", "mdi:cards"))),
-    Entity("link", "binary_sensor", "Link", (("device_class", "connectivity"),)),
-    Entity("last_fault", "sensor", "Last fault", (("icon", "mdi:alert-circle-outline"),)),
+    Entity("link", "binary_sensor", "Link", (("device_class", "connectivity"), DIAGNOSTIC)),
+    Entity("last_fault", "sensor", "Last fault", (("icon", "mdi:alert-circle-outline"),
+                                                  ("device_class", "enum"), ("options", list(FAULT_STATES)),
+                                                  DIAGNOSTIC)),
     Entity("lid", "binary_sensor", "Lid", (("device_class", "opening"),)),
     Entity("presses", "sensor", "Presses tonight", (("unit_of_measurement", "presses"),
                                                     ("state_class", "total_increasing"),

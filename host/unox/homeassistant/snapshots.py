@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from unox.homeassistant.discovery import OFF, ON
+from unox.homeassistant.discovery import FAULT_STATES, OFF, ON, OTHER_FAULT
 
 NOTHING = "none"
 NOBODY = "nobody"
@@ -20,8 +20,9 @@ def launcher_view(launcher: Any) -> dict[str, str]:
     if launcher is None or state is None or link is None:
         return {"link": OFF, "lid": OFF, "last_fault": NOTHING}
     alive = bool(link.alive())
+    fault = str(state.last_fault or NOTHING)
     return {"link": ON if alive else OFF, "lid": ON if state.lid_open else OFF,
-            "last_fault": str(state.last_fault or NOTHING)}
+            "last_fault": fault if fault in FAULT_STATES else OTHER_FAULT}  # an enum: only its own states
 
 
 def table_snapshot(table: Any) -> dict[str, str]:
