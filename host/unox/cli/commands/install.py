@@ -68,6 +68,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_write_options(broker)
     broker.set_defaults(func=run_broker)
 
+    home = sub.add_parser(
+        "homeassistant",
+        help="take this launcher out of Home Assistant: clear its retained discovery configs on the broker",
+        epilog="example: unox install homeassistant --remove --mqtt mqtt://table1:PASS@homeassistant.local/",
+    )
+    home.add_argument("--remove", action="store_true", help="clear the device's retained configs and states")
+    home.add_argument("--mqtt", metavar="URL", help="the broker Home Assistant uses: mqtt://USER:PASS@HOST[:PORT]/")
+    home.add_argument("--node", help="the device to remove (default: this machine's, unox_HOSTNAME)")
+    home.set_defaults(func=run_homeassistant)
+
 
 def _add_write_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--write", action="store_true", help="write the file instead of printing it")
@@ -137,6 +147,47 @@ def run_broker(args: argparse.Namespace) -> int:
         print(f"new users in {passwords} (write these down: they are shown once):")
         for line in broker.client_urls(added, host, args.name):
             print(f"  {line}")
+    return 0
+
+
+def run_homeassistant(args: argparse.Namespace) -> int:
+    """Empty retained messages on every config, state and availability topic of the device: Home Assistant
+    removes a discovered entity whose config is emptied, and nothing of it stays on the broker."""
+    import re
+
+    from unox.homeassistant.discovery import ENTITIES, availability_topic, config_topic, node_id, state_topic
+    from unox.tournament.address import AddressError, parse
+    from unox.tournament.link import Link, LinkError
+
+    if not args.remove:
+        raise CommandError("give --remove to take this launcher out of Home Assistant (unox serve, play and "
+                           "press with --mqtt announce it again)")
+    if args.mqtt is None:
+        raise CommandError("give the broker with --mqtt mqtt://USER:PASS@HOST[:PORT]/ (the one --mqtt used)")
+    try:
+        address = parse(args.mqtt, option="--mqtt", need_name=False)
+    except AddressError as exc:
+        raise CommandError(str(exc)) from exc
+    node = args.node or node_id()
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", node):
+        raise CommandError(f"--node {node!r}: letters, digits, - or _ (the device id, e.g. unox_unox-pi)")
+    topics = [*(config_topic(node, entity) for entity in ENTITIES),
+              *(state_topic(node, entity.object_id) for entity in ENTITIES), availability_topic(node)]
+    link = Link(address, "", {}, persistent=False).start()
+    try:
+        if not link.wait_connected(10):
+            where = f"{address.host}:{address.port}"
+            raise CommandError(f"no broker answered at {where} within 10 s; is mosquitto running there? "
+                               "Nothing was removed")
+        sent = [link.publish_text(topic, "", retain=True) for topic in topics]
+        for info in sent:
+            info.wait_for_publish(10)
+    except LinkError as exc:
+        raise CommandError(str(exc)) from exc
+    finally:
+        link.stop()
+    print(f"removed {node} from Home Assistant: cleared {len(ENTITIES)} entity configs and their states on "
+          f"{address.host}:{address.port}")
     return 0
 
 
