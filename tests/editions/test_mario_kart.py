@@ -512,8 +512,8 @@ def test_MK_I1_unox_table_with_the_sim_launcher_fires_the_item_card_then_takes_t
 def test_MK_I1_DL1_a_whole_demo_game_fires_exactly_what_the_journal_books():
     """Bots in dealt mode on the simulated launcher: every card out of the device is a draw, an item card or
     a first card (DL3, MK-S4's covered ones too) the table booked, and every item card is one card."""
+    from unox.table.demo import open_demo
     from unox.table.night_launcher import sim_device
-    from unox.ui.demo import open_demo
 
     for seed in (3, 11):
         session, driver = open_demo(players=5, seed=seed, rules="mario-kart")
@@ -584,7 +584,7 @@ def test_MK_I1_the_tables_prompt_says_which_request_the_item_wild_waits_for():
 
 
 def test_MK_S1_the_demo_table_chooses_the_dealer_without_drawing_cards():
-    from unox.ui.demo import open_demo
+    from unox.table.demo import open_demo
 
     session, driver = open_demo(players=3, seed=8, rules="mario-kart")
     try:

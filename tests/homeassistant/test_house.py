@@ -5,15 +5,20 @@ A client subscribed as HA is (`HomeAssistant`, test_discovery) watches a real mo
 from __future__ import annotations
 
 import os
+import selectors
+import signal
 import subprocess
 import sys
 import threading
+import time
 
 import paho.mqtt.client as mqtt
 from unox.tournament.address import parse
+from unox.tournament.broker import free_port
 from unox.tournament.coordinator import Coordinator
 from unox.tournament.journal import ResultsJournal
 from unox.tournament.schedule import Plan
+from unox.web.client import WebClient
 
 from .test_discovery import WAIT, HomeAssistant
 
@@ -77,6 +82,49 @@ def test_unox_play_with_a_tournament_shows_the_rounds_table_in_home_assistant(br
         ha.wait(lambda: ha.available("turn") == "offline", "offline once the command ended")
     finally:
         ha.stop()
+
+
+def read_until(process: subprocess.Popen, needle: str) -> None:
+    """Read `process`'s stdout up to the first line holding `needle` (it must print it within WAIT)."""
+    deadline, seen = time.monotonic() + WAIT, []
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while selector.select(max(deadline - time.monotonic(), 0)):
+            line = process.stdout.readline()
+            seen.append(line)
+            if not line or needle in line:
+                break
+    assert seen and needle in seen[-1], "".join(seen)[-2000:]
+
+
+def test_unox_serve_with_a_tournament_shows_the_rounds_table_in_home_assistant(broker, tmp_path):
+    ha = HomeAssistant(broker)
+    mqtt_url = f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/"
+    port = free_port()
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "club")), journal, Plan(PLAYERS),
+                                  say=lambda text: None).start()
+        serve = subprocess.Popen(
+            [*UNOX, "serve", "--tournament", broker.url("table1", "club"), "--table", "1", "--launcher",
+             "script", "--journal", str(tmp_path / "table1.db"), "--host", "127.0.0.1", "--port", str(port),
+             "--pin", "", "--operator-pin", "", "--mqtt", mqtt_url],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        )
+        try:
+            read_until(serve, "open http://127.0.0.1")
+            operator = WebClient(f"http://127.0.0.1:{port}")
+            operator.join(None, "operator")
+            for request in ({"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip", "card": "G7", "fired": 1}):
+                status, reply = operator.request(request)
+                assert status == 200 and reply["ok"], reply
+            ha.wait(lambda: len(ha.configs) == 7 and ha.available("turn") == "online", "the entities online")
+            ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table, played on a phone")
+        finally:
+            serve.send_signal(signal.SIGINT)
+            serve.communicate(timeout=WAIT)
+            coordinator.stop()
+            ha.stop()
 
 
 def test_a_refused_serve_opens_no_broker_session_and_writes_no_file(broker, tmp_path):

@@ -265,7 +265,7 @@ def protocol_answers(args, pair, folder: Path, capsys) -> None:
 
 
 def demo_opens(setup, pair, args) -> None:
-    from unox.ui.demo import open_demo
+    from unox.table.demo import open_demo
 
     session, _driver = open_demo(players=2, seed=1, bot=args.bot, scoring=args.scoring or "g1",
                                  profile=args.profile, rules=args.rules or "extreme", variant=args.variant)

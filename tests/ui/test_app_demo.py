@@ -2,12 +2,13 @@
 
 import asyncio
 
+from unox.table.demo import open_demo
 from unox.ui.app import TableApp
-from unox.ui.demo import open_demo
+from unox.ui.session import Session
 
 
 def test_the_demo_plays_a_whole_game_in_the_ui_to_the_target():
-    session, driver = open_demo(players=3, seed=9, target=150)
+    session, driver = open_demo(players=3, seed=9, target=150, night=Session)
 
     async def scenario():
         app = TableApp(session, autoplay=driver.step, pace=0.0)
@@ -31,10 +32,10 @@ def test_the_demo_ui_and_the_plain_transcript_tell_the_same_game():
 
     from unox.ui.plain import run_demo_plain
 
-    plain_session, plain_driver = open_demo(players=4, seed=21, target=100)
+    plain_session, plain_driver = open_demo(players=4, seed=21, target=100, night=Session)
     out = io.StringIO()
     run_demo_plain(plain_session, plain_driver.step, out)
-    ui_session, ui_driver = open_demo(players=4, seed=21, target=100)
+    ui_session, ui_driver = open_demo(players=4, seed=21, target=100, night=Session)
 
     async def scenario():
         app = TableApp(ui_session, autoplay=ui_driver.step, pace=0.0)

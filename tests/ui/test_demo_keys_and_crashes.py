@@ -5,12 +5,13 @@ reports it in one line), never as a traceback on screen and never with status 0.
 import asyncio
 
 import pytest
+from unox.table.demo import open_demo
 from unox.ui.app import TableApp, run_app
-from unox.ui.demo import open_demo
+from unox.ui.session import Session
 
 
 def test_typing_undo_or_z_in_the_demo_is_refused_and_the_bots_play_on(typer):
-    session, driver = open_demo(players=3, seed=1, target=100)
+    session, driver = open_demo(players=3, seed=1, target=100, night=Session)
     for _ in range(40):  # the bots are well into the first hand
         driver.step()
 
@@ -39,7 +40,7 @@ class Boom(RuntimeError):
 
 
 def test_an_unexpected_error_in_a_typed_command_ends_the_app_with_status_1_and_is_kept(typer, monkeypatch):
-    session, _ = open_demo(players=2, seed=3)
+    session, _ = open_demo(players=2, seed=3, night=Session)
 
     def broken(line):
         raise Boom("engine bug")
@@ -58,7 +59,7 @@ def test_an_unexpected_error_in_a_typed_command_ends_the_app_with_status_1_and_i
 
 
 def test_run_app_raises_the_error_of_a_crashed_app_instead_of_returning_0():
-    session, _ = open_demo(players=2, seed=3)
+    session, _ = open_demo(players=2, seed=3, night=Session)
 
     def step():
         raise Boom("a bot's move blew up")

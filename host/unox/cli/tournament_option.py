@@ -193,7 +193,7 @@ def _serve_round(night: Any, done: Callable[[], bool], options: Any) -> None:
     if done():
         over.set()
     try:
-        server = WebServer(table, options, launcher=launcher, button_loop=True)
+        server = WebServer(table, options, launcher=launcher, button_loop=True, night=night)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     announce(server.url, server.pin, sys.stdout, server.operator_pin)

@@ -76,5 +76,6 @@ def detach_script(session: Any) -> Any:
     if isinstance(session.launcher, ScriptLauncher):
         session.launcher.close()
         session.table.launcher = None
+        session.launcher, session.ctx.launcher = None, False  # the night fires nothing either
         return None
     return session.launcher

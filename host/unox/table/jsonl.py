@@ -14,13 +14,14 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from unox.table.requests import ProtocolError, parse_line
-from unox.table.runtime import INTERNAL_ERROR, Reply, Table
+from unox.table.runtime import INTERNAL_ERROR, Reply
 
 log = logging.getLogger(__name__)
 
 
-def answer(table: Table, line: str | bytes) -> Reply:
-    """The reply to one input line; never raises."""
+def answer(table: Any, line: str | bytes) -> Reply:
+    """The reply to one input line; never raises. `table` is a `Table`, or the `Night` over one (its
+    `handle` adds the night's bookkeeping)."""
     try:
         if isinstance(line, bytes):
             try:
@@ -51,7 +52,7 @@ def encode(reply: Reply) -> str:
         return json.dumps({"ok": False, "error": error}, separators=(",", ":")) + "\n"
 
 
-def serve(table: Table, lines: Iterable[str | bytes], out: IO[Any]) -> int:
+def serve(table: Any, lines: Iterable[str | bytes], out: IO[Any]) -> int:
     """Answer every line until the input ends (or the reader goes away); returns the replies written."""
     replies = 0
     for line in lines:

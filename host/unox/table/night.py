@@ -149,6 +149,29 @@ class Night(LauncherSide):
 
         Only a request the table fires for (a draw edition's `draw`) waits for the launcher lock: the rest
         never wait on a status call hanging on a worker thread."""
+        reply = self._apply(request)
+        if not reply.get("ok"):
+            raise Refused(typed_reason(reply["error"]))
+        return reply
+
+    def handle(self, request: dict) -> dict:
+        """One table-protocol request from a peer front end (the phones, `unox table`): the table's reply,
+        never raised, with the same bookkeeping and narration as a typed line: the next hand's dealer, a
+        launcher fault followed until it clears, and an undo of cards already fired refused
+        (`not_undoable`)."""
+        cmd = request.get("cmd")
+        if cmd == "undo":
+            why = self.undo_refusal()
+            if why is not None:
+                return self.table.refuse(why[0], why[1])
+            return self._undo()
+        return self._apply(request)
+
+    def refuse(self, code: str, message: str) -> dict:
+        """A refusal reply in the protocol's shape (`unox.table.jsonl.answer` sends its own through here)."""
+        return self.table.refuse(code, message)
+
+    def _apply(self, request: dict) -> dict:
         self.catch_up()
         before = self.state
         booked = len(self.table.entries)
@@ -160,7 +183,8 @@ class Night(LauncherSide):
                 reply = self.table.handle(request)
         self.state = reply["state"]
         if not reply.get("ok"):
-            raise Refused(typed_reason(reply["error"]))
+            self._launcher_outcome(reply)
+            return reply
         if request["cmd"] == "deal":
             self.ctx.dealer = request["dealer"]
             self.ctx.draws, self.ctx.drawing = {}, []
@@ -171,6 +195,7 @@ class Night(LauncherSide):
         # What was booked, when the table added to it (a draw's `fired`: the cards the launcher dealt).
         told = self.table.entries[-1] if len(self.table.entries) > booked else request
         self.emit(*describe(told, before, self.state))
+        self._launcher_outcome(reply)
         self._refresh(before, told.get("fired", 0) if told is not request else 0)
         return reply
 
@@ -243,25 +268,36 @@ class Night(LauncherSide):
     # --- undo ----------------------------------------------------------------------------------------
     def undo(self) -> dict:
         """Take back the last announcement, exactly, through the journal; fired cards cannot go back."""
+        why = self.undo_refusal()
+        if why is not None:
+            raise Refused(why[1])
+        reply = self._undo()
+        if not reply.get("ok"):
+            raise Refused(reply["error"]["message"])
+        return reply
+
+    def undo_refusal(self) -> tuple[str, str] | None:
+        """Why the last request cannot be undone (code, message), or None: cards already fired stay out."""
         entries = self.entries()
         if not entries:
-            raise Refused("there is nothing to undo yet")
+            return "nothing_to_undo", "there is nothing to undo yet"
         last = entries[-1]
         own = self.rules is not None and last.get("cmd") in self.rules.requests and "fired" not in last
         if last.get("cmd") not in UNDOABLE and not own:
-            raise Refused(
-                "the last event was a launcher press: its cards are already out and cannot go back; "
-                "for a wrong card use penalty NAME wrong_card"
-            )
+            return ("not_undoable", "the last event was a launcher press: its cards are already out and "
+                    "cannot go back; for a wrong card use penalty NAME wrong_card")
+        return None
+
+    def _undo(self) -> dict:
+        last = self.entries()[-1]
         self.catch_up()
         before = self.state
         with self._own():
             reply = self.table.undo()
         self.state = reply["state"]
-        if not reply.get("ok"):
-            raise Refused(reply["error"]["message"])
-        self.emit(undone(last, before, self.state))
-        self._refresh(before)
+        if reply.get("ok"):
+            self.emit(undone(last, before, self.state))
+            self._refresh(before)
         return reply
 
     # --- bookkeeping ---------------------------------------------------------------------------------

@@ -141,16 +141,24 @@ class LauncherSide:
             return reply
         if reply.get("ok"):
             self.emit(*describe(self.table.entries[-1], before, self.state))
+        self._launcher_outcome(reply, pressed=True)
+        fired = self.table.entries[-1]["fired"] if reply.get("ok") else 0
+        self._refresh(before, fired)
+        return reply
+
+    def _launcher_outcome(self, reply: dict, *, pressed: bool = False) -> None:
+        """What a fire's reply says of the launcher: a fault is followed until it clears (whoever the next
+        press belongs to presses again: a press that fired nothing did not count); a fire without one
+        clears a jam or a stuck card (`pressed`: the launcher's own button, which always fires)."""
+        if not pressed and "launcher" not in reply:
+            return  # nothing was fired
+        fault = (reply.get("launcher") or {}).get("fault")
         if fault is not None:
             self.ctx.fault = fault
-            # Whoever the next press belongs to presses again (a press that fired nothing did not count).
             self.ctx.presser = next_presser(self.state)
             self.emit(f"Launcher fault ({fault}): {fault_action(fault)}.")
         elif self.ctx.fault in ("jam", "stuck"):
             self._fault_cleared()
-        fired = self.table.entries[-1]["fired"] if reply.get("ok") else 0
-        self._refresh(before, fired)
-        return reply
 
     def fix_launcher(self) -> None:
         """Sim only: do what the fault's help says (open and shut the lid, take a stuck card out)."""

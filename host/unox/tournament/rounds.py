@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from unox.table.jsonl import answer, encode
+from unox.table.night import Night
 from unox.table.runtime import Table
 from unox.tournament.schedule import Match, Plan, hand_id, seats
 from unox.tournament.seat import TableSeat
@@ -59,13 +60,14 @@ def _play_round(seat: TableSeat, table: Table, round_no: int, ids: list[str], so
                 out: IO[Any], say: Callable[[str], None]) -> bool:
     hold_sent_hands(seat, table, ids)
     report_scored(seat, table, round_no, ids, say)
+    night = Night(table)  # the protocol drives the table night, as `unox table` does
     while not all(seat.journal.has(i) for i in ids):
         line = next(source, None)
         if line is None:
             return False
         if not line.strip():
             continue
-        out.write(encode(answer(table, line)))
+        out.write(encode(answer(night, line)))
         out.flush()
         report_scored(seat, table, round_no, ids, say)
     return True

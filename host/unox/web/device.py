@@ -101,5 +101,5 @@ class ButtonLoop(threading.Thread):
                 return
             if not pressed:
                 return
-            reply = self.hub.change(self.hub.table.button)
+            reply = self.hub.change(self.hub.button)
         self.hub.from_thread(self.hub.publish_state, reply["state"])

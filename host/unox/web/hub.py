@@ -66,8 +66,12 @@ class Hub:
     """One table, its lock, its sockets; `after_change(before, reply)` hooks run inside the lock."""
 
     def __init__(self, table: Table, *, after_change: Callable[[dict, Any], None] | None = None,
-                 fire_lock: Any = None):
+                 fire_lock: Any = None, night: Any = None):
         self.table = table
+        # The table night the phones drive (`unox serve`): requests and the launcher's presses go through
+        # it, so the phones get its bookkeeping and its narration, as the terminal does. Without one (beside
+        # the terminal UI, whose night takes in the phones' changes itself), the table directly.
+        self.night = night
         # Beside another front end that talks to the launcher (`unox play --web`): its lock, taken before
         # the table's (the order that front end takes them in), so a phone's fire never cuts into its poll.
         self.fire_lock = fire_lock if fire_lock is not None else contextlib.nullcontext()
@@ -81,7 +85,10 @@ class Hub:
         self._state_text = ""
         self._check_pending = False
         self._watcher: asyncio.Task | None = None
-        table.listeners.append(self._on_event)
+        self._heard = night.listeners if night is not None else table.listeners
+        self._heard.append(self._on_event)
+        if night is not None:
+            night.watch_others()  # lines the table tells outside the night's calls reach it (and so here)
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -95,8 +102,8 @@ class Hub:
             self._watcher.cancel()
         for client in list(self.clients):
             client.queue.put_nowait(None)
-        if self._on_event in self.table.listeners:
-            self.table.listeners.remove(self._on_event)
+        if self._on_event in self._heard:
+            self._heard.remove(self._on_event)
 
     # -- the table ------------------------------------------------------------------------------
 
@@ -107,7 +114,11 @@ class Hub:
     def handle(self, line: str | bytes) -> dict[str, Any]:
         """One request line, in a worker thread; the reply is exactly `unox table`'s to that line."""
         with self.fire_lock:
-            return self.change(lambda: answer(self.table, line))
+            return self.change(lambda: answer(self.night or self.table, line))
+
+    def button(self) -> dict[str, Any]:
+        """A press the launcher took (the button loop, in the table's lock): through the night if any."""
+        return (self.night or self.table).button()
 
     def change(self, act: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """`act()` on the table in its lock; an accepted change then runs the `after_change` hook."""

@@ -161,7 +161,7 @@ class WebServer:
     """A uvicorn server over one table, with the button loop when it owns the launcher."""
 
     def __init__(self, table: Any, options: WebOptions, *, launcher: Any = None, button_loop: bool = False,
-                 fire_lock: Any = None, gate: Gate | None = None):
+                 fire_lock: Any = None, gate: Gate | None = None, night: Any = None):
         from unox.web.device import ButtonLoop, sim_hopper_sync
         from unox.web.editions import own_request_cmds
         from unox.web.hub import Hub
@@ -172,8 +172,9 @@ class WebServer:
         self.options = options
         self.sock = gate.sock
         self.url = gate.url
-        sync = sim_hopper_sync(launcher) if launcher is not None else None
-        self.hub = Hub(table, after_change=sync, fire_lock=fire_lock)
+        # a night keeps the simulated hopper itself (`Night.sync_hopper`)
+        sync = sim_hopper_sync(launcher) if launcher is not None and night is None else None
+        self.hub = Hub(table, after_change=sync, fire_lock=fire_lock, night=night)
         self.seats = Seats(tuple(table.players), self.pin, self.operator_pin, read_only=options.read_only,
                            own_cmds=own_request_cmds(table))
         self.button = ButtonLoop(self.hub, launcher) if launcher is not None and button_loop else None
@@ -228,13 +229,13 @@ def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = ()) -> Any:
 
 
 def serve(table: Any, options: WebOptions, *, launcher: Any = None, out: IO[str] | None = None,
-          lines: list[str] | None = None, gate: Gate | None = None) -> int:
+          lines: list[str] | None = None, gate: Gate | None = None, night: Any = None) -> int:
     """`unox serve`: the web server in the foreground, the button loop behind it; 0 after Ctrl-C.
 
     `lines` (what opening the table said: the journal's path, a resume) go to this console only; the phones'
     log starts from the journal's own history."""
     out = sys.stdout if out is None else out  # read at the call: a test may have swapped it
-    server = WebServer(table, options, launcher=launcher, button_loop=True, gate=gate)
+    server = WebServer(table, options, launcher=launcher, button_loop=True, gate=gate, night=night)
     announce(server.url, server.pin, out, server.operator_pin)
     for line in lines or []:
         print(line, file=out, flush=True)

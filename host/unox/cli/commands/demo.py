@@ -51,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """A preset of the one assembly's checks (`unox.cli.assemble`): the bots' night, watched."""
     from unox.cli.assemble import check
-    from unox.ui.demo import DemoError, open_demo
+    from unox.table.demo import DemoError, open_demo
+    from unox.ui.session import Session
 
     check("demo", args)
     players = whole_number("--players", args.players, 2, 10)
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         session, driver = open_demo(
             players=players, seed=seed, bot=args.bot, target=target, scoring=args.scoring,
-            profile=args.profile, rules=args.rules, variant=args.variant,
+            profile=args.profile, rules=args.rules, variant=args.variant, night=Session,
         )
     except DemoError as exc:
         raise CommandError(str(exc)) from exc

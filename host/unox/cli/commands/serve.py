@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             attach(setup, session)  # --mqtt: Home Assistant (docs/install.md)
             table, launcher = session.table, detach_script(session)
             gate, setup.gate = setup.gate, None  # the server takes the bound socket
-            return serve(table, setup.web, launcher=launcher, lines=session.log, gate=gate)
+            return serve(table, setup.web, launcher=launcher, lines=session.log, gate=gate, night=session)
         except WebError as exc:
             raise CommandError(str(exc)) from exc
         except KeyboardInterrupt:

@@ -56,9 +56,12 @@ def run(args: argparse.Namespace) -> int:
 
         return run_table(args)
 
+    from unox.table.night import Night
+
     table = _resume(args) if args.resume is not None else _create(args)
     try:
-        serve(table, iter(sys.stdin.buffer.readline, b""), sys.stdout)
+        # The protocol drives the table night, as every front end does: its bookkeeping, its undo limits.
+        serve(Night(table), iter(sys.stdin.buffer.readline, b""), sys.stdout)
     finally:
         table.close()
     return 0

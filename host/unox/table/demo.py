@@ -1,8 +1,9 @@
 """The demo table: bots seated around the simulated launcher, in dealt mode, playing a whole game.
 
 `DemoDriver.step()` makes one move of the table (a draw for the deal, a play, a press on the simulated
-button, an UNO call or catch, a reload) through the same `Session` a person's table uses, so the demo shows
-exactly what `unox play` shows. Every choice comes from a seeded generator: one seed, one transcript.
+button, an UNO call or catch, a reload) through the same table night (`Night`) a person's table uses, so
+the demo shows exactly what `unox play` shows. Every choice comes from a seeded generator: one seed, one
+transcript.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Any
 from unox.bots import make_bot
 from unox.launcher import LauncherError
 from unox.launcher.options import open_checked
+from unox.table.night import Night
 from unox.table.runtime import Table
-from unox.ui.session import Session
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
 
@@ -26,8 +27,10 @@ class DemoError(Exception):
 def open_demo(
     *, players: int = 4, seed: int | None = None, bot: str = "heuristic", target: int = 200,
     scoring: str = "g1", profile: str = "measured", rules: str = "extreme", variant: str | None = None,
-) -> tuple[Session, DemoDriver]:
-    """A dealt-mode table of `players` bots on the sim launcher; `seed=None` picks a fresh seed."""
+    night: Any = Night,
+) -> tuple[Night, DemoDriver]:
+    """A dealt-mode table of `players` bots on the sim launcher, as `night` (the terminal's `Session` when it
+    is watched there); `seed=None` picks a fresh seed."""
     from unox.profiles import ProfileError, get_profile
     from unox.rules.errors import RuleError
     from unox.rules.game import Game
@@ -42,7 +45,7 @@ def open_demo(
     except (RuleError, ProfileError, LauncherError) as exc:
         raise DemoError(str(exc)) from exc
     table = Table(game, launcher=launcher, profile=eject)
-    session = Session(table, launcher=launcher, sim=True)
+    session = night(table, launcher=launcher, sim=True)
     title = "" if rules == "extreme" else f"{game.rules.title}, "
     seated = ", ".join(names)
     goal = "one hand is the game" if game.rules.hand_is_game(variant) else f"{scoring} to {target} points"
@@ -75,7 +78,7 @@ def stable_ties(bot: Any, cards: Any = None) -> Any:
 class DemoDriver:
     """One move per `step()`; False once the game is over."""
 
-    def __init__(self, session: Session, bots: dict[str, Any], rng: random.Random):
+    def __init__(self, session: Night, bots: dict[str, Any], rng: random.Random):
         self.session = session
         self.bots = bots
         self.rng = rng
