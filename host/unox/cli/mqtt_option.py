@@ -55,6 +55,19 @@ def start_bridge(address: Any, snapshot: Callable[[], dict[str, str]], *, wait: 
     return bridge.stop
 
 
+def start_for_tournament(address: Any, coordinator: Any) -> Stop:
+    """The tournament as a Home Assistant device of its own, through the coordinator's broker and user:
+    round, hands in, leader (everyone's points as attributes) and winner; unavailable when it stops."""
+    from unox.homeassistant.bridge import HomeAssistantBridge
+    from unox.homeassistant.discovery import TOURNAMENT_ENTITIES, tournament_node
+    from unox.homeassistant.snapshots import tournament_snapshot
+
+    bridge = HomeAssistantBridge(address, tournament_node(address.name),
+                                 lambda: tournament_snapshot(*coordinator.progress()), interval=0.5,
+                                 entities=TOURNAMENT_ENTITIES).start()
+    return bridge.stop
+
+
 def start_for_table(args: argparse.Namespace, table: Any) -> Stop:
     from unox.homeassistant.snapshots import table_snapshot
 

@@ -59,3 +59,19 @@ class CurrentTable:
 
     def snapshot(self) -> dict[str, str]:
         return idle_snapshot() if self.table is None else table_snapshot(self.table)
+
+
+def tournament_snapshot(standings: dict[str, Any], round_no: int | None) -> dict[str, str]:
+    """A tournament (its coordinator's standings): the open round, hands in, the leader with everyone's
+    points (and points with each partner) as attributes, the winner once every hand is in."""
+    import json
+
+    players = standings.get("players") or []
+    attributes = {"id": standings.get("id"),
+                  "points": {row["player"]: row["points"] for row in players},
+                  "with_each_partner": {row["player"]: row.get("partners", {}) for row in players}}
+    return {"round": "over" if standings.get("over") else str(round_no or NOTHING),
+            "hands": str(standings.get("results", 0)),
+            "standings": str(players[0]["player"]) if players and standings.get("results") else NOBODY,
+            "standings_attributes": json.dumps(attributes, sort_keys=True),
+            "winner": str(standings.get("winner") or NOBODY)}

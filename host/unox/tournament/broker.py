@@ -57,6 +57,8 @@ def acl_text(extra: tuple[str, ...] = ()) -> str:
         *[f"topic write {topic}" for topic in (
             topics.schedule(any_name), topics.current_round(any_name), topics.standings(any_name),
             topics.ack(any_name, "+"), topics.presence(any_name, "coordinator"))],
+        "topic write homeassistant/+/+/+/config",  # the tournament's own device (--home-assistant)
+        "topic write unox/+/+",
         "",
         "user homeassistant",
         "topic write homeassistant/status",

@@ -59,6 +59,11 @@ class Coordinator:
         with self._lock:
             return self._tally.table()
 
+    def progress(self) -> tuple[dict[str, Any], int | None]:
+        """(the standings, the round open now or None at the end), read together."""
+        with self._lock:
+            return self._tally.table(), self.open_round()
+
     def counted(self) -> int:
         """How many hands are in (cheap: the tally's own set, not the journal)."""
         with self._lock:

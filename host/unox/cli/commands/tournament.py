@@ -74,6 +74,9 @@ def _add_start_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every result")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the tournament a journal holds")
     parser.add_argument("--json", action="store_true", help="print the final standings as JSON")
+    parser.add_argument("--home-assistant", action="store_true",
+                        help="show the tournament in Home Assistant (MQTT discovery on the same broker): "
+                        "round, hands in, leader with everyone's points, winner")
 
 
 def _address(text: str, option: str = "--broker") -> BrokerAddress:
@@ -176,6 +179,11 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
         print(f"tournament {address.name}: id {plan.tournament} (the tables learn it from the broker)",
               file=sys.stderr, flush=True)
         coordinator.start()
+        unbridge = None
+        if args.home_assistant:
+            from unox.cli.mqtt_option import start_for_tournament
+
+            unbridge = start_for_tournament(address, coordinator)
         try:
             if not coordinator.link.wait_connected(10):
                 print(f"waiting for the broker at {address.host}:{address.port}", file=sys.stderr, flush=True)
@@ -189,6 +197,8 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
         except LinkError as exc:
             raise CommandError(str(exc)) from exc
         finally:
+            if unbridge is not None:
+                unbridge()  # its last states (the winner), then "offline": the entities go unavailable
             coordinator.stop()
         _print_standings(coordinator.standings(), as_json=args.json)
     finally:
