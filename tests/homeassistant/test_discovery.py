@@ -79,6 +79,10 @@ def test_every_discovery_payload_fits_home_assistants_documented_schema():
         "presses",
         "cards_fired",
         "turn",
+        "battery",
+        "battery_low",
+        "hand",
+        "winner",
     ]
     assert len({p["unique_id"] for _, p in found}) == len(found) == len(ENTITIES)
     for topic, payload in found:
@@ -187,7 +191,8 @@ def test_home_assistant_sees_the_entities_appear_update_and_go_unavailable_by_th
     address = parse(f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/", need_name=False)
     bridge = HomeAssistantBridge(address, "unox_testpi", lambda: table_snapshot(table), interval=0.05).start()
     try:
-        ha.wait(lambda: len(ha.configs) == 7 and ha.available("turn") == "online", "the 7 entities online")
+        ha.wait(lambda: len(ha.configs) == len(ENTITIES) and ha.available("turn") == "online",
+                "every entity online")
         ha.wait(lambda: ha.state("turn") == "nobody" and ha.state("link") == "OFF", "the first states")
         assert ha.state("presses") == "0" and ha.state("last_fault") == "none"
         table.handle({"cmd": "deal", "dealer": "Ann"})
@@ -273,3 +278,26 @@ def test_a_wrong_mqtt_password_is_one_clear_line(broker):
         timeout=WAIT * 2,
     )
     assert done.returncode == 1 and "refused table1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_battery_the_firmware_reports_and_the_nights_hands_and_scores_are_entities():
+    from types import SimpleNamespace
+
+    from unox.homeassistant.snapshots import idle_snapshot, launcher_view, table_snapshot
+
+    link = SimpleNamespace(alive=lambda: True)
+    state = SimpleNamespace(lid_open=False, last_fault=None, battery_mv=None, battery_low=False)
+    launcher = SimpleNamespace(state=state, link=link)
+    assert (launcher_view(launcher)["battery"], launcher_view(launcher)["battery_low"]) == ("None", "OFF")
+    state.battery_mv, state.battery_low = 3512, True  # a BATTERY report: 3512 mV, low
+    assert (launcher_view(launcher)["battery"], launcher_view(launcher)["battery_low"]) == ("3512", "ON")
+    table = Table.create(TableSettings(players=("Ann", "Bob"), launcher="script", seed=3))
+    try:
+        seen = table_snapshot(table)
+        now = table.state()
+    finally:
+        table.close()
+    attributes = json.loads(seen["hand_attributes"])
+    assert seen["hand"] == str(now.get("hand") or 0) and seen["winner"] == "nobody"
+    assert attributes == {"cards_held": now.get("hands") or {}, "scores": now.get("scores") or {}}
+    assert set(idle_snapshot()) == set(seen)  # a tournament table between rounds publishes the same entities

@@ -13,6 +13,7 @@ import threading
 import time
 
 import paho.mqtt.client as mqtt
+from unox.homeassistant.discovery import ENTITIES
 from unox.tournament.address import parse
 from unox.tournament.broker import free_port
 from unox.tournament.coordinator import Coordinator
@@ -75,7 +76,7 @@ def test_unox_play_with_a_tournament_shows_the_rounds_table_in_home_assistant(br
     try:
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr
         assert "round 1, table 1: Ann Bob Cy Dee" in done.stdout
-        ha.wait(lambda: len(ha.configs) == 7, "the 7 entities")
+        ha.wait(lambda: len(ha.configs) == len(ENTITIES), "every entity")
         # the round's table as it was left: Ann dealt and the first card turned, so it is Bob's turn
         ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table")
         assert ha.state("cards_left") not in (None, "none")
@@ -118,7 +119,8 @@ def test_unox_serve_with_a_tournament_shows_the_rounds_table_in_home_assistant(b
             for request in ({"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip", "card": "G7", "fired": 1}):
                 status, reply = operator.request(request)
                 assert status == 200 and reply["ok"], reply
-            ha.wait(lambda: len(ha.configs) == 7 and ha.available("turn") == "online", "the entities online")
+            ha.wait(lambda: len(ha.configs) == len(ENTITIES) and ha.available("turn") == "online",
+                    "the entities online")
             ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table, played on a phone")
         finally:
             serve.send_signal(signal.SIGINT)
@@ -151,4 +153,5 @@ def test_the_retained_check_sees_what_a_started_bridge_leaves(broker):
         assert bridge.link.wait_connected(WAIT)
     finally:
         bridge.stop()
-    assert len([t for t in nothing_retained_under(broker, "homeassistant/") if t.endswith("/config")]) == 7
+    configs = [t for t in nothing_retained_under(broker, "homeassistant/") if t.endswith("/config")]
+    assert len(configs) == len(ENTITIES)

@@ -48,6 +48,13 @@ ENTITIES = (
                                                             ("state_class", "total_increasing"),
                                                             ("icon", "mdi:cards-outline"))),
     Entity("turn", "sensor", "Whose turn", (("icon", "mdi:account-arrow-right"),)),
+    # issue 24: the battery the firmware reports, and the night's hands and scores
+    Entity("battery", "sensor", "Battery", (("device_class", "voltage"), ("unit_of_measurement", "mV"),
+                                            ("state_class", "measurement"))),
+    Entity("battery_low", "binary_sensor", "Battery low", (("device_class", "battery"),)),
+    Entity("hand", "sensor", "Hand", (("icon", "mdi:cards-playing-outline"),
+                                      ("json_attributes_topic", "ATTRIBUTES"))),
+    Entity("winner", "sensor", "Winner", (("icon", "mdi:trophy"),)),
 )
 
 

@@ -172,7 +172,9 @@ def run_homeassistant(args: argparse.Namespace) -> int:
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", node):
         raise CommandError(f"--node {node!r}: letters, digits, - or _ (the device id, e.g. unox_unox-pi)")
     topics = [*(config_topic(node, entity) for entity in ENTITIES),
-              *(state_topic(node, entity.object_id) for entity in ENTITIES), availability_topic(node)]
+              *(state_topic(node, entity.object_id) for entity in ENTITIES), availability_topic(node),
+              *(state_topic(node, f"{entity.object_id}_attributes") for entity in ENTITIES
+                if "json_attributes_topic" in dict(entity.extra))]
     link = Link(address, "", {}, persistent=False).start()
     try:
         if not link.wait_connected(10):
