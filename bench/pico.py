@@ -4,7 +4,10 @@ Run: UNOX_PICO_DIR=../shared/pico python3 bench/pico.py [--presses N]   (docs/pi
 
 It flashes the firmware onto a fresh chip the way `unox firmware flash` does, then measures in the chip's
 emulated time (so the figures do not depend on how fast this machine emulates it):
-- realtime_ratio: emulated seconds per wall second over the whole run (the emulator's speed here);
+- realtime_ratio: emulated seconds per wall second over the whole run (the emulator's speed here), with the
+  machine's load average (1 minute) at its start and end beside it: on a shared machine the ratio moves with
+  the load, so compare two figures only at a like load;
+- awake: the share of the emulated time the chip's core executed (the rest it slept in WFE/WFI);
 - standalone_us p50/p99: button edge to motor IN1 pin high, no host (presses whose profile draw fires);
 - hosted_ms p50/p99: button edge -> BUTTON frame -> host driver -> FIRE -> motor IN1 pin high (the host runs
   on the chip's clock, so its own CPU time is not in the figure);
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -175,6 +179,7 @@ def main() -> int:
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 1
+    load0 = os.getloadavg()[0]
     wall0, emulated = time.monotonic(), 0.0
     with tempfile.TemporaryDirectory() as tmp:
         image = flashed_image(folder, Path(tmp))
@@ -186,9 +191,12 @@ def main() -> int:
     from unoxsim.pico import PicoDevice
 
     emulated = PicoDevice.emulated_ms_total / 1000
+    load1 = os.getloadavg()[0]
     baseline = sim_hosted_ms(args.presses)
     record = {
         "realtime_ratio": round(emulated / wall, 3),
+        "load_avg_1min": [round(load0, 2), round(load1, 2)],
+        "awake": round(PicoDevice.awake_ns_total / 1e6 / PicoDevice.emulated_ms_total, 3),
         "standalone_us": {"p50": round(percentile(alone, 0.5)), "p99": round(percentile(alone, 0.99)),
                           "n": len(alone)},
         "hosted_ms": {"p50": round(percentile(hosted, 0.5), 1), "p99": round(percentile(hosted, 0.99), 1),
@@ -199,7 +207,8 @@ def main() -> int:
         "sim_hosted_ms_p50": round(statistics.median(baseline), 1),
         "hosted_ratio_to_sim": round(statistics.median(hosted) / statistics.median(baseline), 2),
     }
-    print(f"emulated {emulated:.1f} s in {wall:.1f} s wall", file=sys.stderr)
+    print(f"emulated {emulated:.1f} s in {wall:.1f} s wall, load average {load0:.2f} -> {load1:.2f}",
+          file=sys.stderr)
     print(json.dumps(record))
     return 0
 

@@ -1,5 +1,13 @@
 # firmware/main.py: the only file that imports `machine`. Runs the launcher on a Raspberry Pi Pico.
 #
+# The motor pins first (issue 23): on a Pico 2 (RP2350, datasheet 9.3/9.7) a pad whose isolation latch is set
+# keeps its output level across a watchdog reset, so GP14/GP15 could stay driven (high ~80 % of the time
+# at duty 80) until Board() takes them a second later, or never if main.py breaks on the way. The very
+# first statements drive them low (Pin() selects the GPIO function, which releases the latch), before the
+# watchdog and every import. MOTOR_PINS must match pins.toml's motor_in1/motor_in2 (a test checks).
+# Any exception in the loop (not only Ctrl-C) stops the motor and the buzzer and is raised again, with the
+# watchdog still armed: it resets the board, which boots main.py afresh.
+#
 # Watchdog and mpremote (see docs/protocol.md, "Watchdog"):
 # - The WDT is armed first of all, before any import or other work, so a hang anywhere in the boot (an
 #   import, the board set-up, the first ticks) resets the board. unoxsim boots in this same order.
@@ -14,7 +22,12 @@
 
 import machine
 
-WDT = machine.WDT(timeout=5000)  # first: unoxfw.runner.WDT_MS (a test checks the two agree)
+MOTOR_PINS = (14, 15)  # pins.toml [pico] motor_in1, motor_in2
+BUZZER_PIN = 13  # pins.toml [pico] buzzer: low after any exception too
+for _pin in MOTOR_PINS:
+    machine.Pin(_pin, machine.Pin.OUT, value=0)
+
+WDT = machine.WDT(timeout=5000)  # unoxfw.runner.WDT_MS (a test checks the two agree)
 
 _WDT_ENABLE = 0x40000000  # above the small-int range: not a const()
 
@@ -88,7 +101,22 @@ def run(machine, clock, io, wdt):
             board.motor(0)
             board.tone(0)
         pause_watchdog(machine)
+    except Exception:
+        stop_outputs(machine, board)
+        raise  # the watchdog stays armed: it resets the board, which boots afresh
     return board, app
+
+
+def stop_outputs(machine, board):
+    # motor and buzzer off whatever state the board is in (None: it never came up)
+    if board is not None:
+        try:
+            board.motor(0)
+            board.tone(0)
+        except Exception:
+            pass
+    for pin in MOTOR_PINS + (BUZZER_PIN,):
+        machine.Pin(pin, machine.Pin.OUT, value=0)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,28 @@ from hypothesis import settings
 settings.register_profile("unox", derandomize=True, deadline=None)
 settings.load_profile("unox")
 
+CHIP_TESTS = "tests/pico/"
+
+
+def unit_of_work(nodeid: str) -> str:
+    """What pytest-xdist hands a worker at once: one test, or all of the emulated Pico's."""
+    return CHIP_TESTS if nodeid.startswith(CHIP_TESTS) else nodeid
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown (and unused) without it
+def pytest_xdist_make_scheduler(config, log):
+    """`pytest -n N` (the README's command): every test a unit of work of its own, shared out as workers
+    free up, except the emulated Pico's, which stay together on one worker: one flash serves them all there,
+    and their CPU-bound chips never run side by side. (pytest-xdist's `xdist_group` marks would say the
+    same, but its `loadgroup` does not see them under pytest 9.2.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ChipTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of_work(nodeid)
+
+    return ChipTogether(config, log)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _state_home(tmp_path_factory):

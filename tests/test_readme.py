@@ -17,7 +17,7 @@ def test_readme_opens_with_exactly_two_commands():
     assert len(commands) == 2
     assert all("\n" not in command for command in commands)
     assert commands[0].endswith("unox demo")
-    assert commands[1].endswith("pytest")
+    assert commands[1].endswith("-m pytest -n 4")  # four workers, the chip's tests on one (tests/conftest.py)
 
 
 def test_ci_runs_the_readme_test_command_verbatim():

@@ -1,9 +1,11 @@
 // The emulated Raspberry Pi Pico for unoxsim.pico: MicroPython's official RPI_PICO build in rp2040js,
 // stepped in lockstep by a Python parent that owns the launcher's physics (simulator/unoxsim).
 //
-// Usage: node pico.mjs DIR [--image FLASH.bin]
+// Usage: node pico.mjs DIR [--image FLASH.bin] [--plain]
 //   DIR holds micropython-v1.28.0-RPI_PICO.uf2 and rp2040-bootrom-b1.bin (UNOX_PICO_DIR, docs/pico.md).
 //   --image boots from a saved flash image (firmware already on it) instead of the UF2.
+//   --plain steps a core asleep in WFE/WFI one cycle at a time instead of jumping to its next alarm: the
+//       reference tests/pico/test_pico_emulator.py holds the jump against (the same replies, line for line).
 //
 // Protocol: one JSON object per line on stdin, one JSON reply per line on stdout; nothing else is printed
 // on stdout. The chip runs only inside a `run`, so every emulated microsecond happens between two lines
@@ -12,7 +14,8 @@
 //       the chip, run N emulated us; reply {"ns":T,"rx":"HEX","out":{"14":[duty,hz],...},"rise":{"14":T},
 //       "boots":B,"resets":[[T,reason],...]}. T is emulated ns since the first boot (across resets). duty
 //       is 0..1 as the pad sees it (PWM compare over wrap, or the SIO level), hz the PWM frequency.
-//       rise: the first low->high edge of each watched pin in this run.
+//       rise: the first low->high edge of each watched pin in this run; awake: the ns of it the core spent
+//       executing (the rest it slept in WFE/WFI); queued: bytes the chip's USB has not taken in yet.
 //   {"op":"reset","reason":0}   power-cycle: a fresh chip from the same flash (reason 1: watchdog timer)
 //   {"op":"save","path":P}      write the flash image to P (a chip with the firmware on it, for reuse)
 //   {"op":"quit"}
@@ -22,7 +25,8 @@
 //   BKPT #n; BX LR, and the breakpoint does the work on mcu.flash (NOR: erase to 0xFF, program ANDs);
 // - the watchdog only calls onWatchdogTrigger: the reset is a fresh chip from a copy of the flash with
 //   WATCHDOG.REASON kept, so machine.reset_cause() reads WDT_RESET;
-// - the USB CDC input FIFO drops what overflows: bytes are fed only while it has room.
+// - rp2040js's USB CDC host answers every armed OUT buffer at once, empty when it has nothing: bytes are
+//   fed here only into an armed buffer, and only when there are some (`feed`).
 import fs from 'fs';
 import path from 'path';
 import { Simulator, USBCDC } from 'rp2040js';
@@ -77,6 +81,7 @@ const args = process.argv.slice(2);
 const dir = args[0];
 if (!dir) die('usage: node pico.mjs DIR [--image FLASH.bin]');
 const imageAt = args.indexOf('--image');
+const PLAIN = args.includes('--plain'); // no skipping over sleep: the reference the shortcut is tested against
 const romFile = path.join(dir, ROM_NAME);
 const uf2File = path.join(dir, UF2_NAME);
 for (const f of [romFile, uf2File]) if (!fs.existsSync(f)) die(`${f} is missing (see docs/pico.md)`);
@@ -93,6 +98,7 @@ let resets = [];
 let fromChip = [];
 let toChip = [];
 let rise = {};
+let awakeNs = 0; // emulated ns the core spent executing (not asleep in WFE/WFI) in this run
 
 function boot(flashImage, reason) {
   const sim = new Simulator();
@@ -119,6 +125,16 @@ function boot(flashImage, reason) {
   };
   const cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (buf) => { for (const b of buf) fromChip.push(b); };
+  // The host sends an OUT packet only when it has bytes for the chip, as a real USB host does: rp2040js's
+  // USBCDC answers every OUT buffer the device arms at once, with zero bytes when it has none, and TinyUSB
+  // re-arms it each time, so an idle chip took ~36 USB interrupts per emulated ms and never slept in WFE.
+  // The armed buffer waits here until `feed` has bytes for it.
+  const outArmed = { size: 0 };
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    outArmed.size = size;
+    feed();
+  };
   for (const pin of WATCHED) {
     mcu.gpio[pin].addListener(() => {
       if (mcu.gpio[pin].outputEnable && info.first_out[pin] === undefined) info.first_out[pin] = baseNs + sim.clock.nanos;
@@ -128,7 +144,7 @@ function boot(flashImage, reason) {
   }
   mcu.core.PC = FLASH_BASE;
   if (chip) baseNs += chip.clock.nanos;
-  chip = { sim, mcu, clock: sim.clock, cdc, info };
+  chip = { sim, mcu, clock: sim.clock, cdc, info, outArmed };
   toChip = []; // bytes in flight to a chip that reset are lost, as on a USB bus reset
   boots += 1;
 }
@@ -155,11 +171,14 @@ function setInputs(inputs, adc) {
   if (adc) adc.forEach((counts, ch) => { mcu.adc.channelValues[ch] = counts; });
 }
 
-function pump() {
-  const { cdc } = chip;
-  let n = 0;
-  while (n < toChip.length && !cdc.txFIFO.full) cdc.sendSerialByte(toChip[n++]);
-  if (n) toChip = toChip.slice(n);
+function feed() {
+  // Hands the queued bytes to the chip's armed OUT buffer, if it has armed one (USB full speed: 64 a packet).
+  const { mcu, cdc, outArmed } = chip;
+  if (!outArmed.size || !toChip.length) return;
+  const n = Math.min(outArmed.size, toChip.length);
+  outArmed.size = 0;
+  mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, Uint8Array.from(toChip.slice(0, n)));
+  toChip = toChip.slice(n);
 }
 
 function run(us) {
@@ -168,14 +187,21 @@ function run(us) {
   while (chip.clock.nanos < end) {
     const { mcu, clock } = chip;
     const chunkEnd = Math.min(end, clock.nanos + 20000);
+    const core = mcu.core;
     while (clock.nanos < chunkEnd && resetPending === null) {
-      if (mcu.core.waiting) {
-        clock.tick(Math.max(CYCLE_NS, Math.min(clock.nanosToNextAlarm, chunkEnd - clock.nanos)));
+      if (!core.waiting) {
+        const ns = core.executeInstruction() * CYCLE_NS;
+        awakeNs += ns;
+        clock.tick(ns);
+      } else if (PLAIN) {
+        clock.tick(CYCLE_NS); // --plain: a sleeping core is stepped one cycle at a time, as a running one
       } else {
-        clock.tick(mcu.core.executeInstruction() * CYCLE_NS);
+        // Asleep in WFE/WFI: nothing changes until the next alarm (a timer, a USB transfer, ...) or the end
+        // of the chunk (where the parent's inputs and bytes come in), so jump there at once.
+        clock.tick(Math.max(CYCLE_NS, Math.min(clock.nanosToNextAlarm, chunkEnd - clock.nanos)));
       }
     }
-    pump();
+    feed();
     if (resetPending !== null) {
       const reason = resetPending;
       resetPending = null;
@@ -218,14 +244,17 @@ function answer(msg) {
     case 'run': {
       setInputs(msg.in, msg.adc);
       if (msg.tx) for (const b of Buffer.from(msg.tx, 'hex')) toChip.push(b);
+      feed();
       rise = {};
       resets = [];
+      awakeNs = 0;
       run(msg.us);
       const out = {};
       for (const pin of WATCHED) out[pin] = padOut(pin);
       const rx = Buffer.from(fromChip).toString('hex');
       fromChip = [];
-      return { ns: baseNs + chip.clock.nanos, rx, out, rise, boots, resets, queued: toChip.length, boot: chip.info };
+      return { ns: baseNs + chip.clock.nanos, rx, out, rise, boots, resets, queued: toChip.length, boot: chip.info,
+        awake: awakeNs };
     }
     case 'reset': {
       const saved = snapshotInputs(chip.mcu);

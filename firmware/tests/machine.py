@@ -1,6 +1,7 @@
 # A fake `machine` module for the firmware tests, written in the subset both MicroPython and CPython
 # run. The Node runner writes it to /lib/machine.py of the WebAssembly MicroPython; the CPython tests
-# load it by path. It has only what the firmware may use: Pin (IRQs on edges), PWM, ADC, WDT, Timer, mem32.
+# load it by path. It has only what the firmware may use: Pin (IRQs on edges), PWM, ADC, WDT, Timer, mem32,
+# unique_id() (a fixed 8-byte id, as an RP2040's flash gives).
 # Test hooks: pin(id), pwm(id), set_adc(id, raw), preset(id, level), reset_all(), wdts, timers,
 # run_timers(now_ms) (fires due one-shot timers; the rig calls it with its virtual clock).
 
@@ -9,6 +10,7 @@ _pwms = {}
 _adc = {}
 _preset = {}
 wdts = []
+log = []  # ("pin", id, mode, value) and ("wdt", timeout), in the order the firmware made them
 timers = []
 mem32 = {}
 _now = [0]
@@ -51,11 +53,14 @@ class Pin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, id, mode=-1, pull=-1):
+    def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
         self.mode = mode
         self.pull = pull
         self._value = _preset.get(id, 1 if pull == Pin.PULL_UP else 0)
+        if value is not None:
+            self._value = 1 if value else 0
+        log.append(("pin", id, mode, value))
         self._handler = None
         self._trigger = 0
         _pins[id] = self
@@ -117,6 +122,7 @@ class WDT:
     def __init__(self, timeout=5000):
         if timeout > 8388:
             raise ValueError("RP2040 WDT timeout is at most 8388 ms")
+        log.append(("wdt", timeout))
         self.timeout = timeout
         self.feeds = 0
         wdts.append(self)
@@ -137,6 +143,13 @@ def set_adc(id, raw):
     _adc[id] = raw
 
 
+UID = b"\xe6\x61\x41\x04\x03\x2a\x5c\x2b"
+
+
+def unique_id():
+    return UID
+
+
 def preset(id, v):
     # the level a pin reads when it is created (e.g. the lid switch already shut at boot)
     _preset[id] = v
@@ -149,4 +162,5 @@ def reset_all():
     _adc.clear()
     del wdts[:]
     del timers[:]
+    del log[:]
     _now[0] = 0

@@ -10,6 +10,7 @@
 # pack=(rest_mv, run_mv, stall_mv): the battery ADC reads run_mv while the motor is driven, stall_mv while
 # it drives forward against a wedged or stuck card, rest_mv otherwise, but the last loaded value for
 # recover_ms after the motor stops (cells recovering). pack=None: the ADC is left to the test.
+# timed=True: the board times the beam's edges on the rig's clock (main.py's Board(ticks=time.ticks_ms)).
 
 from unoxfw.link import PROTOCOL, Endpoint
 from unoxfw.pins import BATTERY, PINS
@@ -38,7 +39,7 @@ class FakeIO:
 
 class Rig:
     def __init__(self, machine, cards=20, config=None, seed=1, wedge=None, stick=None, feed_ms=150,
-                 pass_ms=40, creep=False, double=None, pack=None, recover_ms=0):
+                 pass_ms=40, creep=False, double=None, pack=None, recover_ms=0, timed=False):
         # machine: the fake module (tests/machine.py), passed in so CPython never needs a global `machine`
         machine.reset_all()
         if pack:
@@ -46,7 +47,8 @@ class Rig:
         self.machine = machine
         self.io = FakeIO()
         self.now = 0
-        self.board, self.app = start(machine, self.io, 0, config, seed)
+        # timed=True: the beam's IRQ times its edges on the rig's clock, as main.py's board does on the Pico
+        self.board, self.app = start(machine, self.io, 0, config, seed, self._ticks if timed else None)
         self.cards = cards
         self.fired = 0
         self.feed_ms = feed_ms
@@ -81,6 +83,9 @@ class Rig:
         self._recover = 0
         self.set_lid(False)
         self.run(50)
+
+    def _ticks(self):
+        return self.now
 
     def _host_write(self, data):
         if self.wire_to_fw is not None:

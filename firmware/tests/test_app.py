@@ -18,6 +18,14 @@ class TestApp(unittest.TestCase):
             self.assertEqual(fired[0][2][:3], (str(n), str(n), "-"))
             self.assertEqual(rig.motor(), 0)
 
+    def test_hello_names_the_board_by_its_unique_id_in_lower_case_hex(self):
+        rig = Rig(machine, cards=20)
+        rig.connect()
+        hello = rig.frames("HELLO")[0][2]
+        self.assertEqual(len(hello), 4)  # proto, version, board, epoch (last)
+        self.assertEqual(machine.unique_id(), b"\xe6\x61\x41\x04\x03\x2a\x5c\x2b")
+        self.assertEqual(hello[2], "e6614104032a5c2b")  # lower-case hex, as MicroPython's USB serial number
+
     def test_retransmitted_fire_fires_once(self):
         rig = Rig(machine, cards=20)
         rig.connect()

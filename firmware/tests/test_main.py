@@ -69,7 +69,7 @@ class TestMain(unittest.TestCase):
     def test_watchdog_is_armed_before_anything_else_then_fed_and_paused_on_ctrl_c(self):
         self.assertEqual(len(machine.wdts), 1)  # loading main.py armed it...
         self.assertEqual(machine.wdts[0].timeout, 5000)
-        self.assertEqual(len(machine._pins), 0)  # ...before a single pin was set up
+        self.assertEqual(sorted(machine._pins), [14, 15])  # ...after the motor pins, before any other pin
         self.run_main(machine, Clock(3000), ScriptIO(b""), self.main["WDT"])
         self.assertEqual(len(machine.wdts), 1)
         self.assertTrue(2900 <= machine.wdts[0].feeds <= 3000)  # fed by every loop from the first
@@ -91,6 +91,70 @@ class TestMain(unittest.TestCase):
         self.assertEqual(board.motor_value(), 0)
         self.assertEqual(board.tone_hz(), 0)
 
+
+
+class RaisingClock(Clock):
+    # a virtual `time` whose sleep raises `error` at stop_ms: a bug in the loop, mid-fire
+    def __init__(self, stop_ms, error):
+        Clock.__init__(self, stop_ms)
+        self.error = error
+
+    def sleep_ms(self, ms):
+        self.now += ms
+        if self.now >= self.stop:
+            self.motor_duty = machine.pwm(PINS["motor_in1"]).duty_u16()  # what ran when the bug struck
+            machine.pwm(PINS["buzzer"]).duty_u16(32768)  # and a tone sounding, whatever the board thinks
+            raise self.error
+
+
+class BrokenAtBoot:
+    def ticks_ms(self):
+        raise OSError(5)
+
+
+class TestFirstStatementsAndAnyException(unittest.TestCase):
+    # Issue 23, findings 2 and 9: on a Pico 2 a watchdog reset may leave GP14/GP15 latched high, so they are
+    # driven low before anything else; any exception, not only Ctrl-C, stops the motor and the buzzer.
+    def setUp(self):
+        machine.reset_all()
+        machine.mem32[_WDT_CTRL] = _ENABLE | 5000
+        self.main = load_main()
+        self.main["CHIP"] = PICO
+
+    def test_the_motor_pins_are_driven_low_before_the_watchdog_and_every_import(self):
+        first = machine.log[:3]
+        self.assertEqual(first[0], ("pin", PINS["motor_in1"], machine.Pin.OUT, 0))
+        self.assertEqual(first[1], ("pin", PINS["motor_in2"], machine.Pin.OUT, 0))
+        self.assertEqual(first[2], ("wdt", 5000))
+        self.assertEqual(self.main["MOTOR_PINS"], (PINS["motor_in1"], PINS["motor_in2"]))
+
+    def test_an_exception_mid_fire_stops_motor_and_buzzer_and_keeps_the_watchdog_armed(self):
+        host = []
+        ep = Endpoint(host.append, epoch=9)
+        ep.hello(("1", "t"), 0)
+        ep.send("FIRE", ("5",), 0)
+        machine.preset(PINS["lid"], 0)  # lid shut
+        clock = RaisingClock(200, ValueError("a bug"))
+        with self.assertRaises(ValueError):
+            self.main["run"](machine, clock, ScriptIO(b"".join(host)), self.main["WDT"])
+        self.assertTrue(clock.motor_duty > 0)  # the motor ran when the bug struck
+        self.assertEqual(machine.pwm(PINS["motor_in1"]).duty_u16(), 0)
+        for key in ("motor_in1", "motor_in2"):
+            pin = machine.pin(PINS[key])
+            self.assertEqual((pin.mode, pin.value()), (machine.Pin.OUT, 0), key)  # taken back as a GPIO, low
+        buzzer = machine.pin(PINS["buzzer"])
+        self.assertEqual((buzzer.mode, buzzer.value()), (machine.Pin.OUT, 0))  # the piezo's pin low
+        self.assertEqual(self.main["BUZZER_PIN"], PINS["buzzer"])
+        self.assertEqual(machine.mem32[_WDT_CTRL] & _ENABLE, _ENABLE)  # not paused: it will reset the board
+        self.assertEqual(machine.wdts[0].feeds > 0, True)
+
+    def test_an_exception_at_boot_leaves_the_motor_pins_low_and_the_watchdog_armed(self):
+        with self.assertRaises(OSError):
+            self.main["run"](machine, BrokenAtBoot(), ScriptIO(b""), self.main["WDT"])
+        for key in ("motor_in1", "motor_in2"):
+            pin = machine.pin(PINS[key])
+            self.assertEqual((pin.mode, pin.value()), (machine.Pin.OUT, 0), key)
+        self.assertEqual(machine.mem32[_WDT_CTRL] & _ENABLE, _ENABLE)
 
 
 class TestWatchdogByChip(unittest.TestCase):

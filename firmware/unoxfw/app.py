@@ -146,7 +146,7 @@ class App:
         if self.feeder.busy() and self._fire_ref:
             self.feeder.abort(now_ms, "link")
         self.link_lost = False
-        self.link.hello((PROTOCOL, __version__), now_ms, seq)
+        self.link.hello((PROTOCOL, __version__, self.board.uid), now_ms, seq)
         self.link.send("LID", ("open" if self.lid else "shut",), now_ms)
         self.link.send("BATTERY", (self.mv, "low" if self.battery_low else "ok"), now_ms)
         self._resend_alone()

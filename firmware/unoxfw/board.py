@@ -5,7 +5,7 @@
 #   motor(value) -1..1 (DRV8833 IN1/IN2 PWM; 0 coasts), brake() (both inputs high), motor_value(),
 #   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(),
 #   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
-#   cut_after(ms), cut_cancel(), use_wdt(wdt)
+#   cut_after(ms), cut_cancel(), use_wdt(wdt); .uid: machine.unique_id() as lower-case hex
 #
 # The beam and button interrupt handlers only increment a counter: they allocate nothing (small ints).
 # cut_after(ms) arms a one-shot machine.Timer whose callback stops the motor: a backstop for the on-time cap
@@ -28,6 +28,8 @@ except ImportError:  # CPython
 
 
 _MOTOR_HZ = const(20000)
+_CLEAR_MS = const(3)  # unoxfw.feeder._BEAM_CLEAR_MS: a shorter clear inside a card is a glitch, not a gap
+_TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms wraps at 2**30 on the rp2 port
 _FULL = const(65535)
 _HALF = const(32768)
 
@@ -48,10 +50,14 @@ class Board:
         self._button = pin(pins["button"], pin.IN, pin.PULL_UP)
         self._lid = pin(pins["lid"], pin.IN, pin.PULL_UP)
         self._adc = machine.ADC(pins["battery_adc"])
+        # the board's identity, sent in HELLO: machine.unique_id() in lower-case hex, which MicroPython on a
+        # Pico also gives the USB device as its serial number (so udev can name the port after it)
+        self.uid = "".join(f"{b:02x}" for b in machine.unique_id())
         self._beam_edges = 0
         self._ticks = ticks
         self._beam_at = 0
         self._beam_timed = False
+        self._clear_at = 0  # when the beam last cleared (its last rising edge), timed by the IRQ
         self._button_edges = 0
         self._motor = 0.0
         self._tone = 0
@@ -73,10 +79,16 @@ class Board:
         self._beam_edges += 1
 
     def _on_beam_timed(self, _pin):
-        self._beam_at = self._ticks()
-        self._beam_timed = True
+        # A falling edge is a new block only after the beam was clear _CLEAR_MS (or at the first edge): a
+        # glitch that lights the beam for a moment inside a card ends no block. Small ints only (hard IRQ).
+        now = self._ticks()
         if self._beam.value() == 0:
-            self._beam_edges += 1
+            if not self._beam_timed or ((now - self._clear_at) & _TICKS_MASK) >= _CLEAR_MS:
+                self._beam_edges += 1
+        else:
+            self._clear_at = now
+        self._beam_at = now
+        self._beam_timed = True
 
     def _on_button(self, _pin):
         self._button_edges += 1

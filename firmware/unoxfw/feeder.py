@@ -13,6 +13,13 @@
 # ~43 ms). The board's IRQ counts falling edges; each tick samples the level, and a block that began since
 # the last tick (a new edge, or the level found low) counts once it has stayed blocked that long. A glitch
 # on the beam lead (motor wires beside it switch 1-2 A at 20 kHz) is a few microseconds low: never counted.
+# The same both ways: a new block starts only after the beam has been clear for _BEAM_CLEAR_MS (2-4 ms; cards
+# are ~30 ms apart), so a glitch that lights the beam for a moment inside a card does not count it twice. The
+# board's timed IRQ leaves out a falling edge that ends a clear shorter than that; a clear the loop samples
+# ends the block only once it has lasted that long.
+# The lid is debounced here too: the motor stops the moment the lid reads open (a finger may be on its way to
+# the roller), but the fire is aborted ("lid") only once it has read open for _LID_MS; a bounce or a spike
+# shorter than that pauses the motor for those few ms and the fire goes on where it was.
 # How EMPTY is told from JAM (no current sensing): when no card reaches the beam within card_ms the
 # motor stops, gives a reverse pulse and retries once. If the retry stalls too, the beam decides:
 #   beam blocked -> JAM  (a card is wedged in the exit slot);
@@ -37,8 +44,13 @@
 # 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck). A
 # wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its block began
 # (later than one wedged card can stall, sooner than a snagged one: a wedged pair).
-# Every reverse pulse comes after _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full
-# speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating.
+# Every direction change, both ways, passes through _BRAKE_MS of braking (both bridge inputs high): reversing
+# a roller at full speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the
+# TB6612's rating, and a forward start straight from a reverse pulse ~3 A. So a reverse pulse comes after a
+# brake, and so does every forward start after one (the retry after a stall, a freed card fed again, the
+# push between two pulses); the fire's last reverse pulse is followed by braking through the settle time,
+# and a fire that starts while the last drive was a reverse not yet braked (a cut mid-pulse, settle_ms < 30)
+# brakes first (`_dir`).
 # A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
 # of the beam (after STUCK, the card that jammed behind the stuck one). The next fire then starts with the
 # reverse pulse, when the beam is clear, so that card is pulled back and enters the beam with the roller at
@@ -73,7 +85,10 @@ _CUT_MARGIN_MS = const(20)
 _MIN_BLOCK_MS = const(10)
 _SPIN_UP_MS = const(50)  # a card entering the beam sooner after the roller (re)started was not at speed
 _BEAM_STABLE_MS = const(4)  # a block shorter than this is a glitch, not a card (issue 17: 3-5 ms)
-_BRAKE_MS = const(40)  # braking before each reverse pulse (30-50 ms)
+_BEAM_CLEAR_MS = const(3)  # and a clear shorter than this, inside a card (issue 23: 2-4 ms, in ms ticks)
+_LID_MS = const(10)  # the lid must read open this long to abort a fire (a bounce or a spike only pauses it)
+_BRAKED = const(2)  # Feeder._cmd: the bridge brakes (else _cmd is the motor value last driven)
+_BRAKE_MS = const(40)  # braking at each direction change (30-50 ms)
 _BRAKE = const(7)
 _PRE_BACK = const(8)
 _EXIT_BACK = const(9)
@@ -100,6 +115,7 @@ class BeamCounter:
         self._low = False
         self._counted = True
         self._since = 0
+        self._clear = -1  # when a clear inside a block was first sampled (-1: none)
 
     def start(self, edges, blocked, now_ms):
         # a block already there when a fire starts is an old card, not a new one
@@ -107,18 +123,32 @@ class BeamCounter:
         self._low = blocked
         self._counted = True
         self._since = now_ms
+        self._clear = -1
 
     def sample(self, edges, blocked, now_ms):
         new_edge = edges != self._edges
         self._edges = edges
         if not blocked:
-            self._low = False
+            if self._low:
+                # the block ends once the beam has stayed clear _BEAM_CLEAR_MS: a shorter clear is a glitch
+                if self._clear < 0:
+                    self._clear = now_ms
+                elif ticks_diff(now_ms, self._clear) >= _BEAM_CLEAR_MS:
+                    self._low = False
+                    self._clear = -1
             return
-        if new_edge or not self._low:
+        if self._clear >= 0 and not new_edge:
+            # blocked again after a clear too short to end the block: the same block goes on (a block not
+            # yet counted must be stable _BEAM_STABLE_MS from now)
+            self._clear = -1
+            if not self._counted:
+                self._since = now_ms
+        elif new_edge or not self._low:
             # a block began since the last sample (any glitch before it has risen again)
             self._low = True
             self._counted = False
             self._since = now_ms
+            self._clear = -1
         if not self._counted and ticks_diff(now_ms, self._since) >= _BEAM_STABLE_MS:
             self._counted = True
             self.count += 1
@@ -215,6 +245,9 @@ class Feeder:
         self.beam = BeamCounter()
         self._next = _IDLE
         self._clean = True  # the last fire ended with its reverse pulse: nothing waits in the nip
+        self._dir = 0  # the last drive's direction (1, -1) until a brake of _BRAKE_MS; 0 after one
+        self._lid_at = -1  # when the lid was first read open in this fire (-1: shut)
+        self._cmd = 0  # what the feeder drives: a motor value, or _BRAKED (restored after a lid spike)
 
     def busy(self):
         return self._phase != _IDLE
@@ -240,6 +273,7 @@ class Feeder:
         self._stall_ms = 0
         self.wedged = 0
         self.blocks.extra = 0
+        self._lid_at = -1
         if n <= 0:
             return (0, n, None, "-")
         if self._board.lid_open():
@@ -251,24 +285,59 @@ class Feeder:
             self._clean = True
             self._back(_PRE_BACK, now_ms)  # pull back a card left in the nip (braked first: it may coast)
             return None
+        if self._dir < 0:
+            self._back(_SPIN, now_ms)  # the last drive was a reverse pulse not braked since: brake first
+            return None
         self._spin(now_ms)
         return None
 
     def _spin(self, now_ms):
         self.blocks.spin(now_ms)
-        self._board.motor(self._duty())
+        self._drive(self._duty())
+        self._dir = 1
         self._phase = _SPIN
         self._t = now_ms
 
+    def _reverse(self, phase, now_ms):
+        # only ever called at the end of a brake phase (see _back)
+        self._drive(-self._duty())
+        self._dir = -1
+        self._phase = phase
+        self._t = now_ms
+
+    def _drive(self, value):
+        self._board.motor(value)
+        self._cmd = value
+
+    def _brake(self):
+        self._board.brake()
+        self._cmd = _BRAKED
+
+    def _lid(self, now_ms):
+        # True once the lid has read open at every tick for _LID_MS. The motor stops at the first open
+        # reading; a lid that reads shut again sooner was a bounce or a spike: the drive comes back.
+        if self._board.lid_open():
+            if self._lid_at < 0:
+                self._lid_at = now_ms
+                self._board.motor(0)
+            return ticks_diff(now_ms, self._lid_at) >= _LID_MS
+        if self._lid_at >= 0:
+            self._lid_at = -1
+            if self._cmd == _BRAKED:
+                self._board.brake()
+            else:
+                self._board.motor(self._cmd)
+        return False
+
     def _back(self, phase, now_ms):
         # brake first, then the reverse pulse (phase `phase` once reversing)
-        self._board.brake()
+        self._brake()
         self._next = phase
         self._phase = _BRAKE
         self._t = now_ms
 
     def _finish(self, fault, detail, clean=False):
-        self._board.motor(0)
+        self._drive(0)
         self._board.cut_cancel()
         self._phase = _IDLE
         self._clean = clean
@@ -303,7 +372,7 @@ class Feeder:
         # Motor off now; the result follows from tick() once the run-down is over. A second cut is ignored.
         if self._phase == _IDLE or self._phase == _RUNDOWN:
             return None
-        self._board.motor(0)
+        self._drive(0)
         self._cut = (fault, detail)
         self._phase = _RUNDOWN
         self._t = self._t0 = now_ms
@@ -327,13 +396,16 @@ class Feeder:
             return None
         self.beam.sample(self._board.beam_count(), self._board.beam_blocked(), now_ms)
         # a block's ends timed by the beam's IRQ where the board can (the loop may look 10+ ms late)
-        self.blocks.watch(self._board.beam_blocked(), phase == _SPIN or phase == _EXIT,
+        # (not while a lid spike holds the motor off: a block measured then is no card's length)
+        self.blocks.watch(self._board.beam_blocked(), (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
                           self._board.beam_changed_ms(now_ms))
         if phase == _RUNDOWN:
             return self._tick_rundown(now_ms)
         if phase != _SETTLE:
-            if self._board.lid_open():
+            if self._lid(now_ms):
                 return self.abort(now_ms, "lid")
+            if self._lid_at >= 0:
+                return None  # the lid reads open: the motor waits, off, until it is open _LID_MS or shut
             if ticks_diff(now_ms, self._t0) > self._s["max_on_ms"]:
                 return self.abort(now_ms, "jam", "ontime")
         waited = ticks_diff(now_ms, self._t)
@@ -341,21 +413,19 @@ class Feeder:
             return self._tick_spin(now_ms, waited)
         if phase == _BRAKE:
             if waited >= _BRAKE_MS:
+                self._dir = 0  # braked: either direction may follow
                 if self._next == _SPIN:
                     self._spin(now_ms)
                 elif self._next == _EXIT_PUSH and self._board.beam_blocked():
-                    self._board.motor(self._duty())
+                    self._drive(self._duty())
+                    self._dir = 1
                     self._phase = _EXIT_PUSH
                     self._t = now_ms
                 elif self._next == _EXIT_PUSH:
                     # freed by the last pulse, it left the beam backwards in the brake: pull it further back
-                    self._board.motor(-self._duty())
-                    self._phase = _EXIT_BACK
-                    self._t = now_ms
+                    self._reverse(_EXIT_BACK, now_ms)
                 else:
-                    self._board.motor(-self._duty())
-                    self._phase = self._next
-                    self._t = now_ms
+                    self._reverse(self._next, now_ms)
         elif phase == _PRE_BACK:
             if waited >= self._s["reverse_ms"]:
                 self._back(_SPIN, now_ms)  # brake, then forward
@@ -374,7 +444,7 @@ class Feeder:
                         return None
                     if not blocked:
                         self._pulled += 1
-                self._spin(now_ms)
+                self._back(_SPIN, now_ms)  # brake, then the retry forward
         elif phase == _EXIT:
             if not self._board.beam_blocked():
                 self._back(_END_BACK, now_ms)
@@ -403,7 +473,7 @@ class Feeder:
                 self._frees += 1
                 if self._frees > _MAX_FREES:
                     return self._finish("jam", "wedged")  # it wedges each time it is fed: inside, not counted
-                self._spin(now_ms)
+                self._back(_SPIN, now_ms)  # brake, then feed it again
         elif phase == _EXIT_PUSH:
             if not self._board.beam_blocked():
                 if waited <= _PUSH_BACK_MS:
@@ -416,10 +486,12 @@ class Feeder:
                 self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:
             if waited >= self._s["reverse_ms"]:
-                self._board.motor(0)
+                self._brake()  # the roller stops, and the next fire may start forward at once
                 self._phase = _SETTLE
                 self._t = now_ms
         elif waited >= self._s["settle_ms"]:
+            if waited >= _BRAKE_MS:
+                self._dir = 0
             blocked = self._board.beam_blocked()
             return self._finish("stuck" if blocked else None, "-", not blocked)
         return None

@@ -158,8 +158,9 @@ def service_unit(
     min_gap: float | None = None,
     suspense: float | None = None,
     web_pin: str | None = None,
+    sys_root: str | Path = "/sys",
 ) -> str:
-    """The text of /etc/systemd/system/unox.service."""
+    """The text of /etc/systemd/system/unox.service (`sys_root`: where the PWM chips are looked up)."""
     user = check_user(user if user is not None else default_user())
     words = exec_start(mode, launcher, unox=unox or unox_command(), players=players, config=config,
                        min_gap=min_gap, suspense=suspense, web_pin=web_pin)
@@ -167,7 +168,7 @@ def service_unit(
         raise InstallError(f"the unox path {words[0]!r} must be absolute, e.g. /home/{user}/unox/bin/unox")
     lines = ["# Written by `unox install service`: starts unox at boot. Reinstall rather than edit it."]
     lines += _unit_section(mode, device_unit(launcher))
-    lines += _service_section(mode, user, words)
+    lines += _service_section(mode, user, words, gpio_writable_paths(launcher, sys_root))
     lines += ["", "[Install]", "WantedBy=multi-user.target", ""]
     return "\n".join(lines)
 
@@ -182,7 +183,7 @@ def _unit_section(mode: str, device: str | None) -> list[str]:
     return lines
 
 
-def _service_section(mode: str, user: str, words: list[str]) -> list[str]:
+def _service_section(mode: str, user: str, words: list[str], writable: list[str]) -> list[str]:
     lines = [
         "",
         "[Service]",
@@ -199,10 +200,31 @@ def _service_section(mode: str, user: str, words: list[str]) -> list[str]:
         # The table UI needs a terminal: take over the first console, where a screen shows it.
         lines += ["Environment=TERM=linux", "StandardInput=tty", "StandardOutput=tty", "TTYPath=/dev/tty1"]
         lines += ["TTYReset=yes", "TTYVHangup=yes"]
-    return lines + _sandbox(mode)
+    return lines + _sandbox(mode, writable)
 
 
-def _sandbox(mode: str) -> list[str]:
+def gpio_writable_paths(launcher: str, sys_root: str | Path = "/sys") -> list[str]:
+    """What a gpio launcher writes under the read-only /sys of the sandbox: the kernel's PWM class (export)
+    and the PWM chip's own directory, which /sys/class/pwm/pwmchipN only links to (its period, duty_cycle
+    and enable files). Resolved on the Pi the unit is written on; before the overlay is there, the platform
+    devices (optional, `-`). Other launchers write nothing there."""
+    kind, _, rest = launcher.partition(":")
+    if kind != "gpio":
+        return []
+    from urllib.parse import parse_qs
+
+    chip = parse_qs(rest.partition("?")[2]).get("pwm_chip", ["0"])[0]
+    root = Path(sys_root)
+    link = root / "class" / "pwm" / f"pwmchip{chip}"
+    paths = ["/sys/class/pwm"]
+    if link.exists():
+        paths.append("/sys/" + str(link.resolve().relative_to(root.resolve())))
+    else:
+        paths.append("-/sys/devices/platform")  # resolved when the unit is written after the overlay
+    return paths
+
+
+def _sandbox(mode: str, writable: list[str] | None = None) -> list[str]:
     """A network-facing daemon's confinement: it writes only its state directory, opens only its devices."""
     lines = [
         f"StateDirectory={STATE_DIRECTORY}",
@@ -210,6 +232,7 @@ def _sandbox(mode: str) -> list[str]:
         f"LimitNOFILE={OPEN_FILES}",
         "NoNewPrivileges=yes",
         "ProtectSystem=strict",
+        *(f"ReadWritePaths={path}" for path in writable or []),
         "ProtectHome=read-only",
         "PrivateTmp=yes",
         "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
@@ -237,8 +260,14 @@ def _sandbox(mode: str) -> list[str]:
     return lines
 
 
-def udev_rule(serial_number: str | None = None) -> str:
-    """The text of /etc/udev/rules.d/99-unox.rules: /dev/unox-launcher for the Pico, usable by dialout."""
+def udev_rule(serial_number: str | None = None, *, per_board: bool = False) -> str:
+    """The text of /etc/udev/rules.d/99-unox.rules: /dev/unox-launcher for the Pico (only the one with
+    `serial_number`, if given), usable by dialout; `per_board`: each Pico gets /dev/unox-launcher-<serial>
+    instead. MicroPython gives a Pico's USB device its `machine.unique_id()` in hex as serial number: the
+    board id the firmware's HELLO sends and `unox firmware version` prints."""
+    if per_board and serial_number is not None:
+        raise InstallError("give --serial (that Pico is /dev/unox-launcher) or --per-board (each Pico gets "
+                           "/dev/unox-launcher-<serial>), not both")
     match = f'SUBSYSTEM=="tty", ATTRS{{idVendor}}=="{PICO_VID}", ATTRS{{idProduct}}=="{PICO_MICROPYTHON_PID}"'
     if serial_number is not None:
         if not _SERIAL_NUMBER.fullmatch(serial_number):
@@ -247,11 +276,14 @@ def udev_rule(serial_number: str | None = None) -> str:
                 "`udevadm info -q property /dev/ttyACM0 | grep ID_SERIAL_SHORT`"
             )
         match += f', ATTRS{{serial}}=="{serial_number}"'
-    actions = f'SYMLINK+="{DEVICE_NAME}", GROUP="dialout", MODE="0660", TAG+="systemd"'
+    name = f"{DEVICE_NAME}-$attr{{serial}}" if per_board else DEVICE_NAME
+    actions = f'SYMLINK+="{name}", GROUP="dialout", MODE="0660", TAG+="systemd"'
     actions += ', ENV{ID_MM_DEVICE_IGNORE}="1"'
+    shown = f"/dev/{DEVICE_NAME}-<its USB serial number, the board id unox prints>" if per_board else \
+        f"/dev/{DEVICE_NAME}"
     return (
         "# Written by `unox install udev`: the Raspberry Pi Pico running MicroPython (USB 2e8a:0005)\n"
-        f"# appears as /dev/{DEVICE_NAME}, readable by the dialout group. TAG systemd gives the service a\n"
+        f"# appears as {shown}, readable by the dialout group. TAG systemd gives the service a\n"
         "# device unit to wait for; ID_MM_DEVICE_IGNORE keeps ModemManager from probing it.\n"
         f"{match}, {actions}\n"
     )
@@ -267,11 +299,12 @@ def service_next_steps(path: Path, user: str) -> list[str]:
     ]
 
 
-def udev_next_steps() -> list[str]:
+def udev_next_steps(per_board: bool = False) -> list[str]:
+    name = f"{DEVICE_NAME}-*" if per_board else DEVICE_NAME
     return [
         "sudo udevadm control --reload-rules",
         "sudo udevadm trigger --subsystem-match=tty --action=add",
-        f"ls -l /dev/{DEVICE_NAME}   # unplug and replug the Pico if it is not there",
+        f"ls -l /dev/{name}   # unplug and replug the Pico if it is not there",
     ]
 
 

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from unox.launcher.base import MAX_FIRE, FireResult, Launcher, LauncherError
+from unox.launcher.base import MAX_FIRE, FireResult, Launcher, LauncherError, StrangerLauncher
 from unox.launcher.clock import Clock, RealClock
 from unox.launcher.faults import fault_action
 from unox.profiles import EjectProfile
@@ -115,6 +115,7 @@ class PressMode:
         self._reload_press: float | None = None
         self.link_down = False
         self._lost_at: float | None = None
+        self._stranger_told = False  # another launcher at the port was told (once until the link is back)
         self.unsettled: PressEvent | None = None  # the fire a lost link left with no count yet
 
     def handle_press(self) -> PressEvent:
@@ -182,10 +183,16 @@ class PressMode:
         return self.clock.now() - self.started
 
     # -- the link ------------------------------------------------------------------------------------
-    def lost(self) -> PressEvent | None:
-        """The link is down: told once (None while it stays down)."""
+    def lost(self, exc: LauncherError | None = None) -> PressEvent | None:
+        """The link is down: told once (None while it stays down). Another launcher at the port (`exc` a
+        StrangerLauncher) is told as such: nothing fires on it and its presses are not this tally's."""
         if self._lost_at is None:
             self._lost_at = self.clock.now()
+        if isinstance(exc, StrangerLauncher):  # told once, also after "link lost"
+            if self._stranger_told:
+                return None
+            self.link_down = self._stranger_told = True
+            return PressEvent("stranger", f"another launcher: {exc}")
         if self.link_down:
             return None
         self.link_down = True  # one line, under 80 columns: the tally above it stays on screen
@@ -199,6 +206,7 @@ class PressMode:
         if not connected:
             return
         self._lost_at = None
+        self._stranger_told = False
         if self.link_down:
             self.link_down = False
             yield PressEvent("link_back", "link back: the launcher answers again")
@@ -250,8 +258,8 @@ class PressMode:
                 self._step(on_event, virtual, press_gap)
             except VirtualPressError:
                 raise
-            except LauncherError:
-                event = self.lost()
+            except LauncherError as exc:
+                event = self.lost(exc)
                 if event is not None:
                     on_event(event)
                 if virtual and self.clock.now() - (self._lost_at or 0.0) > VIRTUAL_LOST_S:

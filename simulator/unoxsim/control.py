@@ -15,8 +15,8 @@ Anything else gets `error: ...` naming the commands. `send(path, "press")` is th
 beam, for the presser), `hopper` (cards left in it), `in_path` (cards between hopper and exit), `loaded`
 (cards put in since start), `boots`, `now_ms` (virtual time); and what the firmware itself says: `counted`
 (cards its beam counted since boot), `presses` (button presses it took), `firing` (1 while a fire runs);
-`glitches` (spurious lows the `glitch` fault put on the beam line); `alone` (fires the firmware made alone
-that no host has acknowledged with TAKEN yet).
+`glitches` (spurious lows and highs the `glitch` fault put on the beam line); `alone` (fires the
+firmware made alone that no host has acknowledged with TAKEN yet).
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ The firmware asks for a tick every 1-10 ms. Nothing sleeps.
 
 The host side is `host_write()` / `host_read()` (the `sim://` port uses them). Faults: the physics'
 per-card rates, the cable's per-frame rates, electrical noise on the beam line (`glitch`: the probability per
-ms, while the bridge drives the motor, of a 0.2 ms spurious low: a falling and a rising edge inside one
-firmware tick, which an edge-counting firmware takes for a card), and the people around it:
+ms, while the bridge drives the motor, of a 0.2 ms spurious edge pair inside one firmware tick: a low on a
+clear beam, which an edge-counting firmware takes for a card, or a high inside a card, which one that starts
+a block at every falling edge counts twice), and the people around it:
 `press_button()`, `open_lid()`, `set_battery()`, `take_stuck()`, `unplug()`, `power_cycle()`, `freeze()`
 (a hung firmware loop).
 """
@@ -66,7 +67,8 @@ class VirtualDevice:
         if not 0.0 <= glitch <= 1.0:
             raise ValueError(f"glitch={glitch}: a probability per ms must be between 0 and 1")
         self.glitch = glitch
-        self.glitches = 0  # spurious lows put on the beam line so far
+        self.glitches = 0  # spurious edges put on the beam line so far (lows on a clear beam, and highs)
+        self.clear_glitches = 0  # of those, the highs inside a card (the beam lit for a moment)
         self._glitch_rng = random.Random(f"{seed}:glitch")  # its own stream: the faults' draws stay the same
         self._dt = 0
         self.seed, self.bounce, self.idle_step, self.config = seed, bounce, idle_step, config
@@ -101,6 +103,7 @@ class VirtualDevice:
 
     def _boot(self, cause: int) -> None:
         from unoxfw import runner
+        from unoxfw.pins import PINS
 
         if self.boots:
             self.board.hardware_reset(cause)
@@ -112,7 +115,9 @@ class VirtualDevice:
         self._apply_sensors()
         io = _BoardIO(self.cable)
         machine = self.board.machine
-        wdt = machine.WDT(timeout=runner.WDT_MS)  # main.py's first line
+        for pin in (PINS["motor_in1"], PINS["motor_in2"]):  # main.py's first statements: the motor pins low
+            machine.Pin(pin, machine.Pin.OUT, value=0)
+        wdt = machine.WDT(timeout=runner.WDT_MS)  # then the watchdog, before anything else
         self._fw: tuple[Any, Any] = runner.boot(machine, io, self.clock.now_ms(), wdt, self.config,
                                                 ticks=self.clock.now_ms)
 
@@ -198,14 +203,22 @@ class VirtualDevice:
             self._boot(reset.cause)
 
     def _glitch_beam(self, dt: int) -> None:
-        """Spurious lows drawn for each ms the motor ran; each is over before the firmware's next tick."""
-        lows = sum(1 for _ in range(dt) if self._glitch_rng.random() < self.glitch)
-        if not lows or self.model.beam_blocked():
-            return  # a low on a line already low changes nothing
-        for _ in range(lows):
+        """Spurious edges drawn for each ms the motor ran, each over before the firmware's next tick: a low
+        on a clear beam (a phantom card if counted), or a high inside a card (the beam lit for a moment: the
+        card counted twice if a new block started there)."""
+        flips = sum(1 for _ in range(dt) if self._glitch_rng.random() < self.glitch)
+        if not flips:
+            return
+        blocked = self.model.beam_blocked()
+        for _ in range(flips):
             self.glitches += 1
-            self._beam.set_external(0)
-            self._beam.set_external(None)
+            if blocked:
+                self.clear_glitches += 1
+                self._beam.set_external(None)
+                self._beam.set_external(0)
+            else:
+                self._beam.set_external(0)
+                self._beam.set_external(None)
 
     def _apply_sensors(self) -> None:
         model = self.model

@@ -116,7 +116,8 @@ class VirtualBoard:
         self.reset_cause = PWRON_RESET
         self.resets: list[tuple[int, int]] = []  # (virtual ms, cause)
         self.cpu_hz = 125_000_000
-        self.uid = bytes(random.Random(f"{seed}:uid").randrange(256) for _ in range(8))
+        uid = random.Random(f"{seed}:uid")  # one stream: eight different bytes (a fresh Random each gave one)
+        self.uid = bytes(uid.randrange(256) for _ in range(8))
         self.machine = self._make_module()
 
     # -- pads --------------------------------------------------------------------------------------

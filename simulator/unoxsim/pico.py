@@ -55,10 +55,12 @@ def pico_dir() -> Path:
 class PicoChip:
     """The Node process running the emulated RP2040; `run(us, ...)` is one lockstep slice."""
 
-    def __init__(self, folder: Path, image: Path | None = None) -> None:
+    def __init__(self, folder: Path, image: Path | None = None, *, plain: bool = False) -> None:
         command = ["node", str(HARNESS), str(folder)]
         if image is not None:
             command += ["--image", str(image)]
+        if plain:  # no jumping over WFE/WFI sleep: the reference its shortcut is tested against
+            command.append("--plain")
         self._proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                       bufsize=1)
         self._ask(None)
@@ -114,12 +116,13 @@ class PicoDevice:
     """The launcher's physics around an emulated Pico running whatever is on its flash."""
 
     emulated_ms_total = 0.0  # over every PicoDevice of this process: bench/pico.py's realtime ratio
+    awake_ns_total = 0  # of it, the ns the cores executed (not asleep in WFE/WFI)
 
     def __init__(self, *, seed: int = 0, cards: int = 83, jam: float = 0.0, double: float = 0.0,
                  stuck: float = 0.0, unjam: float = 0.5, battery_mv: float = 4500.0, drain: float = 0.0625,
                  lid: str = "shut", bounce: int = 2, drop: float = 0.0, corrupt: float = 0.0,
                  dup: float = 0.0, idle_step: int = 5, image: Path | None = None,
-                 folder: Path | None = None) -> None:
+                 folder: Path | None = None, plain: bool = False) -> None:
         if lid not in ("open", "shut"):
             raise ValueError(f"lid={lid!r}: use 'open' or 'shut'")
         if not 0 < battery_mv <= 7000:
@@ -148,7 +151,8 @@ class PicoDevice:
         self.queued_to_chip = 0
         self.boots = 1
         self.boot_info: dict[str, Any] = {}  # this boot: when the watchdog was armed, when pads came up (ns)
-        self.chip = PicoChip(folder or pico_dir(), image)
+        self.awake_ns = 0  # emulated ns the chip's core executed; the rest of now_us() it slept in WFE/WFI
+        self.chip = PicoChip(folder or pico_dir(), image, plain=plain)
 
     # -- time -----------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -198,6 +202,8 @@ class PicoDevice:
         tx = self.cable.board_read()
         reply = self.chip.run(us, self._inputs(), adc, tx)
         self.queued_to_chip = reply["queued"]  # bytes the chip's USB has not taken in yet
+        self.awake_ns += reply["awake"]
+        PicoDevice.awake_ns_total += reply["awake"]
         if self.queued_to_chip:
             self._kick = True
         dt_ms = (reply["ns"] - self._now_ns) / 1e6

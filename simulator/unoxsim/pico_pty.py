@@ -1,9 +1,9 @@
 """The emulated Pico on a pseudo-terminal: the chip runs as fast as the emulator goes, not paced to the wall.
 
-`PtyServer` paces a `VirtualDevice` to real time; the emulated chip already runs slower than real time (about
-0.25-0.45 emulated s per wall s), so `ChipPtyServer` steps it continuously, a few emulated ms per turn, and
-moves the bytes between the pty and the chip's USB serial after each turn. The control socket and the
-signal-queued commands work as in `PtyServer`.
+`PtyServer` paces a `VirtualDevice` to real time; the emulated chip runs at most about as fast as real time
+(0.15-0.8 emulated s per wall s, docs/pico.md), so `ChipPtyServer` steps it continuously, a few emulated ms
+per turn, and moves the bytes between the pty and the chip's USB serial after each turn. The control socket
+and the signal-queued commands work as in `PtyServer`.
 """
 
 from __future__ import annotations

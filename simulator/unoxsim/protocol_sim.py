@@ -10,7 +10,7 @@ costs 1 ms of virtual time, and so does every empty `in_waiting` after the first
 write between), so a polling loop always makes progress while `read(max(1, in_waiting))` stays cheap.
 `close()` then `open()` reconnects to the same device (the cable replugged), so no state is lost.
 Beyond pyserial: `virtual_clock()` (ms), `advance(ms)` (a virtual sleep, also while closed), `device`,
-`press_button()`.
+`press_button()`, `swap_device(device)` (another launcher plugged in at this port).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ class Serial(SerialBase):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.device: VirtualDevice | None = None
+        self._next_device: VirtualDevice | None = None  # plugged in at this port in place of `device`
         self._device_url: str | None = None
         self._empty_polls = 0
         super().__init__(*args, **kwargs)
@@ -42,7 +43,10 @@ class Serial(SerialBase):
             raise SerialException("Port is already open.")
         if self._port is None:
             raise SerialException("Port must be configured before it can be used.")
-        if self.device is None or self._device_url != self._port:
+        if self._next_device is not None and self.device is not None:
+            self._next_device.advance(max(0, self.device.now_ms() - self._next_device.now_ms()))
+            self.device, self._next_device = self._next_device, None
+        elif self.device is None or self._device_url != self._port:
             self.device = VirtualDevice(**parse_sim_url(self._port))
             self._device_url = self._port
         elif self.device.cable.vanished:
@@ -79,6 +83,17 @@ class Serial(SerialBase):
         if self.device is None:
             raise PortNotOpenError()
         self.device.press_button(hold_ms)
+
+    def swap_device(self, device: VirtualDevice) -> VirtualDevice:
+        """Our launcher is unplugged (the port breaks) and `device` is plugged in at the same port, as two
+        Picos that swap ttyACM0 and ttyACM1: the next `open()` reaches it, its clock moved on to the old
+        one's so the port's time never runs back. Returns the old device."""
+        old = self.device
+        if old is None:
+            raise PortNotOpenError()
+        old.unplug(vanish=True)
+        self._next_device = device
+        return old
 
     # -- pyserial ---------------------------------------------------------------------------------------
     @property

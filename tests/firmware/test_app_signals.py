@@ -311,6 +311,7 @@ def test_hello_answer_names_protocol_and_version_and_sends_lid_and_battery(make_
     rig.connect()
     [hello] = rig.frames("HELLO")
     assert hello[2][:2] == (str(PROTOCOL), __version__)
+    assert hello[2][2] == rig.machine.UID.hex() and len(hello[2]) == 4  # the board, then the epoch
     assert rig.kinds()[:4].count("LID") == 1 and "BATTERY" in rig.kinds()
 
 

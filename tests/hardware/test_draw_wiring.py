@@ -121,5 +121,59 @@ def test_decoupling_fuse_pull_downs_nsleep_and_the_beam_pull_up_are_drawn(draw_w
     if build == "pico":
         assert "nSLEEP to 3V3" in joined and "safe default build" in joined
     else:
-        assert "U2 74LVC1G123" in joined and words.count("nSLEEP") == 2  # one-shot Q to the bridge
+        assert "U2 SN74LVC1G123" in joined and words.count("nSLEEP") == 2  # one-shot Q to the bridge
         assert "heartbeat" in words and "GPIO24" in words
+
+
+# ---- issue 23: an interlock that can be built from the drawing ---------------------------------------------
+# TI SN74LVC1G123, DCT/DCU package (its datasheet's pin table), and the CD74HC123E's first half.
+LVC1G123 = {"1": "~A", "2": "B", "3": "~CLR", "4": "GND", "5": "Q", "6": "Cext", "7": "Rext/Cext", "8": "VCC"}
+_POSITIONED = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)"[^>]*>(.*?)</text>', re.S)
+
+
+def positioned_texts(svg: str) -> list[tuple[float, float, str]]:
+    return [(float(x), float(y), re.sub("<[^>]+>", "", t)) for x, y, t in _POSITIONED.findall(svg)]
+
+
+def test_the_one_shot_is_drawn_with_its_eight_numbered_pins_each_beside_its_name(draw_wiring):
+    """Finding 23.1: six unnumbered pins, ~CLR missing; a maker wires the '123 by its pin numbers."""
+    placed = positioned_texts(draw_wiring.OUTPUTS["pi"].read_text(encoding="utf-8"))
+    u2 = next((x, y) for x, y, t in placed if t.startswith("U2 SN74LVC1G123"))
+    for number, name in LVC1G123.items():
+        # the pin's name nearest U2's title (GND and VCC appear elsewhere too), and the number beside it
+        nx, ny = min(((x, y) for x, y, t in placed if t == name),
+                     key=lambda p: (p[0] - u2[0]) ** 2 + (p[1] - u2[1]) ** 2)
+        digits = [(x, y, t) for x, y, t in placed if t.isdigit()]
+        nearest = min(digits, key=lambda p: (p[0] - nx) ** 2 + (p[1] - ny) ** 2)
+        assert nearest[2] == number, f"{name} is pin {number}, the drawing numbers it {nearest[2]}"
+        assert abs(nearest[0] - nx) < 25 and abs(nearest[1] - ny) < 25, name  # 1 unit = 36 pt
+
+
+def test_the_one_shot_has_clr_high_its_timing_network_between_6_and_7_and_decoupling(draw_wiring):
+    words = texts(draw_wiring.OUTPUTS["pi"].read_text(encoding="utf-8"))
+    joined = " ".join(words)
+    assert "Cext 1 uF (6-7)" in words and "Rext 47k" in words
+    assert any(word.startswith("C3 100 nF") and word.endswith("at pin 8") for word in words)
+    assert "~CLR to 3V3" in joined
+    assert words.count("3V3") >= 4  # the header, ~CLR, Rext's top and VCC (and the beam's parts)
+    # the DIP alternative: CLR high and the unused half tied, pin for pin
+    assert "1~CLR=3 to 3V3" in joined and "2~A=9, 2B=10, 2~CLR=11 to GND" in joined
+    assert "Never tie" in joined and "nSLEEP high" in joined
+
+
+@pytest.mark.parametrize("build", ["pico", "pi"])
+def test_the_motors_capacitor_its_own_return_wire_and_the_adc_capacitor_are_drawn(draw_wiring, build):
+    """Finding 23.12: the 100 nF across the motor and at GP26 were only in the BOM; the return a ground."""
+    words = texts(draw_wiring.OUTPUTS[build].read_text(encoding="utf-8"))
+    assert any(word.startswith("C5 100 nF") and "motor" in word for word in words)
+    assert words.count("PACK-") == 2  # the pack's - and U1's GND: one wire, named at both ends
+    assert any("motor return" in word for word in words)
+    assert any(word.startswith("C4 100 nF") for word in words) == (build == "pico")  # the Pi has no ADC
+
+
+def test_the_motor_current_wires_are_drawn_thick(draw_wiring):
+    """The motor leads, the fuse and the return wire carry the stall current: a maker sees them thicker."""
+    svg = draw_wiring.OUTPUTS["pico"].read_text(encoding="utf-8")
+    widths = Counter(re.findall(r"stroke-width:([\d.]+)", svg))
+    thin = widths.most_common(1)[0][0]
+    assert any(float(w) >= 2 * float(thin) for w in widths), widths

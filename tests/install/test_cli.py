@@ -64,6 +64,15 @@ def test_udev_prints_the_rule_by_default(capsys):
     assert "udevadm control --reload-rules" in err
 
 
+def test_udev_per_board_prints_that_rule_and_serial_with_it_is_one_clear_line(capsys):
+    assert main(["install", "udev", "--per-board"]) == 0
+    out, err = capsys.readouterr()
+    assert out == install.udev_rule(per_board=True) and "ls -l /dev/unox-launcher-*" in err
+    assert main(["install", "udev", "--per-board", "--serial", "e6614104032a5c2b"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("unox: error: ") and "not both" in err and err.count("\n") == 1
+
+
 def test_a_target_that_cannot_be_written_is_one_clear_line(tmp_path, capsys):
     blocker = tmp_path / "etc"
     blocker.write_text("a file where a directory should be", encoding="utf-8")

@@ -207,3 +207,78 @@ def test_the_unit_command_line_is_one_the_unox_cli_accepts(mode, tmp_path):
 def test_play_mode_without_players_is_refused_with_what_to_add():
     with pytest.raises(install.InstallError, match="--players"):
         install.service_unit("play", user="pi")
+
+
+# ---- issue 23, finding 7: the direct-GPIO build drives /sys/class/pwm from inside the sandbox ------------
+def fake_sys(tmp_path: Path) -> Path:
+    """A /sys as a Pi 4 has it with the pwm-2chan overlay: /sys/class/pwm/pwmchip0 links into the platform
+    device's own directory, where the channel files live."""
+    sys_root = tmp_path / "sys"
+    chip = sys_root / "devices" / "platform" / "soc" / "fe20c000.pwm" / "pwm" / "pwmchip0"
+    chip.mkdir(parents=True)
+    (chip / "export").write_text("")
+    for channel in (0, 1):
+        (chip / f"pwm{channel}").mkdir()
+    (sys_root / "class" / "pwm").mkdir(parents=True)
+    (sys_root / "class" / "pwm" / "pwmchip0").symlink_to(
+        "../../devices/platform/soc/fe20c000.pwm/pwm/pwmchip0")
+    return sys_root
+
+
+def test_a_gpio_units_writable_paths_cover_every_path_the_gpio_launcher_writes(tmp_path, monkeypatch):
+    from unox.launcher.gpio_board import GpioBoard, make_factory
+    from unox.launcher.gpio_pins import PINS
+
+    sys_root = fake_sys(tmp_path)
+    unit = parse_unit(install.service_unit("press", "gpio", user="pi", unox="/usr/bin/unox",
+                                           sys_root=sys_root))
+    assert values(unit, "Service", "ProtectSystem") == ["strict"]  # /sys read-only but for these:
+    writable = [path.lstrip("-") for path in values(unit, "Service", "ReadWritePaths")]
+    assert writable == ["/sys/class/pwm", "/sys/devices/platform/soc/fe20c000.pwm/pwm/pwmchip0"]
+    written: list[Path] = []
+    real_write = Path.write_text
+
+    def record(self, *args, **kwargs):
+        written.append(Path(os.path.realpath(self)))
+        return real_write(self, *args, **kwargs)
+
+    monkeypatch.setattr("unox.launcher.gpio_pwm.SysfsPwmChannel._ready", lambda self: True)
+    (sys_root / "devices/platform/soc/fe20c000.pwm/pwm/pwmchip0/pwm1").rmdir()  # pwm1 is exported first
+
+    def export_creates(self, *args, **kwargs):  # the kernel makes the channel's directory on export
+        result = record(self, *args, **kwargs)
+        if self.name == "export":
+            (self.parent / f"pwm{args[0]}").mkdir(exist_ok=True)
+        return result
+
+    monkeypatch.setattr(Path, "write_text", export_creates)
+    board = GpioBoard(make_factory("mock"), PINS, pwm="hardware", pwm_root=sys_root / "class" / "pwm")
+    board.motor(0.5)
+    board.brake()
+    board.motor(-0.5)
+    board.close()
+    assert len(written) >= 8  # export, then period, duty_cycle and enable of both channels, at least
+    for path in written:
+        in_sys = "/sys/" + str(path.relative_to(sys_root.resolve()))
+        assert any(in_sys == root or in_sys.startswith(root + "/") for root in writable), in_sys
+
+
+def test_only_a_gpio_unit_gets_writable_paths_and_without_the_overlay_the_platform_devices(tmp_path):
+    sys_root = tmp_path / "sys"  # no PWM chip yet: the overlay is not on
+    unit = parse_unit(install.service_unit("press", "gpio", user="pi", unox="/usr/bin/unox",
+                                           sys_root=sys_root))
+    assert values(unit, "Service", "ReadWritePaths") == ["/sys/class/pwm", "-/sys/devices/platform"]
+    chip2 = parse_unit(install.service_unit("press", "gpio:?pwm_chip=2", user="pi", unox="/usr/bin/unox",
+                                            sys_root=fake_sys(tmp_path)))
+    assert values(chip2, "Service", "ReadWritePaths") == ["/sys/class/pwm", "-/sys/devices/platform"]
+    serial = parse_unit(install.service_unit("press", "serial:/dev/ttyACM0", user="pi", unox="/usr/bin/unox"))
+    assert values(serial, "Service", "ReadWritePaths") == []
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze")
+def test_systemd_analyze_verifies_the_gpio_unit(tmp_path):
+    path = tmp_path / "unox.service"
+    path.write_text(install.service_unit("press", "gpio", user="pi", unox=shutil.which("true") or "/bin/true",
+                                         sys_root=fake_sys(tmp_path)))
+    run = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr

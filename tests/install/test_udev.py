@@ -53,3 +53,19 @@ def test_serial_number_narrows_the_match_to_one_pico():
 def test_a_bad_serial_number_is_refused(serial):
     with pytest.raises(install.InstallError, match="not letters and digits"):
         install.udev_rule(serial)
+
+
+def test_per_board_names_each_pico_by_its_serial_number_which_is_its_board_id():
+    """Issue 22: several launchers, each at a name of its own. udev fills $attr{serial} from the USB device
+    the ATTRS keys matched; MicroPython sets that serial number to machine.unique_id() in hex, the board id
+    the firmware's HELLO sends."""
+    pairs = parse_rule(install.udev_rule(per_board=True))
+    assert ("SYMLINK", "+=", "unox-launcher-$attr{serial}") in pairs
+    assert not any(key == "SYMLINK" and value == "unox-launcher" for key, _, value in pairs)  # no shared name
+    assert ("GROUP", "=", "dialout") in pairs and ("TAG", "+=", "systemd") in pairs
+    assert install.udev_next_steps(per_board=True)[-1].startswith("ls -l /dev/unox-launcher-*")
+
+
+def test_serial_and_per_board_together_are_refused():
+    with pytest.raises(install.InstallError, match="not both"):
+        install.udev_rule("e6614104032a5c2b", per_board=True)

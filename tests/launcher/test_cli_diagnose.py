@@ -7,6 +7,7 @@ import json
 import pytest
 from unox.cli.main import main
 from unoxfw.settings import LIMITS
+from unoxsim.device import VirtualDevice
 from unoxsim.url import PARAMETERS
 
 FAULT_PARAMS = {
@@ -34,6 +35,8 @@ def test_a_healthy_launcher_passes_every_check(capsys):
     assert code == 0 and report["ok"]
     assert {"link", "firmware", "lid", "battery", "beam", "buzzer", "button", "motor"} <= names
     assert all(c["result"] == "pass" for c in report["checks"])
+    [firmware] = [c["detail"] for c in report["checks"] if c["name"] == "firmware"]
+    assert firmware.endswith(f", board {VirtualDevice(seed=1).board.machine.unique_id().hex()}")  # issue 22
 
 
 @pytest.mark.parametrize("param", sorted(FAULT_PARAMS))

@@ -9,6 +9,7 @@ import unoxfw
 from unox.cli.commands import firmware
 from unox.cli.errors import CommandError
 from unox.cli.main import main
+from unoxsim.device import VirtualDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,9 +21,10 @@ def test_flash_copies_the_package_and_main_with_mpremote(tmp_path):
     firmware.flash(str(port), runner=lambda cmd: ran.append(list(cmd)) or 0)
     assert all(cmd[1:5] == ["-m", "mpremote", "connect", str(port)] for cmd in ran)
     copied = {Path(arg).name for arg in ran[1] if arg.endswith(".py")}
-    assert copied == {p.name for p in (ROOT / "firmware" / "unoxfw").glob("*.py")}
+    assert copied == {p.name for p in (ROOT / "firmware" / "unoxfw").glob("*.py")} - {"main.py"}
     assert ran[1][-1] == ":/lib/unoxfw/"
-    assert ran[2][5:9] == ["fs", "cp", str(ROOT / "firmware" / "main.py"), ":/main.py"]
+    assert ran[2][5:7] == ["fs", "cp"] and ran[2][8] == ":/main.py"
+    assert Path(ran[2][7]).read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
     assert "os.mkdir(d)" in ran[0][-1]  # /lib and /lib/unoxfw exist before the copy
 
 
@@ -78,7 +80,8 @@ def test_dry_run_prints_the_commands(capsys, tmp_path):
 def test_version_reports_the_hello_of_the_firmware(capsys):
     assert main(["firmware", "version", "--launcher", "sim:?seed=1"]) == 0
     # Issue 8 item 11: the simulator's answer says it is the simulator's.
-    expected = f"unoxfw {unoxfw.__version__} on sim:?seed=1 (the simulator's copy)"
+    board = VirtualDevice(seed=1).board.machine.unique_id().hex()  # issue 22: which launcher answered
+    expected = f"unoxfw {unoxfw.__version__} on sim:?seed=1, board {board} (the simulator's copy)"
     assert capsys.readouterr().out.strip() == expected
 
 
@@ -94,3 +97,71 @@ def test_flash_to_a_missing_port_exits_1_with_one_line(capsys):
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("unox: error: ") and err.count("\n") == 1
     assert "port /dev/ttyUNOX-gone not found" in err
+
+
+# ---- issue 23, finding 6: the firmware is package data; --firmware flashes an edited copy -----------------
+def test_the_firmware_is_found_as_package_data_not_beside_the_source_tree():
+    sources, main_py = firmware.firmware_source(None)
+    package = Path(unoxfw.__file__).parent
+    assert {p.parent for p in sources} == {package}
+    assert main_py.read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
+
+
+def test_firmware_flashes_an_edited_copy_named_by_option_or_environment(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    copy = tmp_path / "unox-src" / "firmware"
+    shutil.copytree(ROOT / "firmware" / "unoxfw", copy / "unoxfw", symlinks=False,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "firmware" / "main.py", copy / "main.py")
+    pins = copy / "unoxfw" / "pins.py"
+    pins.write_text(pins.read_text().replace('"low_mv": 3900', '"low_mv": 3450'))  # NiMH, by gen_pins
+    port = tmp_path / "ttyACM9"
+    port.touch()
+    for how in ("option", "environment", "the checkout's root"):
+        ran: list[list[str]] = []
+        if how == "option":
+            firmware.flash(str(port), runner=lambda cmd, ran=ran: ran.append(list(cmd)) or 0,
+                           firmware_dir=copy)
+        elif how == "environment":
+            monkeypatch.setenv("UNOX_FIRMWARE", str(copy))
+            firmware.flash(str(port), runner=lambda cmd, ran=ran: ran.append(list(cmd)) or 0)
+            monkeypatch.delenv("UNOX_FIRMWARE")
+        else:
+            firmware.flash(str(port), runner=lambda cmd, ran=ran: ran.append(list(cmd)) or 0,
+                           firmware_dir=tmp_path / "unox-src")
+        copied = [Path(arg) for arg in ran[1] if arg.endswith(".py")]
+        assert copied and all(p.parent == copy / "unoxfw" for p in copied), how
+        assert (copy / "unoxfw" / "pins.py") in copied and Path(ran[2][7]) == copy / "main.py", how
+
+
+def test_a_folder_without_firmware_is_refused_before_any_port_is_touched(tmp_path):
+    ran: list = []
+    with pytest.raises(CommandError, match=r"no firmware in .*main.py and unoxfw/"):
+        firmware.flash("/dev/ttyUNOX-gone", runner=ran.append, firmware_dir=tmp_path)
+    assert ran == []
+
+
+def test_unox_firmware_flash_works_from_a_wheel_installed_in_a_fresh_venv(tmp_path):
+    """docs/install.md's install is `pip install "$HOME/unox-src[gpio]"`, not editable: the firmware must
+    come from the installed package, not a checkout beside it (it said "run this from a full checkout")."""
+    import subprocess
+    import zipfile
+
+    from tests.wheel_venv import wheel_venv
+
+    venv = wheel_venv(tmp_path)
+    (wheel,) = (tmp_path / "dist").glob("unox-*.whl")
+    with zipfile.ZipFile(wheel) as built:
+        assert built.read("unoxfw/main.py") == (ROOT / "firmware" / "main.py").read_bytes()
+        assert "unoxfw/pins.py" in built.namelist()
+    port = tmp_path / "ttyACM5"
+    port.touch()
+    run = subprocess.run([str(venv / "bin" / "unox"), "firmware", "flash", "--dry-run", "--port", str(port)],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    copies = [line for line in run.stdout.splitlines() if " fs cp " in line]
+    assert len(copies) == 2 and copies[1].endswith(":/main.py + reset")
+    for line in copies:
+        files = [word for word in line.split() if word.endswith(".py") and not word.startswith(":")]
+        assert files and all(word.startswith(str(venv)) for word in files), line  # the venv's copy

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from unox.launcher import LauncherError, open_launcher
 from unox.launcher.gpio import GpioLauncher
@@ -326,12 +328,13 @@ def test_the_interlock_heartbeat_toggles_only_while_a_fire_runs(mock_factory, cl
         seen[0] = beats
 
     clock.hooks.append(watch)
-    states = {beat.state}
-    clock.hooks.append(lambda t: states.add(beat.state))
     assert launcher.fire(3).fired == 3
     running = [step for step in steps if step[1]]
     assert running and all(edges >= 1 for _, _, edges in running)  # an edge every 2 ms step while running
-    assert states == {0, 1}  # the pin really toggles
+    # issue 23, finding 10: the '123 retriggers on rising edges only: one rising edge per beat, not per two
+    levels = [state.state for state in beat.states]
+    rising = sum(1 for a, b in zip(levels, levels[1:], strict=False) if not a and b)
+    assert rising == launcher.board.beats and levels[-1] == 0
     idle = len(steps)
     launcher.wait_press(timeout=1.0)
     assert sum(edges for _, _, edges in steps[idle:]) == 0  # idle: no heartbeat, the bridge sleeps
@@ -385,3 +388,126 @@ def test_hardware_pwm_on_pins_without_it_is_a_clear_error(tmp_path, mock_factory
 def test_hardware_pwm_without_the_overlay_says_what_to_add(tmp_path, mock_factory, clock):
     with pytest.raises(LauncherError, match="dtoverlay=pwm-2chan.*pwm=software"):
         GpioLauncher(factory=mock_factory, clock=clock, pwm="hardware", pwm_root=tmp_path)
+
+
+# ---- issue 23, finding 15: one gpio driver at a time ----------------------------------------
+def test_a_second_gpio_launcher_is_refused_naming_the_first_and_leaves_it_running(tmp_path, clock):
+    import os
+
+    lock = tmp_path / "gpiochip0"
+    lock.write_text("")
+    first = GpioLauncher(factory=make_factory("mock"), clock=clock, lock=lock)
+    second_factory = make_factory("mock")
+    with pytest.raises(LauncherError, match=rf"in use by PID {os.getpid()} .*one program at a time"):
+        GpioLauncher(factory=second_factory, clock=clock, lock=lock)
+    assert not second_factory.pins  # refused before it claimed a single pin
+    first.close()
+    third = GpioLauncher(factory=second_factory, clock=clock, lock=lock)  # closed: the lock is free again
+    third.close()
+
+
+def test_a_refused_gpio_launcher_writes_nothing_to_the_pwm_channels(tmp_path, clock):
+    chip = tmp_path / "pwmchip0"
+    for channel in (0, 1):
+        (chip / f"pwm{channel}").mkdir(parents=True)
+    (chip / "export").write_text("")
+    lock = tmp_path / "gpiochip0"
+    lock.write_text("")
+    first = GpioLauncher(factory=make_factory("mock"), clock=clock, lock=lock, pwm="hardware",
+                         pwm_root=tmp_path)
+    first.board.motor(0.5)
+    before = {path.name: path.read_text() for path in (chip / "pwm0").iterdir()}
+    with pytest.raises(LauncherError, match="in use by PID"):
+        GpioLauncher(factory=make_factory("mock"), clock=clock, lock=lock, pwm="hardware", pwm_root=tmp_path)
+    assert {path.name: path.read_text() for path in (chip / "pwm0").iterdir()} == before  # duty 0.5, enabled
+    assert before["enable"] == "1" and before["duty_cycle"] == "25000"
+    first.close()
+
+
+# ---- issue 23, findings 4 and 13: the Pi build's beam edges, timed and filtered as on the Pico -------------
+def test_beam_blocks_are_timed_by_the_edges_timestamps_not_the_loops_clock(mock_factory, monkeypatch):
+    from gpiozero import DigitalInputDevice
+    from unox.launcher.gpio_board import GpioBoard
+
+    now = [1000]
+    board = GpioBoard(mock_factory, {**PINS, "heartbeat": None}, lambda: now[0], edge_times=True)
+    late = {"active_time": 0.012, "inactive_time": 0.007}  # the callbacks ran 12 ms and 7 ms after the edges
+    for name, age in late.items():
+        monkeypatch.setattr(DigitalInputDevice, name, property(lambda self, age=age: age))
+    beam = mock_factory.pin(PINS["beam"])
+    beam.drive_low()
+    assert board.edges[-1] == (988, True) and board.beam_changed_ms(now[0]) == 988
+    now[0] = 1050
+    beam.drive_high()
+    assert board.edges[-1] == (1043, False) and board.beam_changed_ms(now[0]) == 1043
+    board.close()
+
+
+def test_a_short_clear_inside_a_card_is_no_new_block_on_the_pi_either(mock_factory):
+    from unox.launcher.gpio_board import GpioBoard
+
+    now = [1000]
+    board = GpioBoard(mock_factory, {**PINS, "heartbeat": None}, lambda: now[0])
+    beam = mock_factory.pin(PINS["beam"])
+    beam.drive_low()
+    now[0] = 1020
+    beam.drive_high()
+    beam.drive_low()  # lit for a moment inside the card
+    assert board.beam_count() == 1
+    now[0] = 1060
+    beam.drive_high()
+    now[0] = 1065
+    beam.drive_low()  # 5 ms of light: a gap, the next card
+    assert board.beam_count() == 2
+    board.close()
+
+
+def test_a_pi_5_numbers_its_pwm_channels_its_own_way(tmp_path):
+    """Finding 23.14: on a Pi 5 (RP1) BCM 12, 13, 18, 19 are channels 0-3; on a Pi 0-4, 18/19 share 0/1."""
+    from unox.launcher.gpio_pwm import channels_for, is_pi5
+
+    assert channels_for(18, 19, pi5=True) == (2, 3) and channels_for(18, 19) == (0, 1)
+    assert channels_for(12, 18, pi5=True) == (0, 2)
+    with pytest.raises(LauncherError, match="share PWM channel 0"):
+        channels_for(12, 18)
+    model = tmp_path / "model"
+    model.write_text("Raspberry Pi 5 Model B Rev 1.0\0")
+    assert is_pi5(model)
+    model.write_text("Raspberry Pi 4 Model B Rev 1.4\0")
+    assert not is_pi5(model) and not is_pi5(tmp_path / "none")
+
+
+def test_a_freshly_exported_pwm_channel_is_written_only_once_udev_made_it_writable(tmp_path, monkeypatch):
+    """Finding 23.7: the files appear root's first; udev then gives them to the gpio group. Their existence
+    is not enough: the channel waits until it may write them (virtual time, no real sleep)."""
+    from unox.launcher import gpio_pwm
+
+    chip = tmp_path / "pwmchip0"
+    chip.mkdir()
+    export = chip / "export"
+    export.write_text("")
+    real_write = Path.write_text
+
+    def kernel(self, text, *args, **kwargs):  # writing export makes the channel's files
+        result = real_write(self, text, *args, **kwargs)
+        if self == export:
+            channel = chip / f"pwm{text}"
+            channel.mkdir()
+            for name in ("duty_cycle", "period", "enable"):
+                real_write(channel / name, "0")
+        return result
+
+    checks = []
+
+    def access(path, mode):
+        checks.append(Path(path).name)
+        return len(checks) > 9  # udev's rule lands after the third look at the three files
+
+    naps = []
+    monkeypatch.setattr(Path, "write_text", kernel)
+    monkeypatch.setattr(gpio_pwm.os, "access", access)
+    monkeypatch.setattr(gpio_pwm.time, "sleep", naps.append)
+    channel = gpio_pwm.SysfsPwmChannel(chip, 0)
+    assert len(naps) >= 3  # it waited for the permissions, not only for the files
+    assert (chip / "pwm0" / "enable").read_text() == "1" and (chip / "pwm0" / "period").read_text() == "50000"
+    channel.close()

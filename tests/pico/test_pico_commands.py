@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -95,7 +96,7 @@ def diagnose(chip: Chip) -> None:
     checks = {check["name"]: check for check in report["checks"]}
     assert proc.returncode == 0 and report["ok"] and not report["simulated"], (out, err)
     assert [check["result"] for check in report["checks"]] == ["pass"] * len(checks), checks
-    assert checks["firmware"]["detail"] == "unoxfw 0.1.0"
+    assert re.fullmatch(r"unoxfw 0\.1\.0, board [0-9a-f]{16}", checks["firmware"]["detail"])
     assert checks["motor"]["detail"] == "fired 2 of 2"
     assert chip.cards_out() == before + 2  # the beam's count is the physics' count
 

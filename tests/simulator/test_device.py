@@ -236,7 +236,13 @@ def test_watchdog_is_armed_first_thing_at_boot_as_in_firmware_main_py():
     main_py = (Path(unoxfw.__file__).parents[1] / "main.py").read_text()
     body = [node for node in ast.parse(main_py).body if not isinstance(node, ast.Expr)]
     assert ast.unparse(body[0]) == "import machine"
-    assert ast.unparse(body[1]) == f"WDT = machine.WDT(timeout={runner.WDT_MS})"  # before any other work
+    # issue 23: the motor pins are driven low first (a Pico 2's pads can keep their level over a reset), then
+    # the watchdog, before any other work
+    names = [ast.unparse(node) for node in body[1:5]]
+    assert names[:2] == ["MOTOR_PINS = (14, 15)", "BUZZER_PIN = 13"]
+    assert names[2].startswith("for _pin in MOTOR_PINS:")
+    assert "machine.Pin(_pin, machine.Pin.OUT, value=0)" in names[2]
+    assert names[3] == f"WDT = machine.WDT(timeout={runner.WDT_MS})"
     assert WDT_TIMEOUT_MS == runner.WDT_MS
     device = VirtualDevice(seed=16)
     assert device.board.wdt_timeout == WDT_TIMEOUT_MS and device.now_ms() == 0  # armed at boot, at once

@@ -167,6 +167,7 @@ def test_machine_reset_raises_and_unique_id_is_stable_per_seed(board):
     other = VirtualBoard(VirtualClock(), seed=4)
     assert len(board.machine.unique_id()) == 8
     assert board.machine.unique_id() == again.machine.unique_id() != other.machine.unique_id()
+    assert len(set(board.machine.unique_id())) > 1  # eight random bytes, not one byte eight times
     assert board.machine.freq() == 125_000_000
 
 

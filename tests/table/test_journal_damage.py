@@ -92,7 +92,8 @@ def test_a_row_of_the_wrong_shape_is_named_in_one_line_and_the_file_is_untouched
     before = fingerprint(tmp_path)
     assert main(["table", "--resume", str(path)]) == 1
     err = one_line_error()
-    assert "row 4" in err and "damaged" in err and len(err) < 600
+    # the row is quoted cut short (a 4,000-digit one too); the path, longer under pytest-xdist, not counted
+    assert "row 4" in err and "damaged" in err and len(err.replace(str(path), "")) < 600
     assert fingerprint(tmp_path) == before
 
 

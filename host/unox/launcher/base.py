@@ -17,6 +17,15 @@ class LauncherError(Exception):
     """The launcher cannot be reached or used; the message says what to check."""
 
 
+class StrangerLauncher(LauncherError):
+    """Another launcher answered where this host's launcher was (a board of another identity, the HELLO's
+    `board`): nothing is sent to it or taken from it; the message names both and how to accept the new one."""
+
+    def __init__(self, message: str, *, expected: str, found: str):
+        super().__init__(message)
+        self.expected, self.found = expected, found
+
+
 @dataclass
 class FireResult:
     """One fire: what was asked, `FIRED k` as docs/protocol.md defines it, and the fault that ended it."""
@@ -41,6 +50,7 @@ class LauncherStatus:
     battery_mv: int | None
     lid_open: bool
     faults: list[str] = field(default_factory=list)
+    board_id: str | None = None  # the launcher's identity (HELLO's board, a Pico's unique id); None: unknown
     # Added to the contract: None when the driver cannot tell.
     beam_blocked: bool | None = None
     low_battery: bool = False
@@ -75,6 +85,12 @@ class Launcher(ABC):
         sent, nothing fired), `lost` (given up in flight: ask `fire_result(fire_id)` once the device is
         back) or `reboot` (the device rebooted mid-fire: it cannot tell).
         """
+
+    @property
+    def board_id(self) -> str | None:
+        """The launcher's identity (a Pico's `machine.unique_id()` in hex), bound at the first HELLO; None
+        for a driver or firmware that has none."""
+        return None
 
     def fire_result(self, fire_id: int) -> FireResult | None:
         """What the device remembers of fire `fire_id`; None when it cannot tell (rebooted, an id it never

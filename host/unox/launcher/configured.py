@@ -38,7 +38,8 @@ def configured_launcher(settings: dict, *, exists: Callable[[str], bool] = os.pa
         return f"serial:{found[0]}"
     if found:
         raise LauncherError(f"several Picos found ({', '.join(found)}): choose one with --launcher "
-                            f"serial:PORT, or put it in the config file as [launcher] spec")
+                            f"serial:PORT, or put it in the config file as [launcher] spec (`unox install "
+                            f"udev --per-board` names each by its board: /dev/unox-launcher-<board id>)")
     raise LauncherError(f"no launcher found: no [launcher] spec in the config file, no {DEVICE} "
                         f"({UDEV_HINT}), no Pico on USB; {HOW_TO_NAME}")
 

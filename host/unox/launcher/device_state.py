@@ -16,6 +16,7 @@ class DeviceState:
     """Applies device frames; the serial driver reads the results. No I/O here."""
 
     firmware: str | None = None
+    board: str | None = None  # HELLO's board (the launcher's identity); None from a firmware without one
     protocol: int | None = None
     device_epoch: str | None = None
     lid_open: bool = False
@@ -49,6 +50,7 @@ class DeviceState:
         if len(args) < 3:
             return  # not a firmware HELLO (protocol, version, epoch): e.g. our own echoed back
         self.protocol, self.firmware, self.device_epoch = int(args[0]), args[1], args[-1]
+        self.board = args[2] if len(args) >= 4 else None  # older firmware: proto, version, epoch only
         if self.protocol != PROTOCOL:
             raise LauncherError(
                 f"the launcher firmware speaks protocol {self.protocol}, this host speaks {PROTOCOL}: "

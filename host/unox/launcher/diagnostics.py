@@ -60,7 +60,8 @@ def check_link(launcher: Launcher, status: LauncherStatus) -> Check:
 def check_firmware(status: LauncherStatus) -> Check:
     if status.firmware is None:
         return Check("firmware", "skip", "no firmware on this launcher (direct GPIO or script)")
-    return Check("firmware", "pass", f"unoxfw {status.firmware}")
+    board = status.board_id or "unknown (this firmware predates board ids: unox firmware flash)"
+    return Check("firmware", "pass", f"unoxfw {status.firmware}, board {board}")
 
 
 def check_lid(status: LauncherStatus) -> Check:

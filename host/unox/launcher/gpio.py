@@ -10,6 +10,11 @@ are no standalone fires to report. A timer thread stops the motor at the on-time
 stops it when the whole process dies is the hardware interlock: the fire loop toggles the heartbeat pin
 every tick, and the bridge sleeps ~50 ms after the toggling stops (hardware/MODDING.md).
 
+One driver at a time: a second unox on the same pins (a `diagnose` while the service runs) would write duty
+0 to the same PWM channels and disable them on close, silently. So the driver takes an advisory `flock` on
+the GPIO chip's device (/dev/gpiochip0), as the serial driver does on its port, and a second one is refused
+naming the process that holds it (the kernel's list of flocks: nothing left behind, nothing stale).
+
 The button is debounced as the firmware does it: a press counts when, after a falling edge, the button has
 been down and steady for 10 ms, so contact chatter is one press. The motor runs on the Pi's hardware PWM at
 the Pico's 20 kHz (`pwm=hardware`, the default on a Pi), or gpiozero's software PWM (`pwm=software`).
@@ -17,6 +22,9 @@ the Pico's 20 kHz (`pwm=hardware`, the default on a Pi), or gpiozero's software 
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import os
 import threading
 from pathlib import Path
 
@@ -33,6 +41,32 @@ from unox.launcher.gpio_pins import PINS
 TICK_S = 0.002
 PRESS_STABLE_MS = 10  # as the firmware (unoxfw.app._PRESS_STABLE_MS)
 PWM_MODES = ("hardware", "software")
+GPIO_LOCK = Path("/dev/gpiochip0")  # every Pi has it; the sandboxed service may open it (DeviceAllow)
+
+
+def lock_gpio(path: Path) -> int | None:
+    """An open fd holding an exclusive flock on `path`; a LauncherError naming the holder if it is taken.
+    None where `path` does not exist (not a Pi: no pins to share, and the pin factory says what is wrong)."""
+    from unox.lock_holder import describe_holder
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOCTTY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise LauncherError(f"cannot open {path} to lock the launcher's pins ({exc.strerror}); run unox as a "
+                            "user in the gpio group") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+            who = describe_holder(path, "another program")
+            raise LauncherError(
+                f"the launcher's GPIO pins are in use by {who}: one program at a time drives the launcher; "
+                "use that one, or stop it first (sudo systemctl stop unox)") from exc
+        raise LauncherError(f"cannot lock {path} ({exc.strerror})") from exc
+    return fd
 
 
 def _blocks(edges: list[tuple[int, bool]]) -> list[tuple[int, int | None]]:
@@ -89,19 +123,34 @@ class GpioLauncher(Launcher):
         pwm: str | None = None,
         pwm_chip: int = 0,
         pwm_root: Path | None = None,
+        lock: Path | None = None,
     ):
+        """`lock`: the file flocked while the driver runs (default: /dev/gpiochip0 on a real pin factory,
+        nothing on mock pins unless given)."""
         if pwm is None:  # a real Pi gets the hardware PWM; mock pins have none
             pwm = "software" if factory == "mock" or not isinstance(factory, str) else "hardware"
         if pwm not in PWM_MODES:
             raise LauncherError(f"unknown pwm {pwm!r}; use one of: {', '.join(PWM_MODES)}")
-        self.pin_factory = make_factory(factory) if isinstance(factory, str) else factory
+        if lock is None and factory != "mock" and isinstance(factory, str):
+            lock = GPIO_LOCK
+        self._lock_fd = lock_gpio(lock) if lock is not None else None  # first: a refusal touches no pin
+        try:
+            self.pin_factory = make_factory(factory) if isinstance(factory, str) else factory
+        except BaseException:
+            self._unlock()
+            raise
         self.clock = clock or RealClock()
         try:
             self.settings = Settings((config or {}).get("firmware"))
         except ValueError as exc:
+            self._unlock()
             raise LauncherError(f"bad [firmware] config: {exc}") from exc
-        self.board = GpioBoard(self.pin_factory, {**PINS, **(pins or {})}, self._ms, pwm=pwm,
-                               pwm_chip=pwm_chip, pwm_root=pwm_root)
+        try:
+            self.board = GpioBoard(self.pin_factory, {**PINS, **(pins or {})}, self._ms, pwm=pwm,
+                                   pwm_chip=pwm_chip, pwm_root=pwm_root)
+        except BaseException:
+            self._unlock()
+            raise
         self._lock = threading.Lock()  # presses and the buzzer; never held across a sleep
         self.feeder = Feeder(self.board, self.settings)
         self.beeper = Beeper(self.board)
@@ -220,7 +269,15 @@ class GpioLauncher(Launcher):
                 return False
             self.clock.sleep(0.005)
 
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
     def close(self) -> None:
-        self.board.motor(0)
-        self.board.tone(0)
-        self.board.close()
+        try:
+            self.board.motor(0)
+            self.board.tone(0)
+            self.board.close()
+        finally:
+            self._unlock()

@@ -7,8 +7,8 @@ and the brake before each reverse pulse included: both live in the Feeder).
 The motor: `pwm="hardware"` drives the bridge from the Pi's hardware PWM at the Pico's 20 kHz
 (`unox.launcher.gpio_pwm`, BCM 12 and 13); `pwm="software"` uses gpiozero's software PWM (100 Hz: it hums,
 and its duty is not the Pico's). The interlock: the `heartbeat` pin feeds a retriggerable one-shot that holds
-the bridge's nSLEEP/STBY high only while it toggles (hardware/MODDING.md); `beat()` toggles it, and the
-driver calls it only from its fire loop, so a killed, hung or idle driver lets the bridge sleep.
+the bridge's nSLEEP/STBY high only while it gets rising edges (hardware/MODDING.md); `beat()` gives one, and
+the driver calls it only from its fire loop, so a killed, hung or idle driver lets the bridge sleep.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from __future__ import annotations
 import importlib
 import threading
 from pathlib import Path
+
+from unoxfw.feeder import _BEAM_CLEAR_MS as BEAM_CLEAR_MS
 
 from unox.launcher.base import LauncherError
 
@@ -47,7 +49,9 @@ class GpioBoard:
     """Motor, beam, button, lid and buzzer as gpiozero devices; edge callbacks only count."""
 
     def __init__(self, pin_factory, pins: dict[str, int], now_ms=None, *, pwm: str = "software",
-                 pwm_chip: int = 0, pwm_root: Path | None = None):
+                 pwm_chip: int = 0, pwm_root: Path | None = None, edge_times: bool | None = None):
+        """`edge_times`: date beam edges by the pin factory's timestamps (default: yes, except on gpiozero's
+        mock pins, whose timestamps are wall time while the tests' clock is virtual)."""
         from gpiozero import Button, DigitalInputDevice, DigitalOutputDevice, Motor, PWMOutputDevice
 
         from unox.launcher.gpio_pwm import SYSFS_PWM, HardwarePwmMotor
@@ -56,6 +60,9 @@ class GpioBoard:
         self._cut_timer: threading.Timer | None = None
         self._beam_edges = 0
         self._now_ms = now_ms or (lambda: 0)
+        if edge_times is None:
+            edge_times = type(pin_factory).__name__ != "MockFactory"
+        self._edge_times = edge_times
         self.edges: list[tuple[int, bool]] = []  # (ms, entering) of beam edges, read by calibrate
         pf = pin_factory
         self._heartbeat = None
@@ -78,16 +85,34 @@ class GpioBoard:
             self.close()
             raise LauncherError(f"cannot set up the launcher pins {pins}: {exc}") from exc
         self._beam.when_activated = self._on_beam
-        self._beam.when_deactivated = lambda: self.edges.append((self._now_ms(), False))
+        self._beam.when_deactivated = self._on_beam_clear
+        self._beam_at: int | None = None  # when the beam last changed, by the edge's own timestamp
+        self._clear_at: int | None = None  # when it last cleared
         self.beats = 0
 
     def _own(self, device):
         self._devices.append(device)
         return device
 
+    def _edge_ms(self, age_s: float | None) -> int:
+        """When an edge happened, from the pin factory's timestamp of it (lgpio reports each edge's tick; the
+        callback may run ms later, as the Pico's loop did): now, less the time since the edge."""
+        now = self._now_ms()
+        return now - int(round(age_s * 1000)) if age_s is not None and self._edge_times else now
+
     def _on_beam(self) -> None:
-        self._beam_edges += 1  # a card entering the beam, as the firmware's IRQ counts it
-        self.edges.append((self._now_ms(), True))
+        t = self._edge_ms(self._beam.active_time)
+        # a card entering the beam, as the firmware's IRQ counts it: only after the beam was clear
+        # _BEAM_CLEAR_MS (a moment of light inside a card is no new block)
+        if self._clear_at is None or t - self._clear_at >= BEAM_CLEAR_MS:
+            self._beam_edges += 1
+        self._beam_at = t
+        self.edges.append((t, True))
+
+    def _on_beam_clear(self) -> None:
+        t = self._edge_ms(self._beam.inactive_time)
+        self._beam_at = self._clear_at = t
+        self.edges.append((t, False))
 
     def watch_button(self, callback) -> None:
         """`callback(down)` on every edge of the button, chatter included: the driver debounces."""
@@ -95,9 +120,12 @@ class GpioBoard:
         self._button.when_released = lambda: callback(False)
 
     def beat(self) -> None:
-        """One heartbeat edge for the interlock's one-shot (a no-op without a heartbeat pin)."""
+        """One rising edge for the interlock's one-shot, which retriggers on rising edges only: a short high
+        pulse, so each tick of a fire restarts it (a toggle gave one every other tick). A no-op without a
+        heartbeat pin."""
         if self._heartbeat is not None:
-            self._heartbeat.toggle()
+            self._heartbeat.on()
+            self._heartbeat.off()
             self.beats += 1
 
     def motor(self, value: float) -> None:
@@ -139,8 +167,9 @@ class GpioBoard:
         return bool(self._beam.is_active)  # pulled up; low while a card blocks it
 
     def beam_changed_ms(self, now_ms: int) -> int:
-        """The feeder's edge time: this driver's loop looks every ms, so when it looks is close enough."""
-        return now_ms
+        """When the beam last changed, by its edge's timestamp (the Feeder times blocks by it, not by when its
+        loop looks: a Python pause would stretch a block into a double feed); before any edge, now."""
+        return self._beam_at if self._beam_at is not None else now_ms
 
     def button_down(self) -> bool:
         return bool(self._button.is_pressed)

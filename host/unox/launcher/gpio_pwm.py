@@ -10,6 +10,7 @@ enable), written as the kernel's sysfs PWM ABI describes. `root` is injectable s
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -17,20 +18,32 @@ from unox.launcher.base import LauncherError
 
 MOTOR_HZ = 20_000  # as the Pico's firmware drives the bridge (unoxfw.board._MOTOR_HZ)
 HARDWARE_PWM = {12: 0, 18: 0, 13: 1, 19: 1}  # BCM pin -> PWM channel (pin 12 and 18 share channel 0)
+HARDWARE_PWM_PI5 = {12: 0, 13: 1, 18: 2, 19: 3}  # a Pi 5's RP1: PWM0 has four channels, one per pin
+MODEL = Path("/proc/device-tree/model")
+
+
+def is_pi5(model: Path = MODEL) -> bool:
+    """A Raspberry Pi 5 (its PWM is the RP1's), by the device tree's model string."""
+    try:
+        return "Raspberry Pi 5" in model.read_text(errors="replace")
+    except OSError:
+        return False
 SYSFS_PWM = Path("/sys/class/pwm")
 _EXPORT_WAIT_S = 1.0  # udev may take a moment to make a freshly exported channel writable
+_CHANNEL_FILES = ("duty_cycle", "period", "enable")
 
 
-def channels_for(in1: int, in2: int) -> tuple[int, int]:
-    """The PWM channels of the two motor pins, or a clear error naming the pins that have one."""
-    bad = [pin for pin in (in1, in2) if pin not in HARDWARE_PWM]
+def channels_for(in1: int, in2: int, pi5: bool = False) -> tuple[int, int]:
+    """The PWM channels of the two motor pins (a Pi 5 numbers them its own way), or a clear error."""
+    table = HARDWARE_PWM_PI5 if pi5 else HARDWARE_PWM
+    bad = [pin for pin in (in1, in2) if pin not in table]
     if bad:
         raise LauncherError(f"BCM {', '.join(map(str, bad))} has no hardware PWM; wire the motor to BCM 12 "
                             "and 13 (or 18 and 19), or use --launcher gpio:?pwm=software")
-    if HARDWARE_PWM[in1] == HARDWARE_PWM[in2]:
-        raise LauncherError(f"BCM {in1} and {in2} share PWM channel {HARDWARE_PWM[in1]}: the two motor "
+    if table[in1] == table[in2]:
+        raise LauncherError(f"BCM {in1} and {in2} share PWM channel {table[in1]}: the two motor "
                             "inputs need one channel each (BCM 12 and 13)")
-    return HARDWARE_PWM[in1], HARDWARE_PWM[in2]
+    return table[in1], table[in2]
 
 
 class SysfsPwmChannel:
@@ -41,13 +54,17 @@ class SysfsPwmChannel:
         self.period_ns = round(1e9 / hz)
         if not self.dir.exists():
             (chip / "export").write_text(str(channel))
+            # the kernel makes the files root's; udev then gives them to the gpio group: wait for both
             deadline = time.monotonic() + _EXPORT_WAIT_S
-            while not (self.dir / "enable").exists() and time.monotonic() < deadline:
+            while not self._ready() and time.monotonic() < deadline:
                 time.sleep(0.01)
         self._write("duty_cycle", 0)  # the duty must never exceed the period, so it goes first
         self._write("period", self.period_ns)
         self._write("enable", 1)
         self.fraction = 0.0
+
+    def _ready(self) -> bool:
+        return all(os.access(self.dir / name, os.W_OK) for name in _CHANNEL_FILES)
 
     def _write(self, name: str, value: int) -> None:
         (self.dir / name).write_text(str(value))
@@ -65,8 +82,9 @@ class SysfsPwmChannel:
 class HardwarePwmMotor:
     """The H-bridge's two inputs on two hardware PWM channels, with gpiozero `Motor`'s small interface."""
 
-    def __init__(self, in1: int, in2: int, *, chip: int = 0, root: Path = SYSFS_PWM) -> None:
-        channel1, channel2 = channels_for(in1, in2)
+    def __init__(self, in1: int, in2: int, *, chip: int = 0, root: Path = SYSFS_PWM,
+                 pi5: bool | None = None) -> None:
+        channel1, channel2 = channels_for(in1, in2, is_pi5() if pi5 is None else pi5)
         chip_dir = Path(root) / f"pwmchip{chip}"
         if not chip_dir.exists():
             raise LauncherError(f"no hardware PWM at {chip_dir}: add dtoverlay=pwm-2chan,pin=12,func=4,"

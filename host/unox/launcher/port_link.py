@@ -24,7 +24,7 @@ from collections.abc import Callable
 import serial
 from unoxfw.link import PROTOCOL, Endpoint
 
-from unox.launcher.base import LauncherError
+from unox.launcher.base import LauncherError, StrangerLauncher
 from unox.launcher.clock import Clock, clock_for
 from unox.launcher.device_state import DeviceState
 
@@ -61,9 +61,16 @@ class PortLink:
     """Frames in and out of one port; `state` is what the firmware has told us."""
 
     def __init__(self, port, *, name: str, clock: Clock | None = None, seed: int | None = None,
-                 link_timeout: float = LOST_S):
+                 link_timeout: float = LOST_S, board: str | None = None):
         self.port = port
         self.name = name
+        # The launcher's identity (HELLO's board): `board` if given, else the first one a HELLO names. A
+        # HELLO naming another is a stranger at our port: none of its frames are taken, nothing is sent.
+        self.board = board
+        self.stranger: str | None = None  # the board found instead of ours ("unknown": it names none)
+        # After a reopen: nothing is (re)sent until a HEARTBEAT names our session, so a frame of ours never
+        # reaches another launcher that took the port meanwhile (one in a session of its own would run it)
+        self.confirming = False
         self.clock = clock or clock_for(port)
         self.state = DeviceState()
         self.endpoint = Endpoint(self._write, epoch=random.Random(seed).randrange(1, 0xFFFF))
@@ -97,7 +104,8 @@ class PortLink:
         return self.endpoint.send(kind, args, self.ms())
 
     def alive(self) -> bool:
-        return self.in_session and not self.broken and self.now() - self.heard <= QUIET_S
+        return (self.in_session and not self.broken and not self.confirming
+                and self.now() - self.heard <= QUIET_S)
 
     # ---- bytes ------------------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -166,6 +174,8 @@ class PortLink:
         now = self.now()
         if self._restarted_at is not None and now - self._restarted_at < RESTART_S:
             return
+        if self.stranger is not None:
+            return  # another launcher at our port: its main.py is not ours to start
         self._restarted_at = now
         self.restarts += 1
         self.lost_why = "the firmware stopped at the MicroPython prompt (a Ctrl-C on the wire); restarted it"
@@ -206,9 +216,15 @@ class PortLink:
             finally:
                 self._holding = False
             for _seq, kind, args in frames:
-                state.apply(kind, args)
+                if self.stranger is None or kind in ("HELLO", "HEARTBEAT"):
+                    state.apply(kind, args)  # a stranger's presses and fires are not ours to book
+                if kind == "HELLO":
+                    self._check_board()
             self._watch_gap(now_s)
-        endpoint.poll(now)
+        if self.confirming and state.peer_seen == f"{endpoint.epoch:04X}":
+            self.confirming = False  # the same firmware, still in our session: go on where we were
+        if not self.confirming:
+            endpoint.poll(now)
         if now_s - self._last_beat >= HEARTBEAT_S:
             self._last_beat = now_s
             endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}",))
@@ -248,6 +264,10 @@ class PortLink:
         caller at most `listen_s`, not a HELLO timeout each time."""
         if self.broken and not self.try_reopen(force=True):
             raise LauncherError(f"lost the launcher on {self.name} ({self.lost_why}); {advice(self.name)}")
+        if self.confirming:  # reopened: first hear whose port it is (a HEARTBEAT naming our session)
+            self.wait(lambda: not self.confirming or self.needs_hello or self.broken, listen_s)
+            if self.confirming and not self.needs_hello and self.silent_for() > QUIET_S:  # else a beat tells
+                raise LauncherError(f"the launcher on {self.name} is not answering; {advice(self.name)}")
         if self.needs_hello:
             self._listen(listen_s)
             if self.silent_for() > QUIET_S:  # still silent: a HELLO would only wait out its timeout
@@ -274,16 +294,38 @@ class PortLink:
     def handshake(self, timeout: float = HELLO_TIMEOUT_S) -> None:
         """HELLO: a new session, a fresh window (frames of an abandoned session are never resent), then
         the host's heartbeat period (host_beat_ms), against which the firmware checks its silence_ms."""
-        self.in_session = False
+        self.in_session = self.confirming = False
         self.state.firmware = None
         self.state.results.clear()  # FIREDs of the old session name refs this one will use again
         self.endpoint.hello((PROTOCOL,), self.ms())
         if not self.wait(lambda: self.state.firmware is not None, timeout):
             self.needs_hello = True
             raise LauncherError(f"no answer from the launcher on {self.name}; {advice(self.name)}")
+        if self.stranger is not None:
+            self.needs_hello = True  # every later call asks again: our launcher may come back to this port
+            raise self.stranger_error()
         self.state.peer_seen = None
         self.in_session, self.needs_hello, self.ran_firmware = True, False, True
         self.send("CONFIG", ("host_beat_ms", int(HEARTBEAT_S * 1000)))
+
+    def _check_board(self) -> None:
+        """After a firmware HELLO: bind to its board if none is bound yet, else see whether it is ours."""
+        found = self.state.board
+        if self.board is None:
+            self.board, self.stranger = found, None  # an older firmware names none: nothing to bind
+        elif found == self.board:
+            self.stranger = None
+        else:
+            self.stranger = found or "unknown"
+
+    def stranger_error(self) -> StrangerLauncher:
+        expected, found = self.board or "unknown", self.stranger or "unknown"
+        return StrangerLauncher(
+            f"the launcher on {self.name} is board {found}, not {expected}, the board this unox is bound to: "
+            f"nothing is fired or counted for it. Plug board {expected} back in there, or start again naming "
+            "the launcher to use with `--launcher serial:PORT` (a table: `--resume JOURNAL --launcher "
+            f"serial:PORT`, which also takes board {found} on purpose)",
+            expected=expected, found=found)
 
     def _rebooted(self) -> None:
         """The firmware's heartbeat names no session of ours: it rebooted; start again."""
@@ -306,6 +348,8 @@ class PortLink:
             self.lost_why = str(exc)
             return False
         self.broken = False
+        self.confirming = self.in_session and not self.needs_hello  # a new HELLO checks the board anyway
+        self.state.peer_seen = None  # what the port says now, not before it broke
         return True
 
     def silent_for(self) -> float:

@@ -23,7 +23,15 @@ import random
 
 import serial
 
-from unox.launcher.base import FireResult, Launcher, LauncherError, LauncherStatus, check_count, check_pattern
+from unox.launcher.base import (
+    FireResult,
+    Launcher,
+    LauncherError,
+    LauncherStatus,
+    StrangerLauncher,
+    check_count,
+    check_pattern,
+)
 from unox.launcher.clock import Clock
 from unox.launcher.port_link import (
     HEARTBEAT_S,
@@ -48,9 +56,11 @@ class SerialLauncher(Launcher):
     """The firmware's launcher over an open pyserial port (a real one, or `sim://`)."""
 
     def __init__(self, port, *, name: str = "", config: dict | None = None, clock: Clock | None = None,
-                 seed: int | None = None, link_timeout: float = LOST_S):
+                 seed: int | None = None, link_timeout: float = LOST_S, board: str | None = None):
+        """`board`: the identity the launcher must have (a table's, from its journal); None binds to the
+        board of the first HELLO. Another board is a StrangerLauncher, at the start or on any reconnect."""
         name = name or getattr(port, "port", None) or "the launcher port"
-        self.link = PortLink(port, name=name, clock=clock, seed=seed, link_timeout=link_timeout)
+        self.link = PortLink(port, name=name, clock=clock, seed=seed, link_timeout=link_timeout, board=board)
         self.link.on_reboot = self._on_reboot
         self.state = self.link.state
         self._pending: str | None = None  # ref of the FIRE waiting for its FIRED
@@ -86,6 +96,10 @@ class SerialLauncher(Launcher):
     @property
     def port(self):
         return self.link.port
+
+    @property
+    def board_id(self) -> str | None:
+        return self.link.board
 
     @property
     def clock(self) -> Clock:
@@ -161,6 +175,8 @@ class SerialLauncher(Launcher):
         try:
             link.ensure(hello_timeout=QUIET_S)
             link.wait(link.alive, QUIET_S)  # a quiet link gets QUIET_S to show it is there
+        except StrangerLauncher:
+            return self._refuse_down(n, "stranger")  # another launcher at our port: never fired
         except LauncherError:
             return self._refuse_down(n)
         if not link.alive():
@@ -191,7 +207,10 @@ class SerialLauncher(Launcher):
             if link.now() - self._sent_at > FIRE_TIMEOUT_S:
                 return self._give_up(n, "no_reply")
             self._check_refusal(n)
-            link.pump()
+            try:
+                link.pump()
+            except StrangerLauncher:
+                return self._give_up(n, "lost")  # our launcher had the FIRE; another one answers now
         return self.state.results.pop(self._pending)
 
     def _check_refusal(self, n: int) -> None:
@@ -222,10 +241,11 @@ class SerialLauncher(Launcher):
         self.link.needs_hello = True
         return FireResult(n, 0, "link", {"detail": why})
 
-    def _refuse_down(self, n: int) -> FireResult:
-        """The link is down: no FIRE goes out, so nothing fires, now or later (detail `down`)."""
+    def _refuse_down(self, n: int, why: str = "down") -> FireResult:
+        """The link is down (or another launcher is at our port: detail `stranger`): no FIRE goes out, so
+        nothing fires, now or later."""
         self.state.last_fault = "link"
-        return FireResult(n, 0, "link", {"detail": "down"})
+        return FireResult(n, 0, "link", {"detail": why})
 
     # ---- what the device remembers ------------------------------------------------------------------
     def fire_result(self, fire_id: int) -> FireResult | None:
@@ -298,7 +318,7 @@ class SerialLauncher(Launcher):
 
     def _send_taken(self) -> None:
         link, state = self.link, self.state
-        if link.needs_hello or link.broken:
+        if link.needs_hello or link.broken or link.confirming:
             return  # a new session gets the ALONE again, and the TAKEN then
         while state.taken_due and link.endpoint.unacked() < link.endpoint.window - 1:
             link.send("TAKEN", state.taken_due.pop(0))  # never more than the window: none is dropped
@@ -331,7 +351,7 @@ class SerialLauncher(Launcher):
         if not link.alive() and "link" not in faults:
             faults.append("link")
         return LauncherStatus(link.alive(), s.firmware, s.counted, s.battery_mv, s.lid_open, faults,
-                              low_battery=s.battery_low)
+                              low_battery=s.battery_low, board_id=link.board)
 
     def wait_press(self, timeout: float | None = None) -> bool:
         """A press keeps its ACK held for the FIRE that follows; the next wait or call writes it anyway.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from unox.launcher.base import LauncherError, LauncherStatus
+from unox.launcher.base import LauncherError, LauncherStatus, StrangerLauncher
 from unox.launcher.faults import fault_action
 from unox.table.narrate import describe
 from unox.table.night_context import Refused, next_presser
@@ -122,8 +122,11 @@ class LauncherSide:
         return True
 
     def _link_lost(self, exc: LauncherError) -> bool:
-        if self.ctx.fault == "link":
+        # told once; another launcher answering at the port is told too, even while the link was down
+        stranger = exc.found if isinstance(exc, StrangerLauncher) else None
+        if self.ctx.fault == "link" and (stranger is None or stranger == getattr(self, "_stranger", None)):
             return False
+        self._stranger = stranger
         self.ctx.fault, self.ctx.presser = "link", None
         self.emit(f"Launcher fault (link): {exc}")
         return True

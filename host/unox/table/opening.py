@@ -47,7 +47,9 @@ def open_play_session(
 def resume_play_session(
     path: Path, *, launcher: str | None = None, config: dict | None = None, night: Any = Night
 ) -> Night:
-    """The table a journal holds, on the launcher it used (or `launcher`, e.g. a new serial port)."""
+    """The table a journal holds, on the launcher it used (or `launcher`, e.g. a new serial port).
+
+    The launcher must be the board the journal is bound to, unless `launcher` names it: the user chose it."""
     journal = Journal(path)
     try:
         journal.hold()  # a table running on it is refused first; nothing is written yet
@@ -65,10 +67,19 @@ def resume_play_session(
         journal.close()
         raise
     told: list[str] = []
-    table = Table.resume(journal, launcher=device, listeners=[told.append])
+    try:
+        table = Table.resume(journal, launcher=device, listeners=[told.append],
+                             accept_launcher=launcher is not None)
+    except BaseException:
+        device.close()  # a refused launcher (another board) is let go, as the journal is
+        journal.close()
+        raise
     table.listeners.remove(told.append)
     session = night(table, launcher=device, sim=hasattr(device, "press_button"))
     session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
+    if table.rebound is not None:
+        session.emit(f"This table now fires launcher board {table.rebound[1]} (it was bound to board "
+                     f"{table.rebound[0]}), as --launcher named it.")
     if "unsettled" not in session.state:  # else the prompt asks for the count in the play screen's words
         session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
     return session

@@ -32,6 +32,7 @@ Listener = Callable[[str], None]
 
 __all__ = ["Journal", "JournalError", "Reply", "Table", "apply_request"]
 
+BOARD_KEY = "launcher_board"  # journal meta: the identity (HELLO's board) of the launcher this table fires
 REFUSED_PREFIX = "refused ("  # how a refusal's log line starts: a front end may keep it to the one who asked
 INTERNAL_ERROR = (
     "unox failed on this request and did not apply it (a bug: please report it with the journal file); "
@@ -77,6 +78,7 @@ class Table(Presses):
         self._lock = threading.RLock()
         self.entries: list[dict[str, Any]] = []
         self.unsettled: dict[str, Any] | None = None  # a fire the table stopped in and nobody could count
+        self.rebound: tuple[str, str] | None = None  # (old board, new board) when a resume took another one
         self._ask_device: int | None = None  # that fire's id, when the device may still tell (link lost)
         self._snapshot = None if settings is not None else copy.deepcopy(game)
         self.players: tuple[str, ...] = settings.players if settings else _seats(game)
@@ -112,6 +114,9 @@ class Table(Presses):
                         "with --resume, or give a new journal file"
                     )
                 journal.settings = settings.to_dict()
+                board = getattr(launcher, "board_id", None)
+                if board is not None:  # bound from the first HELLO: a stranger on a reconnect is refused
+                    journal.set_meta(BOARD_KEY, board)
             if launcher is not None and profile is None:
                 profile = _profile_for(settings, 0)
             game = settings.build_game()
@@ -123,17 +128,21 @@ class Table(Presses):
 
     @classmethod
     def resume(cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None,
-               listeners: Sequence[Listener] = ()) -> Table:
+               listeners: Sequence[Listener] = (), accept_launcher: bool = False) -> Table:
         """The table a journal describes, in exactly the state its accepted requests left it.
 
         A fire the table stopped in is settled from the launcher's memory when it can tell; otherwise the
         table waits for `{"cmd":"settle","fired":N}` before anything else (state key `unsettled`).
         `listeners` hear what the table says while it resumes (how that fire was settled).
+        A launcher whose board is not the one the journal is bound to is refused (a JournalError, nothing
+        written, nothing asked of it) unless `accept_launcher` (the user named it): the table is then bound
+        to it (`rebound`). The same board at another port is the same launcher.
         """
         if not isinstance(path, Journal):
             journal = Journal(path)
             try:
-                return cls.resume(journal, launcher=launcher, profile=profile, listeners=listeners)
+                return cls.resume(journal, launcher=launcher, profile=profile, listeners=listeners,
+                                  accept_launcher=accept_launcher)
             except BaseException:
                 journal.abandon()  # ours to close: a refused resume leaves no lock (and no file) behind
                 raise
@@ -142,6 +151,7 @@ class Table(Presses):
         _stored_settings(journal)  # an empty file is refused before anything is written to it
         journal.lock()
         settings = _stored_settings(journal)
+        rebound = _check_board(journal, launcher, accept_launcher)
         if launcher is not None and profile is None:
             try:
                 profile = _profile_for(settings, len(journal))
@@ -152,6 +162,11 @@ class Table(Presses):
         )
         table.listeners.extend(listeners)
         table._replay_journal()
+        if rebound is not None or (launcher is not None and journal.get_meta(BOARD_KEY) is None):
+            board = getattr(launcher, "board_id", None)
+            if board is not None:  # a journal from before boards, or the launcher the user named instead
+                journal.set_meta(BOARD_KEY, board)
+            table.rebound = rebound
         table.settle_pending()
         return table
 
@@ -335,6 +350,27 @@ def _damage_message(path: Path, bad: list[Any]) -> str:
     return (
         f"{path} is damaged: {bad[0].describe()}{more}; unox changed nothing. List the bad rows with "
         f"`unox journal check {path}`; `unox journal repair {path}` sets them aside and keeps a backup"
+    )
+
+
+def _check_board(journal: Journal, launcher: Any, accept: bool) -> tuple[str, str] | None:
+    """(bound board, found board) when the launcher is another than the journal's and `accept`; None when
+    it is the same board (at any port), or there is no launcher, or the journal is bound to none; a
+    JournalError when it is another (one naming no board included), not accepted."""
+    bound = journal.get_meta(BOARD_KEY)
+    if launcher is None or bound is None:
+        return None
+    found = getattr(launcher, "board_id", None) or "unknown"
+    if found == bound:
+        return None
+    if accept:
+        return (str(bound), found)
+    where = getattr(getattr(launcher, "link", None), "name", None) or "the launcher port"
+    raise JournalError(
+        f"{journal.path} is bound to launcher board {bound}, but the launcher on {where} is board {found}: "
+        f"nothing was fired or booked. Plug board {bound} in and resume again (at another port: add "
+        f"--launcher serial:PORT), or, to go on with board {found} instead, name it: add --launcher to "
+        "--resume (e.g. --launcher serial:PORT)"
     )
 
 

@@ -1,4 +1,10 @@
-"""`unox firmware flash|version`: put the MicroPython firmware on the Pico with mpremote; ask its version."""
+"""`unox firmware flash|version`: put the MicroPython firmware on the Pico with mpremote; ask its version.
+
+The firmware ships inside unox as package data: the `unoxfw` package (installed beside `unox`) with its
+`main.py` in it, found with importlib.resources, so a plain `pip install` (a wheel, not a checkout) flashes.
+`--firmware DIR` (or UNOX_FIRMWARE) flashes another copy instead, e.g. a checkout's `firmware/` after editing
+pins.toml and running gen_pins.py: a folder with `main.py` and `unoxfw/`.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ from pathlib import Path
 from unox.cli.errors import CommandError
 from unox.cli.launcher_option import add_configured_launcher
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[4] / "firmware"
+FIRMWARE_ENV = "UNOX_FIRMWARE"
 MKDIRS = "import os\nfor d in ('/lib', '/lib/unoxfw'):\n try: os.mkdir(d)\n except OSError: pass"
 EXAMPLE = """examples:
   $ unox firmware flash --port /dev/ttyACM0
@@ -31,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     flash = sub.add_parser("flash", help="copy firmware/unoxfw and main.py to the Pico with mpremote")
     flash.add_argument("--port", help="serial port of the Pico (default: the one Pico found on USB)")
     flash.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
+    flash.add_argument("--firmware", metavar="DIR",
+                       help="flash this copy (a folder with main.py and unoxfw/, e.g. your edited checkout's "
+                            f"firmware/) instead of the one installed with unox; also ${FIRMWARE_ENV}")
     flash.set_defaults(func=run_flash)
     version = sub.add_parser("version", help="the firmware version the launcher reports in its HELLO")
     which = version.add_mutually_exclusive_group()
@@ -40,16 +49,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     version.set_defaults(func=run_version)
 
 
-def flash_commands(port: str, firmware_dir: Path = FIRMWARE_DIR) -> list[list[str]]:
+def installed_firmware() -> tuple[list[Path], Path]:
+    """The unoxfw modules and main.py installed with unox (package data, wherever pip put them)."""
+    from importlib.resources import files
+
+    package = files("unoxfw")  # a folder on disk for a pip install, a wheel's or an editable checkout's
+    folder = Path(str(package))
+    where = f"the installed unoxfw package ({folder}; reinstall unox)"
+    return firmware_files(folder, folder / "main.py", where)
+
+
+def firmware_files(package: Path, main_py: Path, where: str) -> tuple[list[Path], Path]:
+    """(the package's modules, main.py); a clear error when either is missing."""
+    sources = sorted(p for p in package.glob("*.py") if p.name != "main.py")
+    if not sources or "pins.py" not in {p.name for p in sources} or not main_py.is_file():
+        raise CommandError(f"no firmware in {where}: it needs main.py and unoxfw/*.py (pins.py included)")
+    return sources, main_py.resolve()  # a checkout's unoxfw/main.py links to firmware/main.py
+
+
+def firmware_source(firmware_dir: str | Path | None = None) -> tuple[list[Path], Path]:
+    """`--firmware DIR`, else $UNOX_FIRMWARE, else the copy installed with unox."""
+    import os
+
+    chosen = firmware_dir or os.environ.get(FIRMWARE_ENV)
+    if not chosen:
+        return installed_firmware()
+    folder = Path(chosen).expanduser()
+    if (folder / "firmware" / "main.py").is_file():  # the checkout's root given: its firmware/ folder
+        folder = folder / "firmware"
+    return firmware_files(folder / "unoxfw", folder / "main.py", f"{folder} (give the folder that holds "
+                          "main.py and unoxfw/, e.g. ~/unox-src/firmware)")
+
+
+def flash_commands(port: str, firmware_dir: str | Path | None = None) -> list[list[str]]:
     """The mpremote runs that install the firmware: make /lib/unoxfw, copy the package, then main.py."""
-    sources = sorted(str(p) for p in (firmware_dir / "unoxfw").glob("*.py"))
-    if not sources or not (firmware_dir / "main.py").exists():
-        raise CommandError(f"no firmware in {firmware_dir}: run this from a full unox checkout")
+    sources, main_py = firmware_source(firmware_dir)
     base = [sys.executable, "-m", "mpremote", "connect", port]
     return [
         [*base, "exec", MKDIRS],
-        [*base, "fs", "cp", *sources, ":/lib/unoxfw/"],
-        [*base, "fs", "cp", str(firmware_dir / "main.py"), ":/main.py", "+", "reset"],
+        [*base, "fs", "cp", *map(str, sources), ":/lib/unoxfw/"],
+        [*base, "fs", "cp", str(main_py), ":/main.py", "+", "reset"],
     ]
 
 
@@ -90,12 +129,14 @@ def _subprocess_runner(command: Sequence[str]) -> int:
     return subprocess.run(list(command)).returncode
 
 
-def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: bool = False) -> list[list[str]]:
+def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: bool = False,
+          firmware_dir: str | Path | None = None) -> list[list[str]]:
     """Runs (or only lists) the flash commands; a failing step stops the flash with advice."""
     import shlex
 
+    firmware_source(firmware_dir)  # a missing or broken copy is refused before any port is looked at
     port = check_port(port) if port else find_pico()
-    commands = flash_commands(port)
+    commands = flash_commands(port, firmware_dir)
     for command in commands:
         if dry_run:
             print(shlex.join(command))
@@ -111,7 +152,7 @@ def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: boo
 
 
 def run_flash(args: argparse.Namespace) -> int:
-    flash(args.port, dry_run=args.dry_run)
+    flash(args.port, dry_run=args.dry_run, firmware_dir=args.firmware)
     if not args.dry_run:
         port = args.port or "PORT"
         print(f"firmware flashed; check it with: unox firmware version --launcher serial:{port}")
@@ -136,5 +177,7 @@ def run_version(args: argparse.Namespace) -> int:
         launcher.close()
     if status.firmware is None:
         raise CommandError(f"{spec} runs no firmware (direct GPIO or script); use serial:PORT")
-    print(f"unoxfw {status.firmware} on {spec}" + (" (the simulator's copy)" if is_simulated(spec) else ""))
+    board = status.board_id or "unknown (a firmware older than its board id: unox firmware flash)"
+    print(f"unoxfw {status.firmware} on {spec}, board {board}"
+          + (" (the simulator's copy)" if is_simulated(spec) else ""))
     return 0

@@ -49,7 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"udev rule naming the Pico /dev/{install.DEVICE_NAME} (/{install.UDEV_PATH})",
         epilog="example: sudo ~/unox-venv/bin/unox install udev --write",
     )
-    udev.add_argument("--serial", help="match only the Pico with this USB serial number (for several Picos)")
+    udev.add_argument("--serial", help="match only the Pico with this USB serial number (for several Picos; "
+                      "it is the board id `unox firmware version` prints)")
+    udev.add_argument("--per-board", action="store_true",
+                      help=f"name each Pico /dev/{install.DEVICE_NAME}-SERIAL instead (several launchers)")
     _add_write_options(udev)
     udev.set_defaults(func=run_udev)
 
@@ -108,8 +111,8 @@ def run_service(args: argparse.Namespace) -> int:
 
 def run_udev(args: argparse.Namespace) -> int:
     try:
-        text = install.udev_rule(args.serial)
-        return _emit(args, text, install.UDEV_PATH, install.udev_next_steps())
+        text = install.udev_rule(args.serial, per_board=args.per_board)
+        return _emit(args, text, install.UDEV_PATH, install.udev_next_steps(args.per_board))
     except install.InstallError as exc:
         raise CommandError(str(exc)) from exc
 

@@ -131,7 +131,9 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
     try:
         stop_mqtt = start_for_press(args, mode)  # --mqtt: Home Assistant (docs/install.md)
         if not virtual:  # stderr, so a --json reader's stream stays clean
-            print("press the launcher button (Ctrl-C stops and sums up)", file=sys.stderr, flush=True)
+            board = launcher.board_id or "unknown"  # which launcher this is (issue 22)
+            print(f"press the launcher button (board {board}; Ctrl-C stops and sums up)", file=sys.stderr,
+                  flush=True)
         mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual,
                  press_gap=lambda: gaps.uniform(*VIRTUAL_GAP_S))
     except KeyboardInterrupt:
@@ -188,7 +190,7 @@ def _report(event, mode, as_json: bool) -> None:
             line += f" | {result.fault}: {event.message}"
     elif event.press is not None:
         line = f"press {event.press:3d}: {event.message}"
-    elif event.kind in ("link", "link_back"):
+    elif event.kind in ("link", "link_back", "stranger"):
         line = event.message
     else:
         line = f"           {event.message}"

@@ -105,7 +105,16 @@ def _resume(args: argparse.Namespace) -> Table:
         journal.lock()  # before the launcher opens: a table already running on this journal is refused
         stored = journal.settings if isinstance(journal.settings, dict) else {}
         launcher = open_table_launcher(args.launcher or str(stored.get("launcher", "script")), args)
-        return Table.resume(journal, launcher=launcher)
+        try:  # another board than the journal's is refused, unless --launcher named it
+            table = Table.resume(journal, launcher=launcher, accept_launcher=args.launcher is not None)
+        except BaseException:
+            if launcher is not None:
+                launcher.close()
+            raise
+        if table.rebound is not None:  # stderr: stdout is the protocol's
+            print(f"unox: this table now fires launcher board {table.rebound[1]} (it was bound to board "
+                  f"{table.rebound[0]}), as --launcher named it", file=sys.stderr)
+        return table
     except (JournalError, SettingsError) as exc:
         journal.abandon()
         raise CommandError(str(exc)) from exc
