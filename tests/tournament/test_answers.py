@@ -103,6 +103,29 @@ def test_a_second_coordinator_of_the_same_name_replaces_the_first_which_says_so(
     assert f"pid {new.pid}" in last
 
 
+def test_a_replaced_coordinator_with_a_standings_page_stops_serving_it_and_says_so(broker, tmp_path):
+    old = subprocess.Popen(
+        [*UNOX, "tournament", "serve", "--port", "0", "--host", "127.0.0.1", "--broker",
+         broker.url("coordinator", "tv"), "--players", ",".join(C_V2_PLAYERS), "--journal",
+         str(tmp_path / "a.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    new = None
+    try:
+        read_until(old, "the standings are at")
+        new = subprocess.Popen(
+            [*UNOX, "tournament", "start", "--broker", broker.url("coordinator", "tv"), "--players",
+             ",".join(C_V2_PLAYERS), "--journal", str(tmp_path / "b.db")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        _, err = old.communicate(timeout=WAIT)
+    finally:
+        for process in (old, new):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(WAIT)
+    last = err.strip().splitlines()[-1]
+    assert old.returncode == 1 and "the coordinator of tv" in last and "was replaced" in last, err
+
+
 def test_a_table_number_the_schedule_does_not_have_is_one_line_and_writes_nothing(broker, tmp_path):
     coordinator, journal = _coordinator(broker, tmp_path, "two", C_V3_PLAYERS)  # 8 players: 2 tables
     try:

@@ -188,6 +188,7 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
             if not coordinator.link.wait_connected(10):
                 print(f"waiting for the broker at {address.host}:{address.port}", file=sys.stderr, flush=True)
             if server is not None:
+                _stop_when_replaced(coordinator, server)
                 server.run()  # until Ctrl-C; the coordinator works on its own thread meanwhile
             while server is None and not coordinator.over.wait(0.5):
                 if coordinator.link.refused is not None:
@@ -204,6 +205,21 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
     finally:
         journal.close()
     return 0
+
+
+def _stop_when_replaced(coordinator: object, server: object) -> None:
+    """A page whose coordinator was replaced would show standings nobody keeps any more: it stops too."""
+    import threading
+
+    def watch() -> None:
+        link = coordinator.link  # type: ignore[attr-defined]
+        while link.refused is None:
+            if server.server.should_exit:  # type: ignore[attr-defined]
+                return
+            threading.Event().wait(0.5)
+        server.server.should_exit = True  # type: ignore[attr-defined]
+
+    threading.Thread(target=watch, name="unox-standings-watch", daemon=True).start()
 
 
 def run_serve(args: argparse.Namespace) -> int:
