@@ -15,15 +15,32 @@ a new connection as a phone's would be, first idle (the baseline), then while 1,
 request line and never the rest of the headers, from 100 loopback addresses) are held: once the server has
 taken the burst in (it pushes out all but the 256 it holds; that time is printed too). Four rounds of idle
 then attacked GETs, so both see the same background load on a shared machine.
+Then two more attacks (issue 25), each from its own process (so the attacker never holds this one's GIL),
+with a real page load as the probe: a new connection, then `/`, app.js, app.css and GET /api/state on it,
+as a browser loads the page. Each in `ROUNDS` rounds of idle loads then attacked loads:
+
+- the slow-body attack: from 16 addresses, POST /api/join with `Content-Length: 10000`, one byte of body
+  every 5 s, 32 connections per address held and each re-opened when the server closes it (at up to the
+  flood's 2,500 a second);
+- the re-opening flood: from 100 addresses, a request line and never the rest, every closed socket
+  re-opened, at about 2,500 new connections a second.
+
+Five joined phones (the players and a table view) hold their WebSocket through every attack: each must
+still answer a request afterwards (`phones_kept_sockets`).
 The last line is JSON: fanout_p99_ms, request_p99_ms, ratio (fan-out p99 / request p99), page_bytes,
-idle_request_p99_ms, attack_request_p99_ms, attack_ratio (attack p99 / idle p99; the goal is at most 3).
+idle_request_p99_ms, attack_request_p99_ms, attack_ratio (attack p99 / idle p99; the goal is at most 3),
+then for each of `slow_body` and `reopen`: `<name>_idle_load_p99_ms`, `<name>_attack_load_p99_ms`,
+`<name>_attack_ratio` (the goal is at most 3), `<name>_opened` (the attacker's new connections), and
+`phones_kept_sockets`.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import http.client
 import json
+import multiprocessing
 import re
 import selectors
 import shutil
@@ -46,6 +63,10 @@ MAX_HELD = 256  # unox.web.guard.MAX_CONNECTIONS: what the server holds of them 
 ROUNDS = 4
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 WARMUP = 20
+SLOW_ADDRESSES, SLOW_PER_ADDRESS, SLOW_BYTE_EVERY_S = 16, 32, 5.0
+REOPEN_ADDRESSES, REOPEN_PER_S, REOPEN_HELD = 100, 2500, 1000
+ATTACK_RAMP_S = 3.0  # the attacker runs this long before the attacked loads start (its first burst in)
+ATTACK_MAX_S = 120.0  # an attacker stops by itself after this, whatever happens here
 
 
 def p99(values: list[float]) -> float:
@@ -187,11 +208,27 @@ def measure(proc: subprocess.Popen, base: str, requests: int, clients: int, gets
     print(f"{requests} requests, {clients} WebSocket clients; server VmRSS {memory:.1f} MB with them")
     print(f"request round trip: median {median(rtts):.2f} ms, p99 {request_p99:.2f} ms")
     print(f"fan-out to the last client: median {median(fanouts):.2f} ms, p99 {fanout_p99:.2f} ms")
+    phones = [Phone(WebClient(base, tokens[seat].token)) for seat in seats]
+    for phone in phones:
+        phone.start()
     idle, attacked = attack(base, operator.token, gets)
     idle_p99, attack_p99 = p99(idle), p99(attacked)
     print(f"GET /api/state, a new connection each: idle median {median(idle):.2f} ms, p99 {idle_p99:.2f} ms; "
           f"with {HALF_OPEN} half-open sockets held, median {median(attacked):.2f} ms, "
           f"p99 {attack_p99:.2f} ms")
+    floods = {}
+    for name, attacker in (("slow_body", slow_bodies), ("reopen", reopening_flood)):
+        loads_idle, loads_attacked, opened = flood_rounds(base, operator.token, gets // 4, attacker)
+        li, la = p99(loads_idle), p99(loads_attacked)
+        print(f"{name}: the slowest attacked loads {sorted(loads_attacked)[-4:]}", file=sys.stderr)
+        print(f"{name}: a page load (4 requests, a new connection) idle median {median(loads_idle):.2f} ms, "
+              f"p99 {li:.2f} ms; attacked median {median(loads_attacked):.2f} ms, p99 {la:.2f} ms; the "
+              f"attacker opened {opened} connections")
+        floods.update({f"{name}_idle_load_p99_ms": round(li, 3), f"{name}_attack_load_p99_ms": round(la, 3),
+                       f"{name}_attack_ratio": round(la / li, 3), f"{name}_opened": opened})
+    kept = all(phone.still_live() for phone in phones)
+    for phone in phones:
+        phone.sock.close()
     return {
         "fanout_p99_ms": round(fanout_p99, 3),
         "request_p99_ms": round(request_p99, 3),
@@ -200,7 +237,186 @@ def measure(proc: subprocess.Popen, base: str, requests: int, clients: int, gets
         "idle_request_p99_ms": round(idle_p99, 3),
         "attack_request_p99_ms": round(attack_p99, 3),
         "attack_ratio": round(attack_p99 / idle_p99, 3),
+        **floods,
+        "phones_kept_sockets": kept,
     }
+
+
+class Phone(threading.Thread):
+    """A joined phone's WebSocket, read all the time as a browser reads it (answering the server's pings)."""
+
+    def __init__(self, client: WebClient):
+        super().__init__(daemon=True)
+        self.sock = client.socket()
+        self.sock.receive_until("history")
+        self.replies = 0
+        self.closed = False
+        self.heard = threading.Condition()
+
+    def run(self) -> None:
+        try:
+            while True:
+                if self.sock.receive().get("type") == "reply":
+                    with self.heard:
+                        self.replies += 1
+                        self.heard.notify_all()
+        except (ConnectionError, OSError, ValueError):
+            with self.heard:
+                self.closed = True
+                self.heard.notify_all()
+
+    def still_live(self) -> bool:
+        """The socket still answers a request: the server closed none of the joined phones."""
+        with self.heard:
+            if self.closed:
+                return False
+            before = self.replies
+        self.sock.send({"cmd": "state"})
+        with self.heard:
+            self.heard.wait_for(lambda: self.closed or self.replies > before, timeout=10)
+            return not self.closed and self.replies > before
+
+
+def page_load_ms(host: str, port: int, token: str) -> float:
+    """A page load as a browser makes it: a new connection, the page, its script and style, the state."""
+    sent = time.perf_counter()
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    for path in ("/", "/static/app.js", "/static/app.css", "/api/state"):
+        conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        res = conn.getresponse()
+        res.read()
+        if res.status != 200:
+            raise SystemExit(f"GET {path} answered {res.status}")
+    conn.close()
+    return (time.perf_counter() - sent) * 1000
+
+
+def flood_rounds(base: str, token: str, loads: int, attacker) -> tuple[list[float], list[float], int]:
+    """Page loads idle, then while `attacker(host, port, stop, count)` runs in its own process; ROUNDS
+    rounds. Returns the idle and attacked load times and how many connections the attacker opened."""
+    host, port = base.split("://")[1].split(":")
+    fork = multiprocessing.get_context("fork")
+    idle: list[float] = []
+    attacked: list[float] = []
+    opened = 0
+    for _ in range(ROUNDS):
+        idle += [page_load_ms(host, int(port), token) for _ in range(loads // ROUNDS)]
+        stop, count = fork.Event(), fork.Value("l", 0)
+        proc = fork.Process(target=attacker, args=(host, int(port), stop, count), daemon=True)
+        proc.start()
+        try:
+            stop.wait(ATTACK_RAMP_S)  # the attack's ramp; `stop` is never set here, so this is its time
+            attacked += [page_load_ms(host, int(port), token) for _ in range(loads // ROUNDS)]
+        finally:
+            stop.set()
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.kill()
+        opened += count.value
+    return idle, attacked, opened
+
+
+class Attacker:
+    """Non-blocking sockets from many loopback addresses: `open_one` connects, `on_connected` sends the
+    opening, and each socket the server closes is counted and forgotten (the caller re-opens)."""
+
+    def __init__(self, host: str, port: int, count):
+        self.host, self.port, self.count = host, port, count
+        self.selector = selectors.DefaultSelector()
+        self.live: dict[socket.socket, str] = {}  # socket -> its source address
+        self.connected: set[socket.socket] = set()
+
+    def open_one(self, source: str) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.bind((source, 0))
+            code = sock.connect_ex((self.host, self.port))
+        except OSError:
+            sock.close()
+            return
+        if code not in (0, errno.EINPROGRESS):
+            sock.close()
+            return
+        self.live[sock] = source
+        self.selector.register(sock, selectors.EVENT_WRITE)
+        self.count.value += 1
+
+    def forget(self, sock: socket.socket) -> None:
+        self.selector.unregister(sock)
+        self.live.pop(sock, None)
+        self.connected.discard(sock)
+        sock.close()
+
+    def poll(self, timeout: float, opening: bytes) -> None:
+        for key, events in self.selector.select(timeout=timeout):
+            sock = key.fileobj
+            if sock not in self.connected and events & selectors.EVENT_WRITE:
+                try:
+                    sock.send(opening)
+                except OSError:
+                    self.forget(sock)
+                    continue
+                self.connected.add(sock)
+                self.selector.modify(sock, selectors.EVENT_READ)
+            elif events & selectors.EVENT_READ:
+                try:
+                    data = sock.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.forget(sock)
+
+    def close(self) -> None:
+        for sock in list(self.live):
+            self.forget(sock)
+        self.selector.close()
+
+
+def slow_bodies(host: str, port: int, stop, count) -> None:
+    """SLOW_PER_ADDRESS trickled POST bodies from each of SLOW_ADDRESSES addresses, each re-opened as soon
+    as the server closes it (loopback only; stops on `stop` or after ATTACK_MAX_S)."""
+    head = (f"POST /api/join HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+            "Content-Length: 10000\r\n\r\n{").encode()
+    attacker = Attacker(host, port, count)
+    sources = [f"127.0.60.{1 + i}" for i in range(SLOW_ADDRESSES)]
+    started = last_byte = time.monotonic()
+    ends, made = started + ATTACK_MAX_S, 0
+    while not stop.is_set() and time.monotonic() < ends:
+        held: dict[str, int] = {}
+        for source in attacker.live.values():
+            held[source] = held.get(source, 0) + 1
+        due = int((time.monotonic() - started) * REOPEN_PER_S) - made  # re-opened at the flood's rate
+        for source in sources:
+            for _ in range(max(0, min(due, SLOW_PER_ADDRESS - held.get(source, 0)))):
+                attacker.open_one(source)
+                due -= 1
+        made = int((time.monotonic() - started) * REOPEN_PER_S)
+        attacker.poll(0.002, head)
+        if time.monotonic() - last_byte >= SLOW_BYTE_EVERY_S:  # one more byte of each body
+            last_byte = time.monotonic()
+            for sock in list(attacker.connected):
+                try:
+                    sock.send(b" ")
+                except OSError:
+                    attacker.forget(sock)
+    attacker.close()
+
+
+def reopening_flood(host: str, port: int, stop, count) -> None:
+    """Half-sent requests from REOPEN_ADDRESSES addresses at REOPEN_PER_S new connections a second, every
+    one the server closes re-opened, at most REOPEN_HELD at once (loopback only; bounded in time)."""
+    attacker = Attacker(host, port, count)
+    started = time.monotonic()
+    ends = started + ATTACK_MAX_S
+    made = 0
+    while not stop.is_set() and time.monotonic() < ends:
+        due = int((time.monotonic() - started) * REOPEN_PER_S) - made
+        for i in range(max(0, min(due, REOPEN_HELD - len(attacker.live)))):
+            attacker.open_one(f"127.0.70.{1 + (made + i) % REOPEN_ADDRESSES}")
+        made += max(0, due)  # what found no room is skipped, never saved up for a burst
+        attacker.poll(0.002, b"GET / HTTP/1.1\r\n")
+    attacker.close()
 
 
 def get_state_ms(host: str, port: int, token: str) -> float:
@@ -232,10 +448,10 @@ def attack(base: str, token: str, gets: int, rounds: int = ROUNDS) -> tuple[list
                 sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
                 sock.settimeout(10)
                 sock.bind((f"127.0.0.{2 + i % 100}", 0))
-                sock.connect((host, int(port)))
                 try:
+                    sock.connect((host, int(port)))
                     sock.sendall(b"GET / HTTP/1.1\r\n")
-                except OSError:  # already pushed out by the server
+                except OSError:  # already pushed out, or refused past its address's allowance
                     pass
                 held.append(sock)
             settle_ms = taken_in(held, HALF_OPEN - MAX_HELD)

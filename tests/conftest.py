@@ -29,6 +29,26 @@ def pytest_xdist_make_scheduler(config, log):
     return ChipTogether(config, log)
 
 
+@pytest.fixture(autouse=True)
+def _no_browsers_event_loop(request):
+    """Playwright's sync API (the browser tests' session-wide `browser`) keeps its event loop marked as
+    running in this thread while Chromium is open, so a later test in the same process that calls
+    `asyncio.run` (textual's `run_test`) or opens Playwright again would be refused. Which tests share a
+    process depends on the order and on pytest-xdist's workers: each test that does not use `browser` runs
+    with no loop running, as it would alone."""
+    import asyncio.events
+
+    running = asyncio.events._get_running_loop()
+    if running is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(running)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _state_home(tmp_path_factory):
     """Journals a test makes by default go to a folder of the run's own, never the user's

@@ -86,7 +86,8 @@ def test_CC_A1_casting_call_is_a_wild_that_goes_on_anything_and_its_player_names
     refuse(table, "missing_color", cmd="play", player="Bob", card="WC")
     state = casting(table, color="yellow")
     assert state["top"] == "WC" and state["color"] == "yellow" and state["hands"]["Bob"] == 6
-    assert state["pending"] == {"cmd": "turn", "player": "Bob", "why": state["pending"]["why"], "turned": []}
+    assert state["pending"] == {"cmd": "turn", "player": "Bob", "why": state["pending"]["why"], "turned": [],
+                                "out": False}  # issue 25: a front end fires first while out is false
     assert "CC-A1" in state["pending"]["why"]
 
 
@@ -142,13 +143,24 @@ def test_CC_A1_turn_and_share_are_refused_with_no_casting_call_waiting():
 def test_CC_A1_a_physical_table_names_each_card_and_fires_one_at_a_time():
     table = started()
     casting(table)
-    refuse(table, "bad_turned_card", cmd="turn", player="Bob", fired=1)  # which card came out?
     refuse(table, "bad_card", cmd="turn", player="Bob", card="Q9", fired=1)
     refuse(table, "bad_fired", cmd="turn", player="Bob", card="R5", fired=2)
     refuse(table, "bad_fired", cmd="turn", player="Bob", card="R5", fired=-1)
     refuse(table, "bad_turned_card", cmd="turn", player="Bob", fired=0)  # the launcher still holds cards
     refuse(table, "bad_turned_card", cmd="turn", player="Bob", card="R5", fired=0)
     refuse(table, "bad_request", cmd="turn", player="Bob", card="R5")  # no launcher: say what it fired
+    # issue 25 item 9: at a table the card comes out first (fired 1, no card), then it is named (fired 0)
+    launcher = table.state()["launcher"]["cards"]
+    state = accept(table, cmd="turn", player="Bob", fired=1)
+    assert state["pending"]["out"] is True and state["pending"]["turned"] == []
+    assert state["launcher"]["cards"] == launcher - 1
+    refuse(table, "bad_turned_card", cmd="turn", player="Bob", fired=1)  # it is out: say which it is
+    refuse(table, "bad_turned_card", cmd="turn", player="Bob", card="R5", fired=1)
+    state = accept(table, cmd="turn", player="Bob", card="R5", fired=0)
+    assert state["pending"]["turned"] == ["R5"] and state["pending"]["out"] is False
+    assert state["launcher"]["cards"] == launcher - 1
+    state = accept(table, cmd="turn", player="Bob", card="B5", fired=1)  # both at once still works
+    assert state["pending"]["cmd"] == "share" and state["pending"]["turned"] == ["R5", "B5"]
 
 
 def test_CC_A1_dealt_mode_the_engine_turns_the_launchers_next_cards():
@@ -204,10 +216,16 @@ def test_CC_A1_DL3_with_the_simulated_launcher_each_turned_card_is_fired_and_cou
     casting(table)
     ejected = launcher.device.model.ejected
     assert send(table, cmd="draw", player="Cy")["ok"] is False  # a draw fires nothing while Bob turns
-    refuse(table, "bad_turned_card", cmd="turn", player="Bob")  # no card named: nothing fired
-    assert launcher.device.model.ejected == ejected
-    for i, card in enumerate(["R5", "G3", "B+2", "Y3"]):
-        reply = send(table, cmd="turn", player="Bob", card=card)  # fired left out: the launcher fires 1
+    # issue 25 item 9: as at a table, the card comes out first (no card named: the launcher fires 1) ...
+    reply = send(table, cmd="turn", player="Bob")
+    assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
+    assert launcher.device.model.ejected == ejected + 1 and reply["state"]["pending"]["out"] is True
+    reply = send(table, cmd="turn", player="Bob", card="R5")  # ... then it is named: nothing more fired
+    assert reply["ok"] and launcher.device.model.ejected == ejected + 1
+    assert reply["state"]["pending"]["turned"] == ["R5"]
+    assert reply["state"]["launcher"]["cards"] == AFTER_FLIP - 1
+    for i, card in enumerate(["G3", "B+2", "Y3"], start=1):
+        reply = send(table, cmd="turn", player="Bob", card=card)  # named as it fires: the launcher fires 1
         assert reply["ok"] and reply["launcher"] == {"requested": 1, "fired": 1, "fault": None}
         assert launcher.device.model.ejected == ejected + i + 1  # exactly one more, counted by the beam
         assert reply["state"]["launcher"]["cards"] == AFTER_FLIP - i - 1
@@ -216,8 +234,9 @@ def test_CC_A1_DL3_with_the_simulated_launcher_each_turned_card_is_fired_and_cou
     assert launcher.device.model.ejected == ejected + 4
     accept(table, cmd="share", player="Bob", to="Dee")
     turns = [r for _, r in journal.rows() if r["cmd"] == "turn"]
-    cards = ["R5", "G3", "B+2", "Y3"]
-    assert turns == [{"cmd": "turn", "player": "Bob", "card": c, "fired": 1} for c in cards]
+    assert turns == [{"cmd": "turn", "player": "Bob", "fired": 1},
+                     {"cmd": "turn", "player": "Bob", "card": "R5", "fired": 0},
+                     *({"cmd": "turn", "player": "Bob", "card": c, "fired": 1} for c in ["G3", "B+2", "Y3"])]
 
 
 def test_CC_A1_DL3_the_table_tells_which_card_came_out():

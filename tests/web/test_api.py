@@ -22,8 +22,8 @@ def table(serve):
 
 def test_a_wrong_pin_is_401_and_five_in_a_minute_lock_the_client_out(table):
     client = WebClient(table.url)
-    for _ in range(5):
-        status, reply = client.call("/api/join", {"pin": "0000", "seat": "Ann"})
+    for i in range(5):
+        status, reply = client.call("/api/join", {"pin": f"000{i}", "seat": "Ann"})
         assert (status, reply["error"]["code"]) == (401, "bad_pin")
     status, reply = client.call("/api/join", {"pin": PIN, "seat": "Ann"})
     assert (status, reply["error"]["code"]) == (429, "locked_out")

@@ -110,7 +110,7 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
 
     # T1: an illegal card is refused, in the table's words, and nothing changes.
     play(bob, "red", "5")
-    expect(bob.locator("#msg")).to_contain_text("R5 cannot go on G7")
+    expect(bob.locator("#msg")).to_contain_text("red 5 cannot go on green 7")  # by name (issue 25)
     bob.screenshot(path=artifacts / "player.png")
 
     # A2: Bob's Hit 2; Cy owes 2 presses, each fired by the simulated launcher and counted by its beam.
@@ -172,7 +172,8 @@ def test_a_whole_hand_on_four_phones_and_a_table_view(serve, browser, artifacts,
     expect(ann.locator("#turn")).to_have_text("Your turn: play a card or press")
     press(ann)
     play(bob, "yellow", "8")
-    table.turn_everywhere({seat: "Bob went out: the hand is over, the operator enters the scores"
+    over = " went out: the hand is over, the operator enters the scores"
+    table.turn_everywhere({seat: ("You" if seat == "Bob" else "Bob") + over  # issue 25: "You" on his own
                            for seat in table.pages})
     tv.set_viewport_size(PHONE)
     tv.screenshot(path=artifacts / "table.png")

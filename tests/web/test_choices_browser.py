@@ -103,12 +103,12 @@ def test_the_join_page_says_wrong_pin_and_how_long_it_is_locked(serve, browser):
     server = serve("--players", "Ann,Bob", "--launcher", "script")
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(server.url + "/")
-    for _ in range(5):
-        page.get_by_label("PIN").fill("000000")
+    for i in range(5):
+        page.get_by_label("PIN").fill(f"00000{i}")
         page.get_by_role("button", name="Join", exact=True).click()
         expect(page.locator("#msg")).to_contain_text("wrong PIN")
         page.locator("#msg").evaluate("m => m.textContent = ''")
-    page.get_by_label("PIN").fill("000000")
+    page.get_by_label("PIN").fill("000009")
     page.get_by_role("button", name="Join", exact=True).click()
     expect(page.locator("#msg")).to_have_text(re.compile(r"too many wrong PINs: locked for \d+ s"))
 
@@ -152,8 +152,10 @@ def test_casting_calls_turn_and_share_are_made_with_the_picker_and_named_players
         readable(page)
 
 
-def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve, browser):
-    """Findings 4 and 5 at a launcher table (DL3): the host fires the item card, the phone names it."""
+def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve, browser, artifacts):
+    """Findings 4 and 5 at a launcher table (DL3): the host fires the item card, the phone names it. Issue
+    25 item 8: the card picker once came before the fire, and a card picked first hid the fire for good;
+    now the card comes out first, then it is named."""
     server = serve("--players", "Ann,Bob", "--launcher", "sim", "--seed", "2", "--rules", "mario-kart",
                    "--no-journal")
     table = Table(browser, server.url)
@@ -167,15 +169,68 @@ def test_with_a_launcher_the_item_wild_fires_first_then_its_card_is_named(serve,
     bob.get_by_role("button", name="Item Wild", exact=True).click()
     sent(bob, "#go")
     expect(bob.locator("#answer")).to_have_text("Fire the launcher")
+    expect(bob.locator("#req-card")).to_have_count(0)  # nothing to name before the card is out
+    expect(bob.locator("#pending-hint")).to_have_text(
+        "First fire the launcher, then pick the card that came out.")
+    bob.screenshot(path=artifacts / "item-wild-fire.png")
+    readable(bob)
     with bob.expect_response(re.compile(r"/api/requests$")) as response:
         bob.locator("#answer").click()
     fired = response.value.json()
     assert fired["ok"] and fired["launcher"]["fired"] == 1, fired
+    expect(bob.locator("#answer")).to_have_text("Done")
+    expect(bob.get_by_role("button", name="Fire the launcher")).to_have_count(0)
     bob.locator("#req-card").get_by_role("button", name="red", exact=True).click()
     bob.locator("#req-card").get_by_role("button", name="red 0, mushroom", exact=True).click()
+    expect(bob.locator("#answer")).to_have_text("Done: red 0 (mushroom)")
+    bob.screenshot(path=artifacts / "item-wild-name.png")
+    readable(bob)
     assert sent(bob, "#answer") == {"cmd": "item", "player": "Bob", "card": "R0", "item": "mushroom"}
     expect(bob.locator("#turn")).to_have_text("Your turn: play a card or draw")  # MK-I2: Bob again
     readable(bob)
+
+
+def test_with_a_launcher_a_casting_calls_cards_come_out_first_then_are_named(serve, browser, artifacts):
+    """Issue 25 item 9: at a launcher table "Fire the launcher" always failed (CC-A1); the only order that
+    worked was to name a card before it came out. Now each card comes out first (the host fires it, the
+    beam counts it), then the phone names it; a match stops the turning and the cards are shared (CC-A2)."""
+    server = serve("--players", "Ann,Bob,Cy", "--launcher", "sim", "--seed", "2", "--rules", "casting-call",
+                   "--no-journal")
+    table = Table(browser, server.url)
+    op, bob, cy = table.open("operator"), table.open("Bob"), table.open("Cy")
+    op.get_by_role("button", name="Deal", exact=True).click()
+    sent(op, "#fire-first")
+    play(op, "green", "7")
+    expect(bob.locator("#turn")).to_have_text("Your turn: play a card or draw")
+    bob.get_by_role("button", name="Wild", exact=True).click()
+    bob.get_by_role("button", name="Casting Call", exact=True).click()
+    bob.get_by_role("button", name="name red", exact=True).click()
+    sent(bob, "#go")
+    for step, face in enumerate(("5", "9")):  # red 9 matches red 5: the turning stops
+        expect(bob.locator("#answer")).to_have_text("Fire the launcher")
+        expect(bob.locator("#req-card")).to_have_count(0)
+        bob.screenshot(path=artifacts / f"casting-call-fire-{step}.png")
+        readable(bob)
+        with bob.expect_response(re.compile(r"/api/requests$")) as response:
+            bob.locator("#answer").click()
+        fired = response.value.json()
+        assert fired["ok"] and fired["launcher"]["fired"] == 1, fired
+        bob.locator("#req-card").get_by_role("button", name="red", exact=True).click()
+        bob.locator("#req-card").get_by_role("button", name=f"red {face}", exact=True).click()
+        expect(bob.locator("#answer")).to_have_text(f"Done: red {face}")
+        bob.screenshot(path=artifacts / f"casting-call-name-{step}.png")
+        readable(bob)
+        assert sent(bob, "#answer") == {"cmd": "turn", "player": "Bob", "card": f"R{face}"}
+    expect(bob.locator("#req-to button")).to_have_text(["Ann", "Cy", "Nobody"])
+    bob.locator("#req-to").get_by_role("button", name="Cy", exact=True).click()
+    bob.screenshot(path=artifacts / "casting-call-share.png")
+    assert sent(bob, "#answer") == {"cmd": "share", "player": "Bob", "to": "Cy"}
+    expect(op.locator("#seats tr", has_text="Cy").locator("td").nth(1)).to_have_text("9")
+    expect(op.locator("#log")).to_contain_text(
+        "The launcher turns up a card for Bob's Casting Call: Bob says which it is.")
+    assert "nothing is left to turn up" not in op.locator("#log").inner_text()
+    for page in (op, bob, cy):
+        readable(page)
 
 
 def test_a_freed_seats_page_goes_back_to_the_join_page_and_never_takes_it_back(serve, browser):

@@ -19,10 +19,10 @@ def seats(**options) -> Seats:
 
 
 def wrong_pins(book: Seats, clock: Clock, pin: str, seat: str, *, times: int, every: float) -> None:
-    """`times` wrong PINs from 10.0.0.7, `every` seconds apart: each one is refused with 401."""
-    for _ in range(times):
+    """`times` different wrong PINs (`pin` and a count) from 10.0.0.7, `every` seconds apart: each 401."""
+    for i in range(times):
         with pytest.raises(JoinRefused) as wrong:
-            book.join("10.0.0.7", pin, seat)
+            book.join("10.0.0.7", f"{pin}{i}", seat)
         assert wrong.value.status == 401
         clock.t += every
 
@@ -37,6 +37,22 @@ def test_five_wrong_pins_within_a_minute_lock_out_for_a_minute_then_the_pin_work
     assert book.join("10.0.0.8", "1234", "table")  # another client is not locked out
     clock.t += 61
     assert book.seat_of(book.join("10.0.0.7", "1234", "Ann")) == "Ann"
+
+
+def test_the_same_wrong_pin_again_counts_once():
+    """Issue 25 item 5: after a restart with a new PIN, every page of a device rejoins with the PIN it
+    stored; that old PIN five times is one wrong PIN, so the new one still opens at once."""
+    clock = Clock()
+    book = seats(clock=clock)
+    for _ in range(12):
+        with pytest.raises(JoinRefused) as wrong:
+            book.join("10.0.0.7", "4321", "Ann")
+        assert wrong.value.status == 401
+    assert book.seat_of(book.join("10.0.0.7", "1234", "Ann")) == "Ann"
+    wrong_pins(book, clock, "55", "Bob", times=4, every=1)  # four other guesses make five: locked
+    with pytest.raises(JoinRefused) as locked:
+        book.join("10.0.0.7", "1234", "Bob")
+    assert locked.value.status == 429
 
 
 def test_wrong_pins_spread_over_more_than_a_minute_do_not_lock_out():
@@ -151,7 +167,7 @@ def test_wrong_pins_from_many_addresses_lock_everyone_out_with_a_growing_backoff
     clock.t += 61
     for i in range(MAX_WRONG_PINS_ALL):
         with pytest.raises(JoinRefused):
-            book.join(f"10.0.3.{i}", "000000", "Ann")
+            book.join(f"10.0.3.{i}", f"{i:06d}", "Ann")
     with pytest.raises(JoinRefused) as longer:
         book.join("10.0.2.1", "1234", "Ann")
     assert "locked for 120 s" in longer.value.message
@@ -168,7 +184,7 @@ def test_a_six_digit_pin_outlasts_an_evening_of_guessing():
     guesses, end = 0, clock.t + 12 * 3600
     while clock.t < end:
         try:
-            book.join(f"10.0.{guesses % 250}.{guesses % 7}", "000000", "Bob")
+            book.join(f"10.0.{guesses % 250}.{guesses % 7}", f"{guesses:06d}", "Bob")
             raise AssertionError("a wrong PIN was taken")
         except JoinRefused as refused:
             guesses += refused.status == 401

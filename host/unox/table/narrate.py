@@ -81,6 +81,8 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
     cmd = request.get("cmd")
     player = request.get("player")
     if cmd == "deal":
+        if request.get("launcher"):  # DL4: nobody holds a card yet; each draws their 7 from the launcher
+            return f"{request.get('dealer')} deals from the launcher: each player draws 7 from it in turn."
         return f"{request.get('dealer')} deals 7 cards to each player."
     if cmd == "flip":
         if after.get("first_fired"):

@@ -68,16 +68,18 @@ class WebClient:
             raise ApiError(status, reply)
         return reply
 
-    def socket(self, timeout: float = 30.0) -> Socket:
-        return Socket(self.base, self.token, timeout=timeout)
+    def socket(self, timeout: float = 30.0, source: str | None = None) -> Socket:
+        return Socket(self.base, self.token, timeout=timeout, source=source)
 
 
 class Socket:
-    """`WS /api/ws`: `receive()` the next message, `send()` a request; ApiError when the handshake fails."""
+    """`WS /api/ws`: `receive()` the next message, `send()` a request; ApiError when the handshake fails.
+    `source`: the local address to connect from (the tests' many loopback addresses)."""
 
-    def __init__(self, base_url: str, token: str | None, *, timeout: float = 30.0):
+    def __init__(self, base_url: str, token: str | None, *, timeout: float = 30.0, source: str | None = None):
         parts = urlsplit(base_url)
-        self.sock = socket.create_connection((parts.hostname, parts.port or 80), timeout=timeout)
+        self.sock = socket.create_connection((parts.hostname, parts.port or 80), timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.ws = WSConnection(ConnectionType.CLIENT)
         self.pending: list[Any] = []
         self._parts: list[str] = []

@@ -67,8 +67,10 @@ def choose_pin(options: WebOptions, option: str = "--pin") -> str | None:
 
 def bind(host: str, port: int) -> socket.socket:
     """The listening socket, bound here so a taken port is one clear line, not a traceback."""
+    from unox.web.guard import GatedSocket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = GatedSocket(family, socket.SOCK_STREAM)  # the guard's allowance checked at each accept
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it: no Nagle stall
     try:
@@ -184,7 +186,7 @@ class WebServer:
         # a phone presses for its player wherever a launcher is attached to this server: the host fires
         presses = "host" if launcher is not None else "button" if attached else "count"
         app = build_app(self.hub, self.seats, presses=presses, on_startup=hooks, join_url=self.url)
-        self.server = _uvicorn_server(app, options.allow_hosts)
+        self.server = _uvicorn_server(app, options.allow_hosts, self.seats, self.sock)
         self.thread: threading.Thread | None = None
 
     def run(self) -> None:
@@ -212,17 +214,25 @@ def quiet_out_of_files() -> None:
     asyncio.get_running_loop().set_exception_handler(OutOfFiles())
 
 
-def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = ()) -> Any:
+def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...], seats: Seats, sock: Any) -> Any:
+    import logging
+
     import uvicorn
 
-    from unox.web.guard import Book, Limits, file_limit, guarded_protocols
+    from unox.web.guard import Book, Limits, QuietRepeats, file_limit, guarded_protocols
     from unox.web.origin import HostAndOrigin, host_names
-    from unox.web.server import COOKIE
+    from unox.web.server import COOKIE, socket_vet
 
-    http, ws = guarded_protocols(Book(Limits.for_files(file_limit())))
+    gate = HostAndOrigin(app, host_names(allow_hosts), COOKIE)
+    # a handshake's Host, Origin and token are checked before it takes one of the WebSockets' slots
+    book = Book(Limits.for_files(file_limit()), vet=socket_vet(gate, seats))
+    sock.refuse = book.over_allowance  # a flood's connections are reset as they are accepted
+    http, ws = guarded_protocols(book)
+    for name in ("uvicorn.error", "unox.web.server"):  # a flood of one event is one line a minute
+        logging.getLogger(name).addFilter(QuietRepeats())
     # wsproto: pure Python over h11, which uvicorn needs anyway; lighter than `websockets` on a Pi Zero.
     # No proxy sits in front: X-Forwarded-For is never trusted, the peer's own address is the address.
-    config = uvicorn.Config(HostAndOrigin(app, host_names(allow_hosts), COOKIE), http=http, ws=ws,
+    config = uvicorn.Config(gate, http=http, ws=ws,
                             ws_max_size=MAX_MESSAGE, lifespan="on", log_level="warning", access_log=False,
                             timeout_graceful_shutdown=2, proxy_headers=False, server_header=False)
     return uvicorn.Server(config)

@@ -46,26 +46,32 @@ class HostAndOrigin:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        host = headers.get("host", "")
         server = (scope.get("server") or ("", 0))[0]
+        refused = self.refusal(scope["type"], scope.get("method"), scope["headers"], server)
+        if refused is not None:
+            return await deny(scope, send, *refused)
+        return await self.app(scope, receive, send)
+
+    def refusal(self, kind: str, method: str | None, raw: list[tuple[bytes, bytes]],
+                server: str) -> tuple[int, str, str] | None:
+        """(status, code, message) for a request this server must not take, else None. `kind` is the
+        ASGI scope's type; the guard also asks this of a WebSocket handshake before it takes a slot."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
+        host = headers.get("host", "")
         name = split_host(host)
         if not (name in self.names or same_address(name, server)):
-            return await deny(scope, send, 400, "unknown_host",
-                              f"this server does not answer for {name!r}: open the address unox serve "
-                              "printed (or start it with --allow-host NAME)")
-        if scope["type"] == "websocket" or scope.get("method") not in SAFE_METHODS:
+            return (400, "unknown_host", f"this server does not answer for {name!r}: open the address unox "
+                    "serve printed (or start it with --allow-host NAME)")
+        if kind == "websocket" or method not in SAFE_METHODS:
             origin = headers.get("origin")
             if origin is not None and origin.lower() not in (f"http://{host.lower()}", f"https://{host.lower()}"):
-                return await deny(scope, send, 403, "bad_origin",
-                                  f"a request from the page {origin!r} is refused: only this server's own "
-                                  "pages may act at the table")
+                return (403, "bad_origin", f"a request from the page {origin!r} is refused: only this "
+                        "server's own pages may act at the table")
             bearer = headers.get("authorization", "").lower().startswith("bearer ")
             if origin is None and not bearer and f"{self.cookie}=" in headers.get("cookie", ""):
-                return await deny(scope, send, 403, "bad_origin",
-                                  "a request carrying the table's cookie must come from its own page "
-                                  "(with an Origin); a script sends Authorization: Bearer TOKEN instead")
-        return await self.app(scope, receive, send)
+                return (403, "bad_origin", "a request carrying the table's cookie must come from its own "
+                        "page (with an Origin); a script sends Authorization: Bearer TOKEN instead")
+        return None
 
 
 async def deny(scope: dict[str, Any], send: Any, status: int, code: str, message: str) -> None:

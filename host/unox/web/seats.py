@@ -63,11 +63,14 @@ def check_player_names(players: Sequence[str]) -> None:
 
 
 class Lockout:
-    """Wrong PINs within a window; too many lock out for a time that doubles with each lockout."""
+    """Wrong PINs within a window; too many lock out for a time that doubles with each lockout.
+
+    The same wrong PIN again counts once: a guesser learns nothing from it, and it is what every page of a
+    device sends after a restart with a new PIN (each rejoins with the PIN it stored)."""
 
     def __init__(self, limit: int):
         self.limit = limit
-        self.wrong: deque[float] = deque()
+        self.wrong: deque[tuple[float, str]] = deque()
         self.until = 0.0
         self.lockouts = 0
 
@@ -75,10 +78,12 @@ class Lockout:
         """Whole seconds until the lockout ends; 0 when not locked out."""
         return math.ceil(self.until - now) if self.until > now else 0
 
-    def wrong_pin(self, now: float) -> None:
-        self.wrong.append(now)
-        while self.wrong and self.wrong[0] <= now - LOCKOUT_WINDOW_S:
+    def wrong_pin(self, now: float, pin: str) -> None:
+        while self.wrong and self.wrong[0][0] <= now - LOCKOUT_WINDOW_S:
             self.wrong.popleft()
+        if any(tried == pin for _, tried in self.wrong):
+            return
+        self.wrong.append((now, pin))
         if len(self.wrong) >= self.limit:
             self.until = now + min(MAX_LOCKOUT_S, LOCKOUT_S * 2**self.lockouts)
             self.lockouts += 1
@@ -110,8 +115,9 @@ class Seats:
             raise JoinRefused(429, "locked_out", f"too many wrong PINs: locked for {wait} s, then try again")
         opens = self.opens(pin)
         if opens is None:
-            self.by_address.setdefault(client, Lockout(MAX_WRONG_PINS)).wrong_pin(now)
-            self.everyone.wrong_pin(now)
+            tried = pin[:64] if isinstance(pin, str) else repr(pin)[:64]
+            self.by_address.setdefault(client, Lockout(MAX_WRONG_PINS)).wrong_pin(now, tried)
+            self.everyone.wrong_pin(now, tried)
             raise JoinRefused(401, "bad_pin", "wrong PIN: type the PIN shown where unox serve runs")
         seats = (*self.players, OPERATOR, TABLE)
         if seat not in seats:

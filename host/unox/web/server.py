@@ -14,16 +14,16 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request, cookie_parser
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from unox.web.editions import edition_of
 from unox.web.hub import Client, Hub
-from unox.web.seats import OPERATOR, JoinRefused, Seats
+from unox.web.seats import OPERATOR, TABLE, JoinRefused, Seats
 
-log = logging.getLogger(__name__)
+log = logging.getLogger(__name__)  # launch.py quiets its repeats: one line a minute per message
 
 COOKIE = "unox_token"
 MAX_BODY = 16_384  # a request body, and one WebSocket message (launch.MAX_MESSAGE)
@@ -57,11 +57,37 @@ def error(status: int, code: str, message: str) -> JSONResponse:
     return AsciiJSON({"ok": False, "error": {"code": code, "message": message}}, status_code=status)
 
 
+NO_TOKEN_WS = "join first: POST /api/join, then connect with the token"
+
+
 def token_of(conn: HTTPConnection) -> str | None:
     scheme, _, value = conn.headers.get("authorization", "").partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
     return conn.cookies.get(COOKIE)
+
+
+def token_in(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """`token_of` for a handshake's raw headers, before any ASGI scope exists (the guard's check)."""
+    named = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in headers}
+    scheme, _, value = named.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return cookie_parser(named.get("cookie", "")).get(COOKIE)
+
+
+def socket_vet(gate: Any, seats: Seats) -> Any:
+    """The guard's check of a WebSocket handshake before it takes a slot: the Host and Origin (`gate`, the
+    `HostAndOrigin` in front of the app), then the token; the seat it opens, or the refusal."""
+
+    def vet(headers: list[tuple[bytes, bytes]], server: str) -> str | tuple[int, str, str]:
+        refused = gate.refusal("websocket", "GET", headers, server)
+        if refused is not None:
+            return refused
+        seat = seats.seat_of(token_in(headers))
+        return seat if seat is not None else (401, "no_token", NO_TOKEN_WS)
+
+    return vet
 
 
 def client_id(conn: HTTPConnection) -> str:
@@ -154,8 +180,8 @@ class Api:
         raw = await read_body(request)
         body = parse_json(raw) if raw is not None else None
         name = body.get("seat") if isinstance(body, dict) else None
-        if name not in self.seats.players:
-            players = ", ".join(self.seats.players)
+        if name not in (*self.seats.players, TABLE):
+            players = ", ".join((*self.seats.players, TABLE))
             return error(400, "unknown_seat", f"send {{\"seat\": NAME}} with one of: {players}")
         freed = self.seats.free(name)
         self.hub.close_seat(name)
@@ -197,9 +223,7 @@ class Api:
     async def websocket(self, ws: WebSocket) -> None:
         seat = self.seats.seat_of(token_of(ws))
         if seat is None:
-            await ws.send_denial_response(
-                error(401, "no_token", "join first: POST /api/join, then connect with the token")
-            )
+            await ws.send_denial_response(error(401, "no_token", NO_TOKEN_WS))
             return
         await ws.accept()
         client = Client(seat, token_of(ws))
@@ -240,6 +264,13 @@ async def read_body(request: Request) -> bytes | None:
         if len(body) > MAX_BODY:
             return None
     return bytes(body)
+
+
+async def cut_off(request: Request, exc: Exception) -> Response:
+    """A client gone before its body was in (or the guard closed it, too slow): one quiet line, no
+    traceback; nobody reads the answer."""
+    log.warning("a client closed its connection (or was closed) before its request was in")
+    return Response(status_code=400)
 
 
 def parse_json(body: str | bytes) -> Any:
@@ -288,4 +319,4 @@ def build_app(hub: Hub, seats: Seats, *, presses: str, on_startup: list | None =
         finally:
             await hub.stop()
 
-    return Starlette(routes=api.routes(), lifespan=lifespan)
+    return Starlette(routes=api.routes(), lifespan=lifespan, exception_handlers={ClientDisconnect: cut_off})

@@ -31,6 +31,7 @@ CASTING_CALL = "casting_call"
 CODE = "WC"
 WHY_TURN = "Casting Call (CC-A1): turn cards up from the launcher, one at a time, until one matches"
 WHY_SHARE = "Casting Call (CC-A2): give the turned cards to one other player, or deal them out"
+WHY_NAME = "Casting Call (CC-A1): the card is out of the launcher: say which card it is"
 RESULT_KEY = "casting_call"  # the state key of the last share of this hand
 
 
@@ -73,7 +74,7 @@ class CastingCallRules(ClassicRules):
 
     def after_play(self, game: Game, player: str, card: Card) -> None:
         """CC-A1: the Casting Call's player now turns cards up (CC-A3: even as their last card)."""
-        game.pending = {"cmd": "turn", "player": player, "why": WHY_TURN, "turned": []}
+        game.pending = {"cmd": "turn", "player": player, "why": WHY_TURN, "turned": [], "out": False}
 
     def fire_due(self, game: Game, cmd: str, fields: dict[str, Any]) -> int:
         """DL3: one card per `turn`, and only when that player's turn request is due and complete."""
@@ -85,7 +86,11 @@ class CastingCallRules(ClassicRules):
         cards = game.cards
         if cards.dealt:  # the engine turns; with no card left anywhere, `fired` 0 ends the turning
             return 1 if fields.get("card") is None and (cards.launcher or cards.pile > 1) else 0
-        return 1 if fields.get("card") is not None else 0  # a physical table names the card
+        if pending.get("out"):  # fired already: this request names the card that came out
+            return 0
+        if fields.get("card") is not None:  # a physical table names the card as it fires it
+            return 1
+        return 1 if cards.launcher or cards.pile > 1 else 0  # or it comes out first, and is named next
 
     def choice_steps(self) -> list[tuple[str, str, str]]:
         return [
@@ -110,6 +115,8 @@ class CastingCallRules(ClassicRules):
         player = request.get("player")
         if request.get("cmd") == "turn":
             turned = (after.get("pending") or {}).get("turned") or []
+            if (after.get("pending") or {}).get("out"):  # fired, named next
+                return f"The launcher turns up a card for {player}'s Casting Call: {player} says which it is."
             if len(turned) == len((before.get("pending") or {}).get("turned") or []):
                 return f"Every card is in a hand, nothing is left to turn up ({len(turned)} turned)."
             line = f"{player} turns up {turned[-1]} from the launcher (CC-A1)"
@@ -148,16 +155,29 @@ class CastingCallRules(ClassicRules):
         cards = game.cards
         if fired > 1:
             raise RuleError("bad_fired", "cards are turned up one at a time (DL3): fire 1, send turn for it")
-        if fired == 0:
+        if pending.get("out"):  # the card fired by the last `turn` is named now
+            if fired or code is None:
+                raise RuleError("bad_turned_card", 'the card is out: say which it is, e.g. "card":"R5", '
+                                "fired 0")
+            card = self.parse_card(code)
+        elif fired == 0:
             self._nothing_fired(game, pending, code)
             return
-        card = self._next_card(game, code)
+        elif code is None and not cards.dealt:  # DL3 at a physical table: out first, named next
+            cards.launcher = max(0, cards.launcher - 1)
+            game._undo = None  # the card is out of the launcher for good
+            game.pending = {**pending, "out": True, "why": WHY_NAME}
+            return
+        else:
+            card = self._next_card(game, code)
         turned = [self.cards[c] for c in pending["turned"]]
         matched = any(cards_match(before, card) for before in turned)
         game._undo = None  # the Casting Call can no longer be taken back (C-P2): its cards are out
         codes = [*pending["turned"], card.code]
         game.pending = {"cmd": "share" if matched else "turn", "player": pending["player"],
                         "why": WHY_SHARE if matched else WHY_TURN, "turned": codes}
+        if not matched:
+            game.pending["out"] = False
         if cards.dealt and cards.launcher == 0 and cards.pile > 1:
             cards.reload()  # C-R1, as for a draw: the pile goes back into the launcher at once
 

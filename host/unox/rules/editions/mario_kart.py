@@ -112,7 +112,7 @@ class MarioKartRules(ClassicRules):
         """MK-I1: the launcher fires the item card next. A wild is never a wrong card: no take-back."""
         game._undo = None
         game.extra["turned"] = False
-        game.pending = {"cmd": "item", "player": player,
+        game.pending = {"cmd": "item", "player": player, "out": False,  # the item card is still to come
                         "why": "Item Wild: the launcher fires 1 card, its item acts (MK-I1, DL3)"}
 
     def fire_due(self, game: Game, cmd: str, fields: dict[str, Any]) -> int:
@@ -182,8 +182,8 @@ class MarioKartRules(ClassicRules):
                 cards.pile += 1
         if card is None:  # physical, fired before it is known: the table reports it next
             game.extra["turned"] = True
-            game.pending = {"cmd": "item", "player": player,
-                            "why": "the item card is out: report it with card and item (MK-I1)"}
+            game.pending = {"cmd": "item", "player": player, "out": True,  # a front end asks which now
+                            "why": "the item card is out: say which card it is (MK-I1)"}
             return
         game.extra["turned"] = False
         game.top, game.color = card, card.color

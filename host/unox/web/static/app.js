@@ -21,10 +21,13 @@ function paint(el, letter) { // colour AND letter: the letter is always printed 
 const unit = (n) => (E.draws ? " draw" : " press") + (n === 1 ? "" : E.draws ? "s" : "es");
 const PAGES = { "/play": "player", "/table": "table", "/operator": "operator" };
 const $ = (id) => document.getElementById(id);
-const store = {
-  get: (k) => { try { return localStorage.getItem("unox." + k); } catch (e) { return null; } },
-  set: (k, v) => { try { v == null ? localStorage.removeItem("unox." + k) : localStorage.setItem("unox." + k, v); } catch (e) { /* private mode */ } },
-};
+const keep = (area) => ({
+  get: (k) => { try { return area().getItem("unox." + k); } catch (e) { return null; } },
+  set: (k, v) => { try { v == null ? area().removeItem("unox." + k) : area().setItem("unox." + k, v); } catch (e) { /* private mode */ } },
+});
+// The device keeps a player's seat and PIN; the operator's PIN, which opens everything, is kept by this tab
+// only (sessionStorage): it survives a reload and a server restart, and goes with the tab.
+const store = keep(() => localStorage), tab = keep(() => sessionStorage);
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
 let taken = [], joinInfo = null, freed = false, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
@@ -68,7 +71,11 @@ async function api(path, body) {
 }
 async function join(pin, seat, probe) {
   const { status, data } = await api("/api/join", { pin, seat });
-  if (status === 200 && !probe) { store.set("pin", pin); store.set("seat", seat); }
+  // The operator PIN opens everything: it is never kept on the device (the cookie keeps the page signed in).
+  if (status === 200 && !probe) {
+    store.set("pin", seat === "operator" ? null : pin); tab.set("operator_pin", seat === "operator" ? pin : null);
+    store.set("seat", seat); store.set("why", null);
+  }
   return { status, data };
 }
 async function send(request) {
@@ -78,17 +85,37 @@ async function send(request) {
   if (r.status === 401 && await rejoin()) return send(request);
   const reply = r.data || {};
   if (reply.state) setState(reply.state);
-  if (!reply.ok) message = (reply.error && reply.error.message) || "refused";
+  if (!reply.ok) message = refusedWords(reply, request);
   else pick = {};
   render();
   return reply;
 }
+// Rejoin the stored seat with the stored PIN. A PIN the server refuses is forgotten at once (the server
+// restarted with a new one), so no other page of this phone tries it again; the join page says why.
 async function rejoin() {
-  const pin = store.get("pin"), seat = store.get("seat");
+  const seat = store.get("seat"), pin = seat === "operator" ? tab.get("operator_pin") : store.get("pin");
   if (pin == null || !seat) return false;
-  const { status } = await join(pin, seat);
-  return status === 200;
+  const { status, data } = await join(pin, seat);
+  if (status === 200) return true;
+  const code = data && data.error && data.error.code;
+  if (code === "bad_pin" || code === "operator_pin") {
+    if (store.get("pin") === pin) store.set("pin", null);
+    tab.set("operator_pin", null); store.set("seat", null);
+    leave("The PIN has changed (the table was restarted with a new one): type the new PIN.");
+  } else if (code === "seat_taken") {
+    store.set("seat", null);
+    leave(seat + "'s seat was taken by another phone while this one was away: ask the operator to free it, then join again.");
+  } else if (code === "locked_out") {
+    leave(refusal(data, status));
+  } else if (code === "unknown_seat") {
+    store.set("seat", null);
+    leave("There is no seat " + seat + " at this table any more: take another one.");
+  }
+  return false;
 }
+// Back to the join page with a word of why, kept for every page of this phone (the first reason found)
+// until a join succeeds.
+function leave(why) { if (!store.get("why")) store.set("why", why); }
 function connect() {
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/ws";
   ws = new WebSocket(url);
@@ -114,9 +141,12 @@ function receive(m) {
   else if (m.type === "hello") { welcome(m); }
   else if (m.type === "launcher") device = m.launcher;
   else if (m.type === "seats") taken = m.taken;
+  else if (m.type === "reply") { if (m.reply && m.reply.state) setState(m.reply.state); }
   else if (m.type === "freed") { // the operator gave this seat to another phone: never take it back by itself
-    freed = true; store.set("seat", null); store.set("pin", null);
-    message = "The operator freed this seat: join again to take a seat.";
+    freed = true; store.set("seat", null); store.set("pin", null); tab.set("operator_pin", null);
+    store.set("why", null);
+    leave(m.seat === "table" ? "The operator signed the table views out: type the PIN to show the table again."
+      : "The operator freed " + m.seat + "'s seat (for another phone, or for this one again): type the PIN to take a seat.");
     location.replace("/");
     return;
   }
@@ -129,11 +159,12 @@ async function loadState() {
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
   if (r.status === 401) {
     if (await rejoin()) return loadState();
+    if (store.get("seat")) leave("This phone's seat was signed out: type the PIN to take a seat again.");
     store.set("seat", null);
     location.replace("/");
     return false;
   }
-  if (r.status === 200) welcome(r.data);
+  if (r.status === 200) { welcome(r.data); render(); } // the screen shows what the screen reader says
   return true;
 }
 
@@ -154,7 +185,7 @@ function turnText() {
   if (S.phase === "deal") return "Waiting for the deal" + (S.dealer ? "" : ": the operator deals");
   const dealing = S.phase === "flip" && (S.owed || []).length; // DL4: the launcher deals, each draws in turn
   if (S.phase === "flip" && !dealing) return "Waiting for the first card to be turned up";
-  if (S.phase === "hand_over") return (S.went_out || "Someone") + " went out: the hand is over, the operator enters the scores";
+  if (S.phase === "hand_over") return (S.went_out === me ? "You" : S.went_out || "Someone") + " went out: the hand is over, the operator enters the scores";
   if (S.phase === "game_over") return (S.winner || "Someone") + " won the game";
   const owed = (S.owed || [])[0];
   const who = S.turn === me ? "You" : S.turn;
@@ -180,7 +211,7 @@ function topPanel(big) {
   return h("div", { class: "panel top" }, card(betweenHands() ? null : S.top, big),
     h("div", {}, E.rules !== "extreme" ? h("div", { id: "edition" }, E.title) : null, h("div", {}, "Colour: ", h("strong", { id: "color" }, swatch(betweenHands() ? null : S.color))),
       h("div", {}, "Direction: ", h("strong", {}, S.direction === "right" ? "↺ right (counter-clockwise)" : "↻ left (clockwise)")),
-      h("div", { class: "note" }, "Launcher holds about " + ((S.launcher || {}).cards ?? "?") + " cards"),
+      betweenHands() || !(S.launcher || {}).cards ? null : h("div", { class: "note", id: "launcher-cards" }, "Launcher holds about " + S.launcher.cards + " cards"),
       S.unsettled ? h("div", { class: "msg" }, "A fire is unsettled: the operator settles it before play goes on.") : null));
 }
 function seatsTable() {
@@ -287,6 +318,10 @@ function challengePanel(player) {
 const FIELD_WORDS = { to: "Give them to", target: "Who it hits", cards: "The cards", card: "The card that came out",
   color: "Colour", item: "Its item", deal: "Deal them out one at a time instead", fired: "Cards the launcher fired" };
 const fieldWords = (name) => FIELD_WORDS[name] || name.replace(/_/g, " ");
+// The same fields as steps of a sentence: "Pick who gets them, then the cards, then press Done."
+const FIELD_STEPS = { to: "who gets them", target: "who it hits", cards: "the cards", card: "the card that came out",
+  color: "the colour", item: "its item", deal: "whether to deal them out instead" };
+const fieldStep = (name) => FIELD_STEPS[name] || fieldWords(name).toLowerCase();
 const itemWords = (item) => String(item).replace(/_/g, " ");
 function pendingPanel(mayAnswer) {
   const p = S.pending;
@@ -298,7 +333,17 @@ function pendingPanel(mayAnswer) {
   const shown = Object.entries(fields).filter(([name, f]) => !(name === "player" && f.kind === "player") &&
     !(Array.isArray(p.needs) && ["target", "color"].includes(name) && !p.needs.includes(name)));
   const fires = shown.some(([name]) => name === "fired");
+  // At a launcher table the card comes out first (the host fires it), then it is named: while the state
+  // says it is not out yet (`out` false), the page offers the fire alone.
+  const before = fires && presses !== "count" && p.out === false;
+  const reported = shown.some(([name]) => name === "card") && req.card;
+  const toFire = before || (fires && presses !== "count" && p.out === undefined && !reported);
+  const steps = shown.filter(([name]) => name !== "fired" && !(name === "item" && E.items.length)).map(([name]) => fieldStep(name));
+  wrap.append(h("p", { class: "note hint", id: "pending-hint" }, toFire
+    ? "First fire the launcher" + (steps.length ? ", then pick " + steps.join(", then ") : "") + "."
+    : steps.length ? "Pick " + steps.join(", then ") + ", then press Done." : "Press Done."));
   for (const [name, f] of shown) {
+    if (before) break; // nothing to pick before the card is out
     if (name === "fired" || name === "item" && E.items.length) continue; // the launcher says it; the card carries its item
     wrap.append(h("div", { class: "row field", id: "req-" + name, role: "group", "aria-label": fieldWords(name) },
       h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
@@ -312,12 +357,11 @@ function pendingPanel(mayAnswer) {
     }
     return out;
   };
-  const reported = shown.some(([name]) => name === "card") && req.card;
   const row = h("div", { class: "row" });
   if (fires && presses === "count")
     row.append(h("label", { for: "req-fired-n" }, fieldWords("fired") + ": "), h("input", { id: "req-fired-n", type: "number", min: 0, max: 40,
       inputmode: "numeric", value: req.fired ?? 1, oninput: (e) => { req.fired = e.target.value; } }));
-  if (fires && presses !== "count" && !reported) { // the host fires what is due; nothing else is said yet
+  if (toFire) { // the host fires what is due; nothing else is said yet
     row.append(btn("Fire the launcher", () => send({ cmd: p.cmd, player: p.player }), { class: "main", id: "answer" }));
   } else {
     const card = req.card && CARDS[req.card];
@@ -366,12 +410,110 @@ function cardChooser(onPick, chosen) {
   return wrap;
 }
 // Rule IDs are for the rule book, not the table: "(MK-I1, DL3)" and "(BA-A1)" are left out of what people read.
-const RULE_ID = /\s*\((?:[A-Z]{1,3}-[A-Z]*\d+[a-z]?|DL?\d+)(?:,\s*(?:[A-Z]{1,3}-[A-Z]*\d+[a-z]?|DL?\d+))*\)/g;
-const plain = (text) => String(text).replace(RULE_ID, "");
+// Also the short ones, "(U2)", "(G3)", "(A1–A5)", and "(P1: advice)" keeps "(advice)".
+const ID = "(?:[A-Z]{1,3}-[A-Z]*\\d+[a-z]?|[A-Z]{1,2}\\d+[a-z]?)(?:[–-](?:[A-Z]{1,2}\\d+))?";
+const RULE_ID = new RegExp("\\s*\\(" + ID + "(?:,\\s*" + ID + ")*\\)", "g");
+const RULE_ID_LABEL = new RegExp("\\((?:" + ID + ")(?:,\\s*" + ID + ")*:\\s*", "g");
+const plain = (text) => String(text).replace(RULE_ID, "").replace(RULE_ID_LABEL, "(");
 // A log line as people read it: card codes by their names (as the picker shows them), no rule IDs.
 function words(line) {
   return plain(line).replace(/\b([A-Z][A-Z0-9+]{1,3})\b/g, (code) => (CARDS[code] ? CARDS[code].name : code));
 }
+// Every refusal a page can get, in the page's own words: what went wrong and what to do, with the names the
+// page shows (cards by name, people by name), never the protocol's syntax, field names or rule IDs. A code the
+// page does not know yet falls back to the server's message with codes, quotes and braces taken out.
+const cardName = (code) => (CARDS[code] ? CARDS[code].name : "that card");
+const person = (p) => (p && p === me ? "you" : p || "that player");
+const REFUSED = {
+  // the table and the server
+  bad_json: () => "The table could not read that request. Reload the page and try again.",
+  bad_request: () => "That was not a move the table takes. Reload the page and try again.",
+  unknown_cmd: () => "This table has no such move. Reload the page and try again.",
+  unknown_player: (r) => (r.player || r.by || r.target || "That player") + " is not seated at this table.",
+  nothing_to_undo: () => "There is nothing left to undo.",
+  not_undoable: () => "The last press already fired its cards: they cannot go back. For a wrong card, use the wrong-card penalty.",
+  result_sent: () => "This hand's result has already gone to the tournament: it cannot be undone here.",
+  no_launcher: () => "No launcher is attached: say how many cards came out instead.",
+  launcher_fault: () => "The launcher fired nothing (a fault): fix it, then press again. The press did not count.",
+  fire_first: () => "Fire the launcher first: the first card comes out of it, then say which one it is.",
+  internal_error: () => "unox failed on this move. Nothing was changed: try again, or undo; the server's log says more.",
+  unsettled: () => "The table stopped in the middle of a fire: the operator settles how many cards came out first.",
+  nothing_to_settle: () => "No fire is waiting to be settled.",
+  journal_error: () => "The table could not write its record (disk full?): the move was not taken. Tell the operator.",
+  forbidden: () => (me === "table" ? "The table view only shows the table: join as a player to play."
+    : readOnly ? "This table is shown read-only: watch, nobody plays from here."
+      : "Only the operator may do that, or it is another player's move."),
+  press_fired: () => "The last press already fired its cards: they cannot go back. For a wrong card, use the wrong-card penalty.",
+  bad_pin: () => "wrong PIN: type the PIN shown where unox runs",
+  locked_out: (r, m) => "too many wrong PINs: " + (String(m).match(/locked for \d+ s/) || ["locked for a while"])[0] + ", then try again",
+  operator_pin: () => "That PIN is the players'. The operator joins with the operator PIN.",
+  seat_taken: (r, m) => ((String(m).match(/^([^\s"{}:]+)'s seat/) || [0, "This"])[1]) + "'s seat is taken by another phone: if that phone is yours, ask the operator to free the seat, then join again.",
+  unknown_seat: () => "That seat is not at this table: take one of the seats offered.",
+  no_token: () => "This page is not signed in: type the PIN again.",
+  too_many_sockets: () => "Too many pages of the table are open: close some and reload.",
+  bad_origin: () => "Only the table's own page may act here: open the address unox printed.",
+  unknown_host: () => "Open the address unox printed, not another name for it.",
+  // the rules
+  wrong_phase: () => (S && S.phase === "deal" ? "Wait for the deal." : S && S.phase === "flip" ? "Wait for the first card to be turned up."
+    : S && (S.phase === "hand_over" || S.phase === "game_over") ? "The hand is over: the operator enters the scores." : "That does not fit this moment of the game."),
+  player_out: (r) => person(r.player || r.target) + " " + (r.player === me ? "are" : "is") + " out of the game.",
+  not_your_turn: () => (S && S.turn ? "It is " + (S.turn === me ? "your" : S.turn + "'s") + " turn: wait for yours." : "It is not your turn: wait for yours."),
+  owes_presses: (r) => person(r.player) + " must first take what " + (r.player === me ? "you owe" : "they owe") + " from the launcher.",
+  owes_draws: (r) => person(r.player) + " must first draw what " + (r.player === me ? "you owe" : "they owe") + " from the launcher.",
+  press_out_of_order: () => "Someone before you still owes presses: they take theirs first.",
+  draw_out_of_order: () => "Someone before you still owes draws: they take theirs first.",
+  not_owed: () => "Nothing is owed from the launcher now, and it is not your turn.",
+  illegal_card: (r) => cardName(r.card) + " cannot go on " + (S && S.top ? cardName(S.top) : "the top card") + (S && S.color ? " with " + S.color + " in force" : "") + ": play a matching colour or face, or a wild.",
+  bad_card: () => "There is no such card in this edition: pick it with the colour, then the face.",
+  bad_color: () => "That colour is not in this edition: pick one of the colour buttons.",
+  missing_color: () => "A wild names a colour: pick the colour to name, then play.",
+  unexpected_color: () => "Only a wild names a colour: this card keeps its own.",
+  missing_target: () => "Trade Hands needs the player to trade with: pick one.",
+  bad_target: () => "That player cannot be chosen for this card: pick another player.",
+  bad_count: () => "That number of cards does not fit: count the cards of that colour put down with it.",
+  trade_last_card: () => "Trade Hands cannot be the last card: play another card to go out.",
+  bad_fired: () => "That number of cards does not fit: count the cards that came out of the launcher.",
+  catch_window_closed: (r) => person(r.player) + " cannot be caught now: the chance has passed.",
+  called_uno: (r) => person(r.player) + " already called UNO.",
+  bad_catcher: () => "Nobody catches themselves: call UNO instead.",
+  uno_not_due: () => "There is no UNO to call now: call it when you are down to one card.",
+  bad_penalty: () => "That is not one of the penalties.",
+  nothing_to_take_back: () => "That player's play is not the last thing that happened: it cannot be taken back now.",
+  nothing_to_reload: () => "The discard pile holds only its top card: there is nothing to load into the launcher.",
+  bad_points: () => "Enter whole points of 0 or more for every player.",
+  missing_dealer: () => "Choose who deals first.",
+  must_play: () => "Play the card you drew, or pass.",
+  only_drawn_card: () => "After a draw, only the card you drew may be played: play it or pass.",
+  already_drew: () => "You already drew this turn: play the card you drew or pass.",
+  must_draw_first: () => "Draw from the launcher first, then pass.",
+  not_in_rules: () => "This edition's rules do not have that move.",
+  not_in_hand: () => "That card is not in the hand.",
+  not_in_launcher: () => "That card is not in the launcher.",
+  bad_deck: () => "The deck is not as this edition has it.",
+  bad_draw: () => "That draw does not fit: draw what is owed.",
+  bad_setup: () => "The table's set-up is not valid: the operator checks the settings.",
+  bad_challenge: () => "There is nothing to challenge with that.",
+  nothing_to_challenge: () => "There is nothing to challenge now.",
+  nothing_to_give: () => "There is nothing to give now.",
+  pending_choice: () => (S && S.pending ? (S.pending.player === me ? "You choose first: " : S.pending.player + " chooses first: ") + plain(S.pending.why || "their choice") + "." : "A choice must be made first."),
+  choice_not_due: () => "There is no such choice to make now.",
+  no_item_due: () => "No item card is waiting: fire the launcher first.",
+  bad_item: () => "That item does not go with the card: pick the card that came out, its item comes with it.",
+  bad_turned_card: () => "Pick the card that came out of the launcher.",
+  bad_gift: () => "Those cards cannot be given: pick cards of the hand, and the player to give them to.",
+  bad_share: () => "Those cards cannot be shared that way: pick the player, or deal them out.",
+};
+function refusedWords(reply, request) {
+  const e = reply.error || {}, words = REFUSED[e.code];
+  if (words) return words(request || {}, e.message || "");
+  return protocolFree(e.message || "The table refused that.");
+}
+// The server's own message for a code the page has no words for: no rule IDs, no quotes, braces or codes.
+function protocolFree(text) {
+  return plain(text).replace(/\{[^}]*\}|"[a-z_]+"\s*:\s*("[^"]*"|\S+)|[`"{}]/g, "").replace(/\b[a-z]+_[a-z_]+\b/g, "")
+    .replace(/\b([A-Z][A-Z0-9+]{1,3})\b/g, (code) => (CARDS[code] ? CARDS[code].name : code)).replace(/\s{2,}/g, " ").trim();
+}
+
 function unoAndCatch(player) {
   const row = h("div", { class: "row", id: "calls" });
   const catchable = S.uno || [];
@@ -461,11 +603,15 @@ function seatsPanel(players) {
   return h("div", { class: "panel", id: "seat-list" }, h("h2", {}, "Seats"),
     held.length ? h("div", { class: "row" }, held.map((p) => btn("Free " + p + "'s seat", () => freeSeat(p), { id: "free-" + p })))
       : h("p", { class: "note" }, "No player has joined from a phone yet."),
-    h("p", { class: "note" }, "Freeing a seat signs that phone out, so another phone (or the same one again) can take it."));
+    h("p", { class: "note" }, "Freeing a seat signs that phone out, so another phone (or the same one again) can take it."),
+    h("div", { class: "row" }, btn("Sign out the table views", () => freeSeat("table"), { id: "free-table" })),
+    h("p", { class: "note" }, "Every TV or tablet showing the table then needs the PIN again."));
 }
 async function freeSeat(player) {
   const r = await api("/api/seats/free", { seat: player });
-  message = r.status === 200 ? player + "'s seat is free: that phone can join again" : refusal(r.data, r.status);
+  message = r.status !== 200 ? refusal(r.data, r.status) : player === "table"
+    ? "Every table view is signed out: a TV shows the table again once the PIN is typed on it"
+    : player + "'s seat is free: that phone can join again";
   if (r.status === 200) taken = r.data.taken;
   render();
 }
@@ -494,7 +640,7 @@ function nextDealer() {
 
 // ---- the join page ----------------------------------------------------------------------------
 // A refusal in words: "wrong PIN", "locked for N s", "taken: ask the operator".
-const refusal = (data, status) => (data && data.error && data.error.message) || "the server answered " + status;
+const refusal = (data, status) => (data && data.error) ? refusedWords(data, {}) : "the server answered " + status;
 function joinPage(seats, pinGiven) {
   const err = h("div", { class: "msg", role: "alert", id: "msg" }, message);
   const say = (text) => { message = text; err.textContent = text; };
@@ -520,6 +666,13 @@ function joinPage(seats, pinGiven) {
   }
   const take = async (seat) => {
     const { status, data } = await join(pinGiven, seat);
+    if (status === 409) { // taken meanwhile: offer only the seats still free, and say why this one went
+      message = refusal(data, status);
+      const st = await api("/api/state");
+      const free = st.status === 200 ? (st.data.free || []) : seats.filter((p) => p !== seat);
+      $("app").replaceChildren(...joinPage(free, pinGiven));
+      return;
+    }
     if (status !== 200) return say(refusal(data, status));
     location.assign(seat === "table" ? "/table" : "/play");
   };
@@ -550,6 +703,7 @@ async function start() {
     if (seat && await rejoin()) { location.replace(seat === "operator" ? "/operator" : seat === "table" ? "/table" : "/play"); return; }
     $("who").textContent = "";
     $("conn").textContent = "";
+    message = store.get("why") || "";
     $("app").replaceChildren(...joinPage(null));
     return;
   }

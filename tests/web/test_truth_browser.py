@@ -1,0 +1,92 @@
+"""Issue 25, items 5-7 in a real Chromium at 390x844: a phone always shows the truth, and says why it left.
+
+`--launcher script` (the phones say what came out); the table's seats are Ann, Bob and Cy.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import PHONE, PIN
+from tests.web.test_browser import Table, play
+
+expect.set_options(timeout=15_000)
+
+NEW_PIN = "975310"
+
+
+def join_page(page: Page, pin: str) -> None:
+    page.get_by_label("PIN").fill(pin)
+    page.get_by_role("button", name="Join", exact=True).click()
+
+
+def test_a_phones_pages_after_a_restart_with_a_new_pin_say_so_and_it_opens(serve, browser, artifacts):
+    """Items 5 and 7: five pages of one phone each rejoined with the old PIN they stored: five wrong PINs,
+    "locked" even for the right one, and a bare join page. Now the first refusal drops the stored PIN, every
+    page says the PIN changed, and the new PIN opens at once."""
+    server = serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal")
+    port = int(server.url.rsplit(":", 1)[1])
+    table = Table(browser, server.url)
+    ann = table.open("Ann")
+    pages = [ann] + [ann.context.new_page() for _ in range(4)]
+    for page in pages[1:]:
+        page.goto(server.url + "/play")
+        expect(page.locator("#conn")).to_have_text("live")
+    server.stop()
+    serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal", port=port, pin=NEW_PIN)
+    for page in pages:
+        expect(page.locator("#msg")).to_contain_text("The PIN has changed", timeout=20_000)
+        expect(page.get_by_label("PIN")).to_be_visible()
+    assert ann.evaluate("localStorage.getItem('unox.pin')") is None
+    ann.screenshot(path=artifacts / "new-pin.png")
+    join_page(ann, NEW_PIN)
+    ann.get_by_role("button", name="Ann", exact=True).click()
+    expect(ann.locator("#conn")).to_have_text("live")
+    expect(ann.locator("#who")).to_have_text("Ann")
+
+
+def test_a_phone_whose_socket_is_down_redraws_what_it_fetched(serve, browser):
+    """Item 6: with its socket down, a phone fetched the state (the screen reader said "Your turn") but
+    the screen still showed the turn before, with no card picker."""
+    server = serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal")
+    table = Table(browser, server.url)
+    op, bob = table.open("operator"), table.open("Bob")
+    expect(bob.locator("#turn")).to_contain_text("Waiting for the deal")
+    bob.route_web_socket("**/api/ws", lambda ws: ws.close())  # every new socket of this page fails
+    bob.evaluate("ws.close()")  # and the live one drops
+    expect(bob.locator("#conn")).to_have_text("reconnecting…")
+    op.get_by_role("button", name="Deal", exact=True).click()
+    play(op, "green", "7")
+    expect(bob.locator("#live")).to_contain_text("Your turn")
+    expect(bob.locator("#turn")).to_have_text("Your turn: play a card or press")
+    expect(bob.locator("#picker")).to_be_visible()
+    expect(bob.locator("#conn")).to_have_text("reconnecting…")  # all of it without a socket
+
+
+def test_a_taken_seat_leaves_the_list_and_a_freed_phone_is_told_why(serve, browser, artifacts):
+    """Item 7: after "seat taken" the list still offered the taken seat; a phone the operator freed landed
+    on a bare join page with no word of why."""
+    server = serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal")
+    table = Table(browser, server.url)
+    op = table.open("operator")
+    late = browser.new_context(viewport=PHONE).new_page()
+    late.goto(server.url + "/")
+    join_page(late, PIN)
+    expect(late.locator("#app button")).to_have_text(["Ann", "Bob", "Cy", "The table view (tablet or TV)"])
+    ann = table.open("Ann")  # another phone takes Ann's seat meanwhile
+    late.get_by_role("button", name="Ann", exact=True).click()
+    expect(late.locator("#msg")).to_contain_text("Ann's seat is taken by another phone")
+    expect(late.locator("#app button")).to_have_text(["Bob", "Cy", "The table view (tablet or TV)"])
+    late.screenshot(path=artifacts / "seat-taken.png")
+
+    op.locator("#free-Ann").click()
+    expect(op.locator("#msg")).to_have_text("Ann's seat is free: that phone can join again")
+    expect(ann.locator("#msg")).to_contain_text("The operator freed Ann's seat")
+    expect(ann.get_by_label("PIN")).to_be_visible()
+    ann.screenshot(path=artifacts / "freed.png")
+
+    tv = table.open("table")
+    op.locator("#free-table").click()
+    expect(op.locator("#msg")).to_contain_text("Every table view is signed out")
+    expect(tv.locator("#msg")).to_contain_text("The operator signed the table views out")
+    expect(tv.get_by_label("PIN")).to_be_visible()
