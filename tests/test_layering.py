@@ -143,13 +143,31 @@ def test_host_imports_flow_one_way_cli_ui_table_rules():
     assert violations(modules) == []
 
 
+# above the table night: the CLI, the front ends and the tournament seat (docs/architecture.md, The house)
+ABOVE_THE_TABLE = ("unox.cli", *FRONT_ENDS, "unox.tournament")
+
+
+def upward(modules: dict[str, set[str]], layer: str) -> list[str]:
+    """The imports from `layer` into anything drawn above the table night, as `importer -> imported`."""
+    return [f"{m} -> {n}" for m, names in modules.items() if within(m, layer) for n in sorted(names)
+            if any(within(n, above) for above in ABOVE_THE_TABLE)]
+
+
 @pytest.mark.parametrize("layer", ["unox.table", "unox.launcher", "unox.profiles"])
-def test_lower_layers_import_neither_ui_nor_web_nor_cli(layer):
-    modules = {m: names for m, names in graph(HOST, "unox").items() if within(m, layer)}
-    assert modules, layer
-    up = [f"{m} -> {n}" for m, names in modules.items() for n in names
-          if within(n, "unox.ui") or within(n, "unox.web") or within(n, "unox.cli")]
-    assert up == []
+def test_lower_layers_import_nothing_drawn_above_the_table(layer):
+    modules = graph(HOST, "unox")
+    assert any(within(m, layer) for m in modules), layer
+    assert upward(modules, layer) == []
+
+
+def test_the_upward_check_sees_the_tournament_and_home_assistant():
+    """The table night must not reach up into the seat or the bridge either (it once checked only ui, web
+    and cli)."""
+    modules = {"unox.table.night": {"unox.tournament.seat", "unox.rules.game"},
+               "unox.table.opening": {"unox.homeassistant.bridge"}, "unox.launcher.sim": {"unox.table.night"}}
+    assert upward(modules, "unox.table") == ["unox.table.night -> unox.tournament.seat",
+                                              "unox.table.opening -> unox.homeassistant.bridge"]
+    assert upward(modules, "unox.launcher") == []
 
 
 def test_no_import_circles_between_modules():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -155,3 +156,52 @@ def test_the_retained_check_sees_what_a_started_bridge_leaves(broker):
         bridge.stop()
     configs = [t for t in nothing_retained_under(broker, "homeassistant/") if t.endswith("/config")]
     assert len(configs) == len(ENTITIES)
+
+
+def test_a_tournament_serve_on_a_taken_port_is_refused_before_joining(broker, tmp_path):
+    """Each round's server used to bind only once the round's journal was made: a taken port left the
+    seat's results journal and the round's table behind, and Home Assistant's entities on the broker."""
+    state = tmp_path / "state"
+    mqtt_url = f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/"
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "club")), journal, Plan(PLAYERS),
+                                  say=lambda text: None).start()
+        try:
+            with socket.socket() as taken:
+                taken.bind(("127.0.0.1", 0))
+                taken.listen(1)
+                port = str(taken.getsockname()[1])
+                done = subprocess.run(
+                    [*UNOX, "serve", "--tournament", broker.url("table1", "club"), "--table", "1",
+                     "--launcher", "script", "--journal", str(tmp_path / "table1.db"), "--host", "127.0.0.1",
+                     "--port", port, "--pin", "", "--operator-pin", "", "--mqtt", mqtt_url],
+                    capture_output=True, text=True, timeout=WAIT * 2,
+                    env={**os.environ, "XDG_STATE_HOME": str(state)},
+                )
+        finally:
+            coordinator.stop()
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stdout[-2000:] + done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert sorted(p.name for p in tmp_path.glob("table1*")) == []
+    assert not state.exists() or not any(p.is_file() for p in state.rglob("*"))
+    assert nothing_retained_under(broker, "homeassistant/") == []
+
+
+def test_a_refused_login_on_continue_puts_the_finished_game_back(broker, tmp_path):
+    """`--continue FILE` with a finished game moves it aside for a new table; the broker then refusing the
+    login removed the new FILE but left the old game as FILE.1.done."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    journal = tmp_path / "g.db"
+    greens = "\n".join(["G5", *(["G3", "G2", "G4", "G6", "G8", "G9", "G1"] * 2)])  # Bob goes out
+    hand = f"deal Ann\nflip G7\n{greens}\nscore Ann=40 Bob=0\n"
+    made = subprocess.run([*UNOX, "play", "--plain", "--players", "Ann,Bob", "--launcher", "script",
+                           "--target", "10", "--journal", str(journal)], input=hand, capture_output=True,
+                          text=True, timeout=WAIT, env=env)
+    assert made.returncode == 0 and "Game over" in made.stdout, made.stderr
+    before = journal.read_bytes()
+    done = subprocess.run([*UNOX, "play", "--plain", "--continue", str(journal), "--players", "Ann,Bob",
+                           "--launcher", "script", "--mqtt", f"mqtt://ha:wrong@127.0.0.1:{broker.port}/"],
+                          input="", capture_output=True, text=True, timeout=WAIT * 2, env=env)
+    assert done.returncode == 1 and "refused ha" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.glob("g.db*")) == ["g.db"]
+    assert journal.read_bytes() == before

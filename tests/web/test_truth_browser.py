@@ -90,3 +90,24 @@ def test_a_taken_seat_leaves_the_list_and_a_freed_phone_is_told_why(serve, brows
     expect(op.locator("#msg")).to_contain_text("Every table view is signed out")
     expect(tv.locator("#msg")).to_contain_text("The operator signed the table views out")
     expect(tv.get_by_label("PIN")).to_be_visible()
+
+
+def test_a_phones_pages_after_a_restart_with_the_same_pin_all_come_back_to_its_seat(serve, browser):
+    """Several pages of one phone rejoined at the same moment after a restart with the same PIN: the first
+    took the seat back, the others were told 409 `seat_taken` and left for the join page with "taken by
+    another phone" (and the seat forgotten), though the phone's cookie, which every page shares, held it."""
+    server = serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal")
+    port = int(server.url.rsplit(":", 1)[1])
+    table = Table(browser, server.url)
+    ann = table.open("Ann")
+    pages = [ann] + [ann.context.new_page() for _ in range(3)]
+    for page in pages[1:]:
+        page.goto(server.url + "/play")
+        expect(page.locator("#conn")).to_have_text("live")
+    server.stop()
+    serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal", port=port)
+    for page in pages:
+        expect(page.locator("#conn")).to_have_text("live", timeout=20_000)
+        expect(page.locator("#who")).to_have_text("Ann")
+    assert ann.evaluate("localStorage.getItem('unox.seat')") is not None
+    assert ann.evaluate("localStorage.getItem('unox.why')") is None

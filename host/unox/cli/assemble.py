@@ -111,8 +111,8 @@ def check(command: str, args: argparse.Namespace) -> Setup:
         from unox.cli.web_option import web_options
 
         setup.web = web_options(args)
-        if setup.tournament is None:  # each round's server opens its own gate, on the night's PINs
-            setup.gate = _open_gate(setup.web, args)
+        # a tournament's rounds are served on this one socket, their seats checked as each round opens
+        setup.gate = _open_gate(setup.web, args)
     return setup
 
 
@@ -122,9 +122,12 @@ def _open_gate(options: Any, args: argparse.Namespace) -> Any:
 
     try:
         players = parse_players(args.players) if args.players and args.resume is None else None
-        return open_gate(options, players)
+        gate = open_gate(options, players)
     except (WebError, SettingsError) as exc:
         raise CommandError(str(exc)) from exc
+    if getattr(args, "continue_path", None) is not None:
+        gate.players_unchecked = True  # a game FILE goes on with keeps its own seats, whatever --players says
+    return gate
 
 
 def open_night(setup: Setup, night: Any = None) -> Any:
@@ -168,6 +171,11 @@ def attach(setup: Setup, night: Any) -> None:
         if journal is not None:
             journal.abandon()
         night.close()
+        kept = getattr(night, "kept_aside", None)
+        if kept is not None:  # `--continue` moved a finished game aside for the new table: put it back
+            from unox.table.opening import put_back
+
+            put_back(*kept)
         setup.close()
         raise
 

@@ -146,10 +146,10 @@ def run_serve(setup: Any) -> int:
     from unox.tournament.night_rounds import attended_rounds
 
     args = setup.args
-    options = _pins_for_the_night(setup.web)
+    gate = setup.gate  # bound by `check` before anything was written; every round is served on it
 
     def attend(night: Any, round_no: int, done: Callable[[], bool]) -> None:
-        _serve_round(night, done, options)
+        _serve_round(night, done, gate)
         _say(f"round {round_no} is over; its results went to the coordinator")
 
     opener = _bridged(setup, _round_opener(args, ui=False))
@@ -181,11 +181,14 @@ def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
     return opened
 
 
-def _serve_round(night: Any, done: Callable[[], bool], options: Any) -> None:
+def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:
+    """The round's table on the night's gate: the same socket and PINs every round (a copy of the socket
+    per server, so the next round's phones queue on it while the round changes)."""
     import threading
+    from dataclasses import replace
 
     from unox.cli.web_option import detach_script
-    from unox.web.launch import WebError, WebServer, announce
+    from unox.web.launch import WebError, WebServer, announce, check_names
 
     table, launcher = night.table, detach_script(night)
     over = threading.Event()
@@ -193,7 +196,10 @@ def _serve_round(night: Any, done: Callable[[], bool], options: Any) -> None:
     if done():
         over.set()
     try:
-        server = WebServer(table, options, launcher=launcher, button_loop=True, night=night)
+        check_names(table.players)
+        round_gate = replace(gate, sock=gate.sock.dup(), players_unchecked=False)
+        server = WebServer(table, gate.options, launcher=launcher, button_loop=True, gate=round_gate,
+                           night=night)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     announce(server.url, server.pin, sys.stdout, server.operator_pin)
@@ -204,20 +210,6 @@ def _serve_round(night: Any, done: Callable[[], bool], options: Any) -> None:
             pass
     finally:
         server.stop()
-
-
-def _pins_for_the_night(options: Any) -> Any:
-    """Both PINs chosen once (a random one too), so every round's server asks the phones for the same."""
-    from dataclasses import replace
-
-    from unox.web.launch import WebError, choose_pin
-
-    try:
-        pin, operator_pin = choose_pin(options), choose_pin(options, "--operator-pin")
-    except WebError as exc:
-        raise CommandError(str(exc)) from exc
-    none = ""  # a PIN chosen as none stays none in every round's server
-    return replace(options, pin=pin or none, operator_pin=operator_pin or none)
 
 
 def _round_opener(args: argparse.Namespace, *, ui: bool) -> Callable[[int, Path, list[str], str], Any]:

@@ -103,8 +103,14 @@ def continue_play_session(
             f"{path} holds no game in progress; give the seats with --players Ann,Bob,Cy to start a new table"
         )
     kept = move_aside(path) if status == "over" else None
-    session = open_play_session(settings, journal=path, config=config, night=night)
+    try:
+        session = open_play_session(settings, journal=path, config=config, night=night)
+    except BaseException:
+        if kept is not None:
+            put_back(kept, path)  # a refused start leaves the folder as it was
+        raise
     if kept is not None:
+        session.kept_aside = (kept, path)  # a start refused after opening (`put_back`) restores it too
         session.emit(f"The finished game in {path} is kept as {kept}; a new table starts.")
     return session
 
@@ -136,6 +142,12 @@ def journal_status(path: Path) -> str:
 def _holds_table(path: Path) -> bool:
     with Journal(path) as journal:
         return journal.settings is not None
+
+
+def put_back(kept: Path, path: Path) -> None:
+    """A finished game moved aside by a start that was then refused goes back where it was."""
+    if not path.exists():
+        os.rename(kept, path)
 
 
 def move_aside(path: Path) -> Path:

@@ -24,7 +24,10 @@ class Session(Night):
         return prompt_for(self.state, self.ctx)
 
     def submit(self, line: str) -> dict | None:
-        """Run one typed line; InputError (nothing changed) when the line or the move is refused."""
+        """Run one typed line; InputError (nothing changed) when the line or the move is refused. The line is
+        read against the table as another front end left it (the phones of `unox play --web`): their changes
+        are taken in first, so `deal` alone and a bare card mean the dealer and the player of now."""
+        self.catch_up()
         who = self.state.get("turn")
         pending = self.state.get("pending") or {}
         if pending.get("player") and line.split()[:1] == [pending.get("cmd")]:

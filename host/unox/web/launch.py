@@ -214,7 +214,10 @@ def quiet_out_of_files() -> None:
     asyncio.get_running_loop().set_exception_handler(OutOfFiles())
 
 
-def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...], seats: Seats, sock: Any) -> Any:
+def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...] = (), seats: Seats | None = None,
+                    sock: Any = None) -> Any:
+    """uvicorn behind the guard; `seats` where WebSockets are served (the standings page has none), `sock`
+    the bound socket whose accepts the guard may refuse."""
     import logging
 
     import uvicorn
@@ -225,8 +228,9 @@ def _uvicorn_server(app: Any, allow_hosts: tuple[str, ...], seats: Seats, sock: 
 
     gate = HostAndOrigin(app, host_names(allow_hosts), COOKIE)
     # a handshake's Host, Origin and token are checked before it takes one of the WebSockets' slots
-    book = Book(Limits.for_files(file_limit()), vet=socket_vet(gate, seats))
-    sock.refuse = book.over_allowance  # a flood's connections are reset as they are accepted
+    book = Book(Limits.for_files(file_limit()), vet=socket_vet(gate, seats) if seats is not None else None)
+    if sock is not None:
+        sock.refuse = book.over_allowance  # a flood's connections are reset as they are accepted
     http, ws = guarded_protocols(book)
     for name in ("uvicorn.error", "unox.web.server"):  # a flood of one event is one line a minute
         logging.getLogger(name).addFilter(QuietRepeats())

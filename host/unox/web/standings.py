@@ -71,20 +71,13 @@ def build_app(title: str, standings: Callable[[], dict[str, Any]]) -> Any:
     return Starlette(routes=[Route("/", index), Route("/standings.json", table)])
 
 
-class _NoSeats:
-    """The page seats nobody: the web guard refuses any WebSocket (the page uses none)."""
-
-    def seat_of(self, token: object) -> None:
-        return None
-
-
 class StandingsServer:
     """uvicorn over the standings page, run in the foreground until Ctrl-C."""
 
     def __init__(self, title: str, standings: Callable[[], dict[str, Any]], host: str, port: int):
         self.sock = bind(host, port)
         self.url = public_url(host, self.sock.getsockname()[1])
-        self.server = _uvicorn_server(build_app(title, standings), (), _NoSeats(), self.sock)
+        self.server = _uvicorn_server(build_app(title, standings), sock=self.sock)
 
     def run(self, out: IO[str] = sys.stdout) -> None:
         import segno

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _create(args: argparse.Namespace) -> Table:
     from unox.table.journal import JournalError
+    from unox.table.opening import sim_spec
     from unox.table.runtime import Table
 
     settings = settings_from_args(args, default_launcher="script")
@@ -81,7 +82,9 @@ def _create(args: argparse.Namespace) -> Table:
                 f"{journal.path} already holds a table; continue it with --resume {journal.path}, "
                 "or give a new --journal file"
             )
-        return Table.create(settings, launcher=open_table_launcher(settings.launcher, args), journal=journal)
+        # the simulated launcher seeded as `unox play` seeds it: the same board, whichever command resumes
+        spec = sim_spec(settings.launcher, seed=settings.seed, cards=None)
+        return Table.create(settings, launcher=open_table_launcher(spec, args), journal=journal)
     except JournalError as exc:
         if journal is not None:
             journal.abandon()  # a start that fails leaves the folder as it was
@@ -94,6 +97,7 @@ def _create(args: argparse.Namespace) -> Table:
 
 def _resume(args: argparse.Namespace) -> Table:
     from unox.table.journal import JournalError
+    from unox.table.opening import sim_spec
     from unox.table.runtime import Table
     from unox.table.settings import SettingsError
 
@@ -104,7 +108,9 @@ def _resume(args: argparse.Namespace) -> Table:
             raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
         journal.lock()  # before the launcher opens: a table already running on this journal is refused
         stored = journal.settings if isinstance(journal.settings, dict) else {}
-        launcher = open_table_launcher(args.launcher or str(stored.get("launcher", "script")), args)
+        spec = args.launcher or str(stored.get("launcher", "script"))
+        seed = stored.get("seed") if isinstance(stored.get("seed"), int) else None
+        launcher = open_table_launcher(sim_spec(spec, seed=seed, cards=None), args)
         try:  # another board than the journal's is refused, unless --launcher named it
             table = Table.resume(journal, launcher=launcher, accept_launcher=args.launcher is not None)
         except BaseException:

@@ -103,6 +103,9 @@ async function rejoin() {
     tab.set("operator_pin", null); store.set("seat", null);
     leave("The PIN has changed (the table was restarted with a new one): type the new PIN.");
   } else if (code === "seat_taken") {
+    // another page of this phone may have taken the seat back first (after a restart they all rejoin at
+    // once): the cookie they share then opens it
+    if ((await api("/api/state").catch(() => ({}))).status === 200) return true;
     store.set("seat", null);
     leave(seat + "'s seat was taken by another phone while this one was away: ask the operator to free it, then join again.");
   } else if (code === "locked_out") {
