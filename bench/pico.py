@@ -1,6 +1,6 @@
 """The firmware on real MicroPython v1.28.0 (rp2 port) on an emulated Pico (rp2040js), wired to the physics.
 
-Run: UNOX_PICO_DIR=../shared/pico python3 bench/pico.py [--presses N]   (docs/pico.md; about 5-10 min)
+Run: UNOX_PICO_DIR=/path/to/images python3 bench/pico.py [--presses N]   (docs/pico.md; about 5-10 min)
 
 It flashes the firmware onto a fresh chip the way `unox firmware flash` does, then measures in the chip's
 emulated time (so the figures do not depend on how fast this machine emulates it):

@@ -51,6 +51,7 @@ _FIRMWARE_DOCS = {
     "sleep_ms": "idle time before sleep (L3); 0 = never",
     "low_mv": "below: low battery signal (L5)",
     "crit_mv": "below: fire refused (battery)",
+    "host_beat_ms": "the host's heartbeat period: unox sends it itself after each HELLO; leave it at 500",
 }
 
 SCHEMA: dict[str, dict[str, Option]] = {

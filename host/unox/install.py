@@ -195,6 +195,10 @@ def _service_section(mode: str, user: str, words: list[str], writable: list[str]
         "ExecStart=" + " ".join(systemd_quote(word) for word in words),
         "Restart=on-failure",
         "RestartSec=2",
+        # A stop (SIGTERM) ends `unox press` with exit 0; `unox play` and a Ctrl-C on its console end with
+        # 130 after summing up, and Python killed by SIGTERM before its handler is set exits 143: all are
+        # stops, not failures (no restart, no "failed" unit).
+        "SuccessExitStatus=130 143",
     ]
     if mode == "play":
         # The table UI needs a terminal: take over the first console, where a screen shows it.

@@ -2,7 +2,9 @@
 
 The launcher is the truth, not a tally: a press fires whatever the eject profile picks while cards come
 out; the firmware's EMPTY fault asks for a reload; a reload is seen when the lid is closed after being
-opened, or confirmed by a double press (two presses within `confirm_s`) while a reload is awaited. The
+opened, or confirmed by a double press (two presses within `confirm_s`) while a reload is awaited. A top-up
+before EMPTY is a reload too: the lid opened and shut after cards were fired (not to clear a jam or a stuck
+card), however quickly; the driver counts the lid's openings, so one between two looks is not missed. The
 double press stands in for a long press: a BUTTON frame carries no hold time, so the host cannot tell a long
 press from a short one. The card estimate (`--cards`) is only shown to the player, never used to refuse.
 
@@ -111,6 +113,9 @@ class PressMode:
         self.started = self.clock.now()
         self.awaiting_reload = False
         self.lid_open = False
+        self._lid_opens: int | None = None  # the driver's count of lid openings at the last look (from 0)
+        self._fired_at_reload = 0  # tally.fired when the launcher was last (re)loaded
+        self._clearing = False  # a jam or stuck card to take out: the next lid cycle is that, not a reload
         self._last_press: float | None = None
         self._reload_press: float | None = None
         self.link_down = False
@@ -158,6 +163,7 @@ class PressMode:
         if result.fault == "empty":
             self.awaiting_reload, self._reload_press, self.tally.estimate = True, None, 0
             return PressEvent("fire", f"the launcher is empty (L4): {RELOAD_HOW}", result)
+        self._clearing = result.fault in ("jam", "stuck")
         return PressEvent("fire", fault_action(result.fault), result)
 
     def _press_while_empty(self, now: float) -> PressEvent:
@@ -169,6 +175,7 @@ class PressMode:
 
     def _reloaded(self, how: str) -> PressEvent:
         self.awaiting_reload, self._reload_press = False, None
+        self._fired_at_reload, self._clearing = self.tally.fired, False
         refill = getattr(self.launcher, "refill", None)
         if refill is not None:  # the simulator: the reload it is told of happens in its hopper
             self.tally.estimate = refill(self.tally.start)
@@ -235,18 +242,32 @@ class PressMode:
         return PressEvent("settled", f"the launcher is back and remembers this fire: {result.fired} card(s) "
                           "came out; nothing was fired again", result, pending.press)
 
-    def poll(self) -> PressEvent | None:
-        """Looks at the lid: open then closed while a reload is awaited is the reload."""
-        return self._lid(self.launcher.status().lid_open)
+    def poll(self) -> list[PressEvent]:
+        """Looks at the lid: open then closed while a reload is awaited, or after cards were fired, is a
+        reload."""
+        status = self.launcher.status()
+        return self._lid(status.lid_open, status.lid_opens)
 
-    def _lid(self, lid_open: bool) -> PressEvent | None:
-        if lid_open == self.lid_open:
-            return None
-        self.lid_open = lid_open
-        if lid_open:
-            return PressEvent("lid_open", "lid open: load or straighten the cards, then close it")
+    def _lid(self, lid_open: bool, opens: int | None = None) -> list[PressEvent]:
+        """What the lid did since the last look: shut after being open (a reload, or the lid closed), then
+        open again. `opens` (the driver's count of openings) shows a top-up done between two looks."""
+        was_open, seen = self.lid_open, self._lid_opens
+        self.lid_open, self._lid_opens = lid_open, opens
+        opened = opens - (seen or 0) if opens is not None else int(lid_open and not was_open)
+        closed = opened + int(was_open) - int(lid_open) > 0
+        events = [self._lid_closed()] if closed else []
+        if lid_open and (opened > 0 or not was_open):
+            events.append(PressEvent("lid_open", "lid open: load or straighten the cards, then close it"))
+        return events
+
+    def _lid_closed(self) -> PressEvent:
         if self.awaiting_reload:
             return self._reloaded("lid closed after a reload")
+        if self._clearing:
+            self._clearing = False
+            return PressEvent("lid_closed", "lid closed; press to fire")
+        if self.tally.fired > self._fired_at_reload:  # cards went out since the last load: a top-up
+            return self._reloaded("lid opened and shut: a top-up, counted as a reload")
         return PressEvent("lid_closed", "lid closed; press to fire")
 
     def run(self, on_event: Callable[[PressEvent], None], *, presses: int | None = None,
@@ -272,8 +293,7 @@ class PressMode:
         status = self.launcher.status()
         for event in self.sync(status.connected):
             on_event(event)
-        event = self._lid(status.lid_open)
-        if event is not None:
+        for event in self._lid(status.lid_open, status.lid_opens):
             on_event(event)
         if virtual and press_gap is not None and self.tally.presses:
             # the virtual player's pause, spent listening to the launcher (its heartbeats keep the link)

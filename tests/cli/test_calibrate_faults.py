@@ -10,7 +10,7 @@ FAULTS = {
     # sim:// parameters -> (the fault named, words of its fix)
     "stuck=1": ("stuck", "pull it out, or open the lid and take it out"),
     "jam=1&unjam=0": ("stuck", "snagged or wedged: a one-card fire cannot tell"),  # docs/protocol.md
-    "cards=0": ("no card came out even at 100 % duty", "load the launcher (this run fires about 23 cards)"),
+    "cards=0": ("no card came out even at 100 % duty", "load the launcher (this run fires about 14 cards)"),
     "cards=3": ("empty", "load the launcher"),
     "lid=open": ("lid", "close it"),
     "battery=3000": ("battery", "fit 3 fresh C cells"),

@@ -7,7 +7,10 @@ import json
 import pytest
 from unox import config
 
-from .conftest import one_line_error
+from .conftest import UNOX, one_line_error
+
+# sudo's PATH has no venv in it: the hint names this installation's unox by its absolute path (issue 26)
+SUDO_UDEV = f"sudo {UNOX.absolute()} install udev --write"
 
 
 @pytest.mark.parametrize("argv", [["diagnose"], ["calibrate"], ["firmware", "version"], ["press"]])
@@ -39,7 +42,7 @@ def test_the_launcher_named_in_the_config_file_is_the_one_opened(unox, home):
 
 def test_a_missing_udev_name_mentions_unox_install_udev(unox):
     err = one_line_error(unox("press", "--launcher", "serial:/dev/unox-launcher"))
-    assert "/dev/unox-launcher does not exist" in err and "sudo unox install udev --write" in err
+    assert "/dev/unox-launcher does not exist" in err and SUDO_UDEV in err
 
 
 def test_calibrate_on_the_simulator_leaves_the_real_config_alone(unox, home):
@@ -75,11 +78,11 @@ def test_one_card_measured_is_singular(unox, tmp_path):
                                   ["table", "--players", "Ann,Bob"], ["calibrate"], ["firmware", "version"]])
 def test_every_front_end_says_how_to_make_a_missing_dev_unox_launcher(argv, unox):
     err = one_line_error(unox(*argv, "--launcher", "serial:/dev/unox-launcher"))
-    assert "/dev/unox-launcher does not exist" in err and "sudo unox install udev --write" in err
+    assert "/dev/unox-launcher does not exist" in err and SUDO_UDEV in err
 
 
 def test_diagnose_names_the_missing_dev_unox_launcher_in_its_link_row(unox):
     done = unox("diagnose", "--launcher", "serial:/dev/unox-launcher")
     link = done.out.splitlines()[1]
     assert done.code == 1 and link.startswith("link  FAIL  /dev/unox-launcher does not exist")
-    assert "sudo unox install udev --write" in link
+    assert SUDO_UDEV in link

@@ -21,6 +21,9 @@ CLASHES = [
     ("W+4", "classic", "the card W+4 (Wild Draw Four)"),
     ("Pass", "classic", "the command `pass`"),
     ("gift", "barbie", "the command `gift`"),
+    # issue 26 item 2: seated, but no command could name them, and the hand could not be scored
+    ("Ann Lee", "extreme", "more than one word (a typed line splits at spaces"),
+    ("X=1", "extreme", "a score (`score NAME=POINTS` splits at the =)"),
 ]
 
 
@@ -29,7 +32,7 @@ CLASHES = [
 def test_a_seat_named_like_a_card_or_a_command_is_refused_with_the_reason(unox, tmp_path, command, name,
                                                                           rules, reason):
     journal = tmp_path / "t.db"
-    done = unox(*COMMANDS[command], "--players", f"Ann,{name}", "--rules", rules, "--journal", str(journal),
+    done = unox(*COMMANDS[command], "--players", f"Bo,{name}", "--rules", rules, "--journal", str(journal),
                 timeout=60)
     err = one_line_error(done)
     assert f"player name {name!r} reads as {reason}" in err and "another name" in err

@@ -1,4 +1,4 @@
-"""Barbie UNO (seed 000) through the table protocol: one test or more per BA- rule ID of RULES-editions.md,
+"""Barbie UNO (seed 000) through the table protocol: one test or more per BA- rule ID of docs/rules.md,
 named after it, plus the decisions its sheet leaves to classic (two players, UNO penalty). Physical tables
 report what happened; dealt tables let the engine check what it knows (hands, gifts, no declining)."""
 

@@ -1,4 +1,4 @@
-"""UNO Casting Call (seed 001) through the table protocol: one or more tests per rule ID of RULES-editions.md
+"""UNO Casting Call (seed 001) through the table protocol: one or more tests per rule ID of docs/rules.md
 (CC-..., with D13-D16), named after it. Physical tables say which card came out of the launcher; dealt tables
 let the engine turn the launcher's next cards and check every card's whereabouts."""
 

@@ -1,4 +1,4 @@
-"""Classic UNO (seed 004) through the table protocol: one test per rule ID of RULES-editions.md (C-...,
+"""Classic UNO (seed 004) through the table protocol: one test per rule ID of docs/rules.md (C-...,
 DL...), named after it. Physical tables report what happened; dealt tables let the engine check what it
 knows."""
 

@@ -1,4 +1,4 @@
-"""UNO Mario Kart (seed 003) through the table protocol: one test or more per rule ID of RULES-editions.md
+"""UNO Mario Kart (seed 003) through the table protocol: one test or more per rule ID of docs/rules.md
 (MK-..., decisions D17-D23), named after it. Physical tables report the item card the launcher fired; dealt
 tables let the engine turn it and know its item."""
 

@@ -1,4 +1,5 @@
-"""The firmware stays in the MicroPython subset the team agreed on (STYLE.md, team brief).
+"""The firmware stays in the MicroPython subset the team agreed on: no dataclasses, no typing at runtime,
+no CPython-only modules.
 
 MicroPython itself judges what it can run (test_micropython.py); these checks catch what it would run but
 we refuse: docstrings (RAM), annotations, f-strings with `=`, imports outside the allowed set, `machine`

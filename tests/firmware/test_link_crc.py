@@ -38,7 +38,7 @@ def test_without_crc_hqx_the_public_crc16_runs_the_lookup(monkeypatch):
 
 @given(st.binary(max_size=200), st.integers(0, 0xFFFF))
 def test_the_lookup_and_the_loop_match_binascii_crc_hqx_from_any_start(data, start):
-    # crc_hqx with init 0xFFFF is CRC-16/CCITT-FALSE (PITFALLS.md): an independent implementation
+    # crc_hqx with init 0xFFFF is CRC-16/CCITT-FALSE: an independent implementation
     assert link._crc16_lookup(data, start) == binascii.crc_hqx(data, start)
     assert link._crc16_bits(data, start) == binascii.crc_hqx(data, start)
 

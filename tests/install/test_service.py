@@ -54,6 +54,16 @@ def test_unit_restarts_on_failure_runs_as_the_user_with_device_groups_and_starts
     assert values(unit, "Install", "WantedBy") == ["multi-user.target"]
 
 
+@pytest.mark.parametrize("mode", ["press", "play"])
+def test_a_stop_is_not_a_failure(mode):
+    """Issue 26 item 9: `unox press`/`play` sum up and exit 130 on an interrupt (press: 0 on SIGTERM, see
+    tests/cli/test_press_cli.py); the unit counts 130 and 143 (SIGTERM before the handler) as success."""
+    players = "Ann,Bob" if mode == "play" else None
+    unit = parse_unit(install.service_unit(mode, user="pi", players=players, unox="/home/pi/unox/bin/unox"))
+    assert set(values(unit, "Service", "SuccessExitStatus")[0].split()) == {"130", "143"}
+    assert values(unit, "Service", "Restart") == ["on-failure"]
+
+
 def test_serial_launcher_waits_for_the_udev_device_unit():
     unit = parse_unit(install.service_unit("press", user="pi", unox="/usr/bin/unox"))
     expected = r"dev-unox\x2dlauncher.device"  # `systemd-escape --path --suffix=device /dev/unox-launcher`

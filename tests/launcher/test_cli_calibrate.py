@@ -109,3 +109,21 @@ def test_the_progress_bar_fills_and_silent_hides_it(capsys, tmp_path):
     assert stream.getvalue().rstrip().endswith(f"{fires_needed(2)}/{fires_needed(2)}")
     code = main(["calibrate", "--config", str(tmp_path / "c.toml"), "--launcher", "script", "--silent"])
     assert code == 0 and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("cards", [1, 5, 10])
+def test_the_run_fires_what_the_help_and_the_report_say(cards, sim, capsys, tmp_path):
+    """Issue 26 item 10: `--cards N` fired N + 4 cards (5, 9, 14) while the help said "single-card test
+    fires"; now the help gives N + 4 and the report counts the cards the launcher really ejected."""
+    from unox.cli.main import build_parser
+    from unox.launcher import calibration
+
+    launcher = sim("seed=1&cards=112")
+    found = calibration.measure(launcher, {key: value[0] for key, value in LIMITS.items()}, cards)
+    assert found.fired == launcher.device.model.ejected == cards + 4
+    code, report = calibrate(capsys, tmp_path / "c.toml", "--launcher", "sim:?seed=1&cards=112", "--cards",
+                             str(cards))
+    assert code == 0 and report["cards_fired"] == cards + 4
+    command = build_parser()._subparsers._group_actions[0].choices["calibrate"]
+    (option,) = [action for action in command._actions if action.dest == "cards"]
+    assert "fires N + 4" in option.help

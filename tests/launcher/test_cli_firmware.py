@@ -99,6 +99,30 @@ def test_flash_to_a_missing_port_exits_1_with_one_line(capsys):
     assert "port /dev/ttyUNOX-gone not found" in err
 
 
+def test_flash_onto_the_plain_pty_simulator_says_what_it_waits_for_and_gives_up_saying_why(capsys, tmp_path):
+    """Issue 26 item 12: mpremote waits for ever for a REPL the CPython simulator does not have; the flash
+    printed nothing for a minute. Now it says what it waits for, then gives up with the reason (a real
+    mpremote on a real pty, given 1.5 s here instead of the 30 a Pico gets)."""
+    import signal
+    import subprocess
+    import sys
+
+    sim = subprocess.Popen([sys.executable, "-m", "unox", "simulate-device", "--pty", "--seed", "1"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = sim.stdout.readline().strip()
+        with pytest.raises(CommandError) as refused:
+            firmware.flash(port, answer_s=1.5)
+        waiting = capsys.readouterr().err
+    finally:
+        sim.send_signal(signal.SIGINT)
+        sim.communicate(timeout=30)
+    assert waiting.startswith(f"flashing {port}: waiting up to 1.5 s for MicroPython's REPL")
+    message = str(refused.value)
+    assert message.startswith(f"no MicroPython REPL answered on {port} within 1.5 s, so nothing was copied")
+    assert "--chip rp2040" in message and "\n" not in message
+
+
 # ---- issue 23, finding 6: the firmware is package data; --firmware flashes an edited copy -----------------
 def test_the_firmware_is_found_as_package_data_not_beside_the_source_tree():
     sources, main_py = firmware.firmware_source(None)

@@ -1,7 +1,7 @@
 """The emulated Pico's tests: real MicroPython v1.28.0 (rp2 port) in rp2040js, wired to the physics.
 
-The images come from `UNOX_PICO_DIR`; when it is unset and `../shared/pico` exists beside the checkout, that
-folder is used. Without them every test here skips with one line saying what to get, unless
+The images come from `UNOX_PICO_DIR`; when it is unset and a `shared/pico` folder exists beside the
+checkout, that folder is used. Without them every test here skips with one line saying what to get, unless
 `UNOX_PICO_REQUIRED=1` (set by `.ci/run` when the folder exists): then a skip is an error.
 
 One flash per session: `unox firmware flash --port PTY` (the CLI, as a user runs it) onto a freshly booted
@@ -25,6 +25,7 @@ if "UNOX_PICO_DIR" not in os.environ and SHARED.is_dir():
 
 UNOX = [sys.executable, "-m", "unox"]
 BOOT_LIMIT_MS = 5000
+SKIPPED: list[str] = []  # why the emulated Pico's tests skipped: told at the end of the run, -rs or not
 
 
 def pytest_collection_modifyitems(items):
@@ -49,6 +50,7 @@ def pico_folder() -> Path:
     except ValueError as exc:
         if os.environ.get("UNOX_PICO_REQUIRED"):
             pytest.fail(f"UNOX_PICO_REQUIRED is set but {exc}")
+        SKIPPED.append(str(exc))
         pytest.skip(str(exc))
 
 
@@ -144,7 +146,10 @@ def host():
 
 
 def pytest_terminal_summary(terminalreporter):
-    """How much chip time the emulated Pico's tests ran, and at what speed (docs/pico.md's ratio)."""
+    """How much chip time the emulated Pico's tests ran, and at what speed (docs/pico.md's ratio); or why
+    they skipped, printed without `-rs` (issue 26 item 19)."""
+    if SKIPPED:
+        terminalreporter.write_line(f"tests/pico skipped: {SKIPPED[0]}", yellow=True)
     pico = sys.modules.get("unoxsim.pico")
     if pico is not None and pico.PicoDevice.emulated_ms_total:
         seconds = pico.PicoDevice.emulated_ms_total / 1000

@@ -83,7 +83,13 @@ def test_list_shows_a_start_quit_before_the_deal_as_not_started(unox, evening):
     going, finished, empty, garbage = evening
     done = unox("play", "--list")
     assert done.returncode == 0
-    rows = {line.split()[0]: line for line in done.stdout.splitlines()[1:]}
+    rows, name = {}, ""
+    for line in done.stdout.splitlines()[2:]:  # under the two header lines; a long row goes on two lines
+        if line.startswith("    "):
+            rows[name] += " " + line.strip()
+        else:
+            name = line.split()[0]
+            rows[name] = line
     assert rows[empty.name].endswith("not started")
     assert rows[going.name].endswith("in progress")
     assert "cannot be read" in rows[garbage.name]

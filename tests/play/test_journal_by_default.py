@@ -42,6 +42,7 @@ def test_list_shows_each_table_with_players_last_change_and_whether_it_is_finish
     code, out, _ = run_cli(["play", "--list"])
     assert code == 0
     row = next(line for line in out.splitlines() if line.startswith(journal.name))
+    assert len(row) <= 80
     assert "Ann,Bob" in row and "in progress" in row
     assert row.split()[-4].count("-") == 2  # the date of the last change, then its time
 
@@ -76,6 +77,34 @@ def test_list_names_a_file_that_is_no_journal_without_failing(run_cli, state_hom
     run_cli(NEW_TABLE, stdin=LINES)
     code, out, _ = run_cli(["play", "--list"])
     assert code == 0
-    rows = {line.split()[0]: line for line in out.splitlines()[1:]}
-    assert "cannot be read" in rows["notes.db"]
-    assert any("in progress" in row for name, row in rows.items() if name != "notes.db")
+    rows = out.splitlines()[2:]
+    notes = next(n for n, row in enumerate(rows) if row.split()[0] == "notes.db")
+    assert "cannot be read" in " ".join(rows[notes:notes + 2])  # a long reason goes on a line of its own
+    assert any("in progress" in row for row in rows[:notes] + rows[notes + 2:])
+
+
+def test_list_fits_80_columns_with_ten_long_names(run_cli, state_home):
+    """Issue 26 item 7: `unox play --list` printed rows of 95 to 118 characters."""
+    names = ",".join(f"Player{n}Longname" for n in range(10))
+    run_cli(["play", "--plain", "--players", names, "--launcher", "sim"], stdin="quit\n")
+    code, out, _ = run_cli(["play", "--list"])
+    rows = out.splitlines()
+    assert code == 0 and len(rows) == 4, rows
+    # every row within 80 columns but a folder's or a file's name alone, which cannot be broken
+    assert all(len(row) <= 80 or len(row.split()) == 1 for row in rows), rows
+    assert rows[2] == tables(state_home)[0].name  # the file name whole, what --continue FILE takes
+    assert rows[3].startswith("    Player0Longname,") and rows[3].endswith("not started") and "…" in rows[3]
+
+
+def test_one_request_is_counted_in_the_singular(tmp_path, capsys):
+    """Issue 26 item 7: "1 requests replay"."""
+    from unox.cli.main import main
+    from unox.table.journal import Journal
+    from unox.table.runtime import Table
+    from unox.table.settings import TableSettings
+
+    table = Table.create(TableSettings(players=("Ann", "Bob")), journal=Journal(tmp_path / "j.db"))
+    assert table.handle({"cmd": "deal", "dealer": "Ann"})["ok"]
+    table.close()
+    assert main(["journal", "check", str(tmp_path / "j.db")]) == 0
+    assert "; 1 request replays, phase flip" in capsys.readouterr().out

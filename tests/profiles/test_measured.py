@@ -1,6 +1,6 @@
-"""The `measured` profile against the real unit of RULES-extreme.md, "The launcher as players know it".
+"""The `measured` profile against the real unit of docs/rules.md, "The launcher as players know it".
 
-The expected figures are typed in from the RULES table, not taken from the code.
+The expected figures are typed in from the table in docs/rules.md, not taken from the code.
 """
 
 import json

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from unox.rules.cards import CARDS, COLOR_NAMES, CardError, format_card, parse_card, parse_color
 from unox.rules.extreme import extreme_deck
 
-# The table in RULES-extreme.md, "Names": kind -> (cards in the deck, points per card)
+# The table in docs/rules.md, "Names": kind -> (cards in the deck, points per card)
 RULES_TABLE = {
     "hit2": (8, 20),
     "reverse": (8, 20),

@@ -46,10 +46,13 @@ def test_pty_server_answers_hello_over_a_real_pty_and_stops_on_ctrl_c():
     assert "stopped" in err
 
 
-def test_bad_option_is_a_one_line_error_naming_the_range(capsys):
-    assert main(["simulate-device", "--pty", "--jam", "2"]) == 1
+def test_bad_option_is_a_usage_error_naming_the_range(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate-device", "--pty", "--jam", "2"])
     err = capsys.readouterr().err
-    assert "--jam=2.0: out of range 0.0..1.0" in err and err.count("\n") == 1
+    assert stop.value.code == 2 and err.startswith("usage: unox simulate-device ")
+    last = err.splitlines()[-1]
+    assert last == "unox simulate-device: error: argument --jam: 2 is out of range; give a number from 0 to 1"
 
 
 def test_without_pty_it_says_what_to_add(capsys):
@@ -87,9 +90,11 @@ def test_pty_server_refuses_a_silly_speed():
 def test_every_sim_url_parameter_is_an_option_and_reaches_the_device():
     from unox.cli.commands.simulate_device import device_kwargs
     from unox.cli.main import build_parser
+    from unox.cli.numbers import SEED_MAX
     from unoxsim.url import PARAMETERS
 
     for name, (kwarg, kind, _low, high, _) in PARAMETERS.items():
+        high = SEED_MAX if name == "seed" else high  # the seeds every unox command takes
         value = "open" if kind is str else str(kind(high))
         args = build_parser().parse_args(["simulate-device", "--pty", f"--{name}", value])
         assert device_kwargs(args)[kwarg] == (value if kind is str else kind(high))

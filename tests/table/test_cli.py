@@ -103,7 +103,6 @@ def test_a_table_needs_players(one_line_error):
     "args, fragment",
     [
         (["--players", "Ann"], "2 to 10"),
-        (["--players", "Ann,Bob", "--target", "0"], "target"),
         (["--players", "Ann,Bob", "--profile", "wild"], "measured"),
         (["--players", "Ann,Bob", "--launcher", "usb"], "launcher"),
     ],
@@ -112,6 +111,16 @@ def test_bad_options_exit_1_with_one_clear_line(args, fragment, one_line_error):
     assert main(["table", *args]) == 1
     err = one_line_error()
     assert fragment in err
+
+
+def test_a_number_out_of_range_is_a_usage_error(capsys):
+    """Issue 26 item 16: as in every command (tests/cli/test_option_convention.py): usage, a line, exit 2."""
+    with pytest.raises(SystemExit) as stop:
+        main(["table", "--players", "Ann,Bob", "--target", "0"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("usage: unox table ")
+    assert err.splitlines()[-1] == ("unox table: error: argument --target: 0 is out of range; give a whole "
+                                    "number from 1 to 100000")
 
 
 def test_a_journal_that_holds_a_table_is_not_reused_for_a_new_one(tmp_path, one_line_error):

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from unox.table.journal import Journal
 
 from .tablekit import ask, fingerprint, table_process
@@ -116,13 +117,20 @@ def small_file_limit() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
 
 
-def test_a_start_on_a_full_disk_leaves_no_journal_and_no_lock_file(tmp_path):
+def nearly_full_limit() -> None:
+    """A nearly full disk: the journal's 7 pages (28 KB) fit, its 32 KB shared-memory file beside it
+    does not, so the first write after the tables are made fails (issue 26 item 14)."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (7 * 4096, 7 * 4096))
+
+
+@pytest.mark.parametrize("limit", [small_file_limit, nearly_full_limit], ids=["full", "nearly_full"])
+def test_a_start_on_a_full_disk_leaves_no_journal_and_no_lock_file(tmp_path, limit):
     for args in (
         ["table", "--players", "Ann,Bob", "--journal", "j.db"],
         ["play", "--plain", "--players", "Ann,Bob", "--journal", "j.db"],
         ["play", "--plain", "--players", "Ann,Bob", "--continue", "j.db"],
     ):
-        err = one_line(unox(*args, cwd=tmp_path, preexec_fn=small_file_limit))
+        err = one_line(unox(*args, cwd=tmp_path, preexec_fn=limit))
         assert "cannot write the journal j.db" in err and "disk" in err, err
         assert list(tmp_path.iterdir()) == [], args
     assert unox("table", "--players", "Ann,Bob", "--journal", "j.db", cwd=tmp_path).returncode == 0

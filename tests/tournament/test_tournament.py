@@ -359,10 +359,6 @@ def test_a_result_that_is_not_in_the_schedule_is_refused_and_not_counted(broker,
             "needs the tournament's name",
         ),
         (
-            ["table", "--tournament", "mqtt://h/club", "--table", "0", "--bots", "random"],
-            "--table 0 is out of range",
-        ),
-        (
             ["table", "--tournament", "mqtt://h/club", "--table", "1", "--players", "A,B"],
             "leave out --players",
         ),
@@ -374,6 +370,7 @@ def test_a_result_that_is_not_in_the_schedule_is_refused_and_not_counted(broker,
     ],
 )
 def test_bad_tournament_options_are_one_clear_line(argv, message, tmp_path):
+    """(`--table 0` is a usage error, exit 2: tests/cli/test_option_convention.py)"""
     done = subprocess.run([*UNOX, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=WAIT)
     assert done.returncode == 1 and message in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
     assert not (tmp_path / "x.db").exists()
@@ -413,3 +410,35 @@ def test_the_demo_plays_c_v3_through_a_private_broker_and_stops_it():
     assert "28 hands per player: 56 hands in all at 2 tables" in done.stdout
     port = lines[0].split(":")[1].split()[0]
     assert subprocess.run(["pgrep", "-f", f"listener {port}"], capture_output=True).returncode != 0
+
+
+def test_lines_from_several_threads_never_merge():
+    """Issue 26 item 7: `tournament demo` once merged two tables' lines: print writes a line and its newline
+    apart, and the two tables' relays printed at once. Each line now comes out whole."""
+    import io
+    import threading
+
+    from unox.tournament.demo import one_at_a_time
+
+    out = io.StringIO()
+    switch = threading.Barrier(2, timeout=10)
+
+    def print_like(line: str) -> None:
+        """print's two writes, the other thread let in between: without the lock both meet at the barrier
+        and their lines interleave; with it the barrier's short wait runs out (a few times in all)."""
+        out.write(line)
+        try:
+            switch.wait(timeout=0.05)
+        except threading.BrokenBarrierError:
+            switch.reset()
+        out.write("\n")
+
+    say = one_at_a_time(print_like)
+    threads = [threading.Thread(target=lambda n=n: [say(f"table {n} | line {i}") for i in range(5)])
+               for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    lines = out.getvalue().splitlines()
+    assert sorted(lines) == sorted(f"table {n} | line {i}" for n in (1, 2) for i in range(5))

@@ -102,7 +102,7 @@ def test_a_few_classic_turns_at_80x24_where_every_draw_fires_exactly_what_is_due
     assert session.state["hands"] == {"Ann": 7 - 1 + 6, "Bob": 8, "Cy": 9 - 1}
     assert [e["cmd"] for e in session.entries()][-6:] == ["play", "draw", "pass", "play", "challenge", "draw"]
     assert session.entries()[-1] == {"cmd": "draw", "player": "Ann", "fired": 6}
-    assert "Top card:  W+4  Wild Draw Four," in text
+    assert "Top card:  W+4  blue, Wild Draw Four" in text  # the colour first: a narrow panel cuts the end
     assert prompt.startswith("NEXT: Bob: play a card on W+4 (Wild Draw Four, colour blue)")
     session.close()
 

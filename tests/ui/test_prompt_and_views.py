@@ -84,7 +84,7 @@ def test_panels_show_turn_owed_uno_and_scores():
 
 def test_7_a_wild_on_top_is_spelled_out_with_its_colour():
     text = "\n".join(table_lines(turn_state(top="WA", color="R")))
-    assert "Top card:  WA  Wild All Hit, colour red" in text
+    assert "Top card:  WA  red, Wild All Hit" in text
     assert "Top card:  RD  red Discard All" in "\n".join(table_lines(turn_state(top="RD", color="R")))
 
 

@@ -136,10 +136,10 @@ def test_a_body_that_is_not_json_gets_the_tables_bad_json(table):
         (["--players", "Ann,Table", "--host", "127.0.0.1"], "may not be called 'Table'"),
         (["--players", "Ann,Bob", "--host", "0.0.0.0", "--pin", ""], "without a PIN"),
         (["--players", "Ann,Bob", "--host", "127.0.0.1", "--pin", "12a4"], "give 4 to 12 digits"),
-        (["--players", "Ann,Bob", "--host", "127.0.0.1", "--port", "70000"], "give a port from 1 to 65535"),
     ],
 )
 def test_serve_refuses_a_bad_start_in_one_line(args, says, tmp_path):
+    """(`--port 70000` is a usage error, exit 2: tests/cli/test_option_convention.py)"""
     command = [sys.executable, "-m", "unox", "serve", "--launcher", "script", "--port", "0", *args]
     run = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert run.returncode == 1

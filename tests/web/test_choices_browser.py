@@ -1,6 +1,6 @@
 """An edition's own choice on the phones, in words, in a real Chromium at 390x844; and the join page's words.
 
-`--launcher script`: the phones say what came out. Rule IDs of RULES-editions.md: MK-I1 (the Item Wild names
+`--launcher script`: the phones say what came out. Rule IDs of docs/rules.md: MK-I1 (the Item Wild names
 no colour; the launcher turns up one card and its item acts), MK-I4 (the green shell: the player named draws
 1), BA-A1 (Barbie's Beachcomber: its player gives cards away).
 """

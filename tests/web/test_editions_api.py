@@ -1,6 +1,6 @@
 """`unox serve --rules EDITION`: the edition's cards served to the page, and what a phone may send at a draw
 edition's table (draw, pass, challenge for itself; an edition's own choice for itself). Rule IDs of
-RULES-editions.md: C-A1 (Draw Two), C-T2 (the turn's draw, then play or pass), C-A7 (the challenge)."""
+docs/rules.md: C-A1 (Draw Two), C-T2 (the turn's draw, then play or pass), C-A7 (the challenge)."""
 
 from __future__ import annotations
 

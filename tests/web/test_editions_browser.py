@@ -1,7 +1,7 @@
 """Draw editions on the phones, in a real Chromium at 390x844: `unox serve --rules classic --launcher sim`.
 
 The simulated launcher is the draw pile (DL1): each draw a phone asks for is fired by the simulated motor
-and counted by its beam, exactly what is due. Rule IDs of RULES-editions.md: C-A1 (Draw Two: the next
+and counted by its beam, exactly what is due. Rule IDs of docs/rules.md: C-A1 (Draw Two: the next
 player draws 2), C-T2 (the turn's draw of 1, then play that card or pass), C-A5/C-A7 (Wild Draw Four and its
 challenge: a wrong challenger draws 6).
 """

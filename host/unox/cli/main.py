@@ -3,7 +3,8 @@
 Each sub-command lives in its own module under `unox.cli.commands` and exposes `register(subparsers)`.
 `COMMANDS` names them with their one-line help, so a start imports only the module of the command chosen
 (`unox --version` imports none): a new command is one line here plus its module.
-Errors exit 1 with one clear line; usage errors exit 2 with the sub-command's usage; an unexpected error
+Errors exit 1 with one clear line; usage errors (an option's value out of range or malformed, in every
+command) exit 2 with the sub-command's usage; an unexpected error
 prints one line, writes its traceback to a report file (`unox.cli.crash`) and exits 70; a closed pipe
 (`unox demo --plain | head -1`) is a quiet exit.
 """
@@ -24,7 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "a pass/fail table"),
     "firmware": ("firmware", "flash the launcher firmware onto a Pico (mpremote) or show the version it "
                  "runs"),
-    "install": ("install", "print or write the Raspberry Pi's systemd unit and udev rule"),
+    "install": ("install", "print or write the Raspberry Pi's systemd unit, udev rule and tournament broker "
+                "config"),
     "journal": ("journal", "check a table's journal, or repair one whose rows do not replay"),
     "play": ("play", "run a physical table: turns, presses owed, UNO calls and scores, with the launcher"),
     "press": ("press", "press-button mode: every press fires what the eject profile picks, with a live "
@@ -135,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from unox.cli.errors import CommandError
+    from unox.cli.errors import CommandError, UsageError
 
     parser = build_parser(argv)
     args, extras = parser.parse_known_args(argv)
@@ -146,6 +148,11 @@ def _run(argv: list[str]) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except UsageError as exc:  # what argparse's error() prints, returned rather than raised as SystemExit
+        sys.stdout.flush()
+        args._parser.print_usage(sys.stderr)
+        print(f"{args._parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
     except CommandError as exc:
         sys.stdout.flush()
         print(f"unox: error: {exc}", file=sys.stderr)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from unox.cli.errors import CommandError
+from unox.cli.errors import CommandError, UsageError
 from unox.cli.numbers import SEED_MAX as MAX_SEED  # tests/play checks the simulator takes every seed
+from unox.cli.numbers import int_in
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
@@ -22,28 +23,24 @@ MAX_TARGET = 100_000  # unox.table.settings.MAX_TARGET (tests/play checks they a
 
 
 def whole_number(option: str, text: str | None, low: int, high: int) -> int | None:
-    """The value of a number option (None if not given), or a CommandError that gives its range."""
+    """The value of a number option (None if not given), or a UsageError that gives its range (the options
+    are parsed with `numbers.int_in`; this checks values set in code, e.g. a round's own target)."""
     if text is None:
         return None
     try:
-        value = int(text)
-    except ValueError:
-        raise CommandError(f"{option} {text!r} is not a whole number; give {low} to {high}") from None
-    if not low <= value <= high:
-        raise CommandError(f"{option} {value} is out of range; give {low} to {high}")
-    return value
+        return int_in(low, high)(str(text))
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(f"argument {option}: {exc}") from None
 
 
 def seconds(option: str, text: str, low: float, high: float) -> float:
-    """The value of a seconds option, or a CommandError that gives its range."""
+    """The value of a seconds option, or a UsageError that gives its range."""
+    from unox.cli.numbers import float_in
+
     try:
-        value = float(text)
-    except ValueError:
-        message = f"{option} {text!r} is not a number of seconds; give {low:g} to {high:g}"
-        raise CommandError(message) from None
-    if not low <= value <= high:  # also refuses nan
-        raise CommandError(f"{option} {text} is out of range; give {low:g} to {high:g} seconds")
-    return value
+        return float_in(low, high, "seconds")(str(text))
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(f"argument {option}: {exc}") from None
 
 
 def edition_names() -> list[str]:
@@ -63,14 +60,15 @@ def add_table_options(
     parser.add_argument("--players", help="seats clockwise, e.g. Ann,Bob,Cy (2 to 10)")
     parser.add_argument("--launcher", metavar="SPEC", help=launcher_help)
     parser.add_argument("--profile", help="eject profile for the launcher (default measured)")
-    parser.add_argument("--seed", metavar="N",
+    parser.add_argument("--seed", metavar="N", type=int_in(0, MAX_SEED),
                         help=f"repeatable eject counts and simulator, 0 to {MAX_SEED} (default: random)")
     parser.add_argument(
         "--rules", metavar="EDITION", help=f"the edition: {', '.join(edition_names())} (default extreme)"
     )
-    parser.add_argument("--variant", help="one the edition has: two-player, elimination, partners, rotation")
+    parser.add_argument("--variant", help="one the edition has (extreme: two-player, elimination; classic "
+                        "and the others also partners, rotation)")
     parser.add_argument("--scoring", choices=SCORINGS, help="g1 (default), g2 or g3")
-    parser.add_argument("--target", metavar="POINTS",
+    parser.add_argument("--target", metavar="POINTS", type=int_in(1, MAX_TARGET),
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 500)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help=journal_help)
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the table a journal holds")

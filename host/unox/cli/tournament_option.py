@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.cli.numbers import int_in
 from unox.cli.table_options import MAX_SEED, whole_number
 from unox.tournament.join import BOTS, MAX_TABLES
 
@@ -29,7 +30,7 @@ def add_tournament_options(parser: argparse.ArgumentParser, *, bots: bool = True
     group = parser.add_argument_group("tournament (docs/tournament.md)")
     group.add_argument("--tournament", metavar="URL",
                        help="join a tournament: mqtt://[USER:PASS@]HOST[:PORT]/NAME")
-    group.add_argument("--table", metavar="N",
+    group.add_argument("--table", metavar="N", type=int_in(1, MAX_TABLES),
                        help=f"this table's number in the tournament, 1 to {MAX_TABLES}")
     if not bots:
         return
@@ -116,8 +117,8 @@ def refused_results(seat: TableSeat) -> None:
 
 def run_play(setup: Any) -> int:
     """`unox play --tournament URL --table N`: each round a play session at the terminal or `--plain`; in
-    the terminal UI the round ends when its hands are scored and the players leave it (q), in `--plain` by
-    itself after the last hand's score. `--mqtt` shows each round's table in Home Assistant."""
+    the terminal UI the round ends when its hands are scored and the players leave it (Ctrl+Q or quit), in
+    `--plain` by itself after the last hand's score. `--mqtt` shows each round's table in Home Assistant."""
     from unox.tournament.night_rounds import attended_rounds
 
     args = setup.args

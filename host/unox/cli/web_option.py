@@ -9,12 +9,14 @@ import argparse
 from typing import Any
 
 from unox.cli.errors import CommandError
+from unox.cli.numbers import int_in
 
 
 def add_web_options(parser: argparse.ArgumentParser) -> None:
     """--host, --port and --pin: `unox serve`, `unox play --web` and `unox demo --web` take them."""
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the LAN)")
-    parser.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
+    parser.add_argument("--port", type=int_in(0, 65535), default=8765,
+                        help="port to listen on, 0 to 65535 (default 8765; 0: any free port)")
     parser.add_argument("--pin", help='the PIN players type to join (default: 6 random digits; "" for none, '
                         "loopback only)")
     parser.add_argument("--operator-pin", help="the PIN that opens the operator's seat; the player PIN never "
@@ -27,8 +29,6 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
 def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
     from unox.web.launch import WebOptions
 
-    if not 0 <= args.port <= 65535:
-        raise CommandError(f"--port {args.port}: give a port from 1 to 65535 (default 8765)")
     return WebOptions(host=args.host, port=args.port, pin=args.pin, read_only=read_only,
                       operator_pin=args.operator_pin, allow_hosts=tuple(args.allow_host))
 

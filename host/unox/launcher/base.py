@@ -54,6 +54,9 @@ class LauncherStatus:
     # Added to the contract: None when the driver cannot tell.
     beam_blocked: bool | None = None
     low_battery: bool = False
+    # How often the lid was opened since the driver started, counting openings between two looks at the
+    # status (a quick top-up); None when the driver cannot tell.
+    lid_opens: int | None = None
 
 
 MAX_FIRE = 40  # the firmware's limit for one FIRE (unoxfw.app): a third of a deck

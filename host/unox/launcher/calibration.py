@@ -54,22 +54,30 @@ class Measurements:
     feed_ms: list[float] = field(default_factory=list)
     block_ms: list[float] = field(default_factory=list)
     period_ms: float | None = None
+    fired: int = 0  # every card this run fired: the sweep's, the `cards` single fires and the period's
 
 
-def _fire(launcher: Launcher, n: int, step: Callable[[], None]) -> FireResult:
+def _fire(launcher: Launcher, n: int, step: Callable[[], None], found: Measurements) -> FireResult:
     result = launcher.fire(n)
+    found.fired += result.fired
     step()
     return result
+
+
+def cards_fired(cards: int) -> int:
+    """The cards a run fires when nothing fails and the first sweep duty feeds: 1 + `cards` + 3 (a weak
+    motor's sweep fires no card until its duty feeds one, so this is also the usual count)."""
+    return 1 + cards + PERIOD_CARDS
 
 
 def measure(launcher: Launcher, firmware: dict, cards: int, step: Callable[[], None] = lambda: None
             ) -> Measurements:
     """Runs the three phases; `step()` is called after every fire (for a progress bar)."""
     found = Measurements()
-    needed = fires_needed(cards) + PERIOD_CARDS
+    needed = cards_fired(cards)
     for duty in SWEEP:
         launcher.configure({"duty": duty})
-        result = _fire(launcher, 1, step)
+        result = _fire(launcher, 1, step, found)
         if result.fired == 1 and result.fault is None:
             found.min_duty = duty
             break
@@ -86,11 +94,11 @@ def measure(launcher: Launcher, firmware: dict, cards: int, step: Callable[[], N
     launcher.configure({"duty": working})
     overhead = firmware["reverse_ms"] + firmware["settle_ms"]
     for _ in range(cards):
-        result = _checked(_fire(launcher, 1, step), 1, needed)
+        result = _checked(_fire(launcher, 1, step, found), 1, needed)
         found.feed_ms.append(max(1.0, result.details.get("fire_ms", 0) - overhead))
         if "block_ms" in result.details:
             found.block_ms.append(result.details["block_ms"])
-    result = _checked(_fire(launcher, PERIOD_CARDS, step), PERIOD_CARDS, needed)
+    result = _checked(_fire(launcher, PERIOD_CARDS, step, found), PERIOD_CARDS, needed)
     single = sum(found.feed_ms) / len(found.feed_ms) + overhead
     found.period_ms = max(1.0, (result.details.get("fire_ms", 0) - single) / (PERIOD_CARDS - 1))
     return found

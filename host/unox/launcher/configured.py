@@ -15,7 +15,17 @@ DEVICE = "/dev/unox-launcher"
 PICO_USB_VID = 0x2E8A  # Raspberry Pi: every Pico running MicroPython enumerates with this vendor id
 HOW_TO_NAME = ("name one with --launcher serial:PORT (a Pico on USB), --launcher gpio (wired to this Pi), "
                "or --launcher sim to try without hardware")
-UDEV_HINT = "`sudo unox install udev --write` names a plugged-in Pico /dev/unox-launcher"
+
+
+def udev_hint() -> str:
+    """How to install the udev rule, with this installation's unox by its path: sudo's PATH does not hold a
+    venv's bin, so a bare `sudo unox` is "command not found" (docs/install.md gives the path too)."""
+    import sys
+    from pathlib import Path
+
+    beside = Path(sys.executable).parent / "unox"
+    command = str(beside.absolute()) if beside.exists() else '"$(command -v unox)"'
+    return f"`sudo {command} install udev --write` names a plugged-in Pico /dev/unox-launcher"
 
 
 def attached_picos() -> list[str]:
@@ -41,13 +51,13 @@ def configured_launcher(settings: dict, *, exists: Callable[[str], bool] = os.pa
                             f"serial:PORT, or put it in the config file as [launcher] spec (`unox install "
                             f"udev --per-board` names each by its board: /dev/unox-launcher-<board id>)")
     raise LauncherError(f"no launcher found: no [launcher] spec in the config file, no {DEVICE} "
-                        f"({UDEV_HINT}), no Pico on USB; {HOW_TO_NAME}")
+                        f"({udev_hint()}), no Pico on USB; {HOW_TO_NAME}")
 
 
 def check_device(spec: str, exists: Callable[[str], bool] = os.path.exists) -> None:
     """`serial:/dev/unox-launcher` that is not there: the udev rule is missing or the Pico is unplugged."""
     if spec.partition("?")[0] == f"serial:{DEVICE}" and not exists(DEVICE):
-        raise LauncherError(f"{DEVICE} does not exist: plug the Pico in; if it is plugged in, {UDEV_HINT} "
+        raise LauncherError(f"{DEVICE} does not exist: plug the Pico in; if it is plugged in, {udev_hint()} "
                             f"(or use --launcher serial:/dev/ttyACM0)")
 
 

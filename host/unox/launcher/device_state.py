@@ -20,6 +20,7 @@ class DeviceState:
     protocol: int | None = None
     device_epoch: str | None = None
     lid_open: bool = False
+    lid_opens: int = 0  # LID open frames (and STATUS replies) that found it newly open: every top-up counts
     battery_mv: int | None = None
     battery_low: bool = False
     counted: int = 0
@@ -58,7 +59,12 @@ class DeviceState:
             )
 
     def _on_lid(self, args: tuple[str, ...]) -> None:
-        self.lid_open = args[0] == "open"
+        self._lid(args[0] == "open")
+
+    def _lid(self, now_open: bool) -> None:
+        if now_open and not self.lid_open:
+            self.lid_opens += 1
+        self.lid_open = now_open
 
     def _on_battery(self, args: tuple[str, ...]) -> None:
         self.battery_mv, self.battery_low = int(args[0]), args[1] == "low"
@@ -99,7 +105,7 @@ class DeviceState:
 
     def _on_status(self, args: tuple[str, ...]) -> None:
         self.status = dict(arg.split("=", 1) for arg in args)
-        self.lid_open = self.status.get("lid") == "open"
+        self._lid(self.status.get("lid") == "open")
         self.battery_mv = int(self.status.get("mv", self.battery_mv or 0)) or None
         self.battery_low = self.status.get("low") == "1"
         self.mode = self.status.get("mode", self.mode)

@@ -351,7 +351,7 @@ class SerialLauncher(Launcher):
         if not link.alive() and "link" not in faults:
             faults.append("link")
         return LauncherStatus(link.alive(), s.firmware, s.counted, s.battery_mv, s.lid_open, faults,
-                              low_battery=s.battery_low, board_id=link.board)
+                              low_battery=s.battery_low, lid_opens=s.lid_opens, board_id=link.board)
 
     def wait_press(self, timeout: float | None = None) -> bool:
         """A press keeps its ACK held for the FIRE that follows; the next wait or call writes it anyway.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from unox.profiles.model import ProfileSpec
 
-# RULES-extreme.md, "The launcher as players know it": 800 presses on a real unit.
+# docs/rules.md, "The launcher as players know it": 800 presses on a real unit.
 # Share of firings by presses since the last firing, and the mean cards of those firings.
 MEASURED_GAP_SHARES = (0.1796, 0.4087, 0.2415, 0.0929, 0.0774)
 MEASURED_GAP_MEANS = (4.66, 5.39, 4.72, 5.07, 7.20)

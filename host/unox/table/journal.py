@@ -57,6 +57,20 @@ def _reading(method: Callable[..., T]) -> Callable[..., T]:
     return read
 
 
+def _writing(method: Callable[..., T]) -> Callable[..., T]:
+    """A write the file system refuses (a full disk, a file size limit) is one JournalError saying what to
+    do, not SQLite's bare OperationalError."""
+
+    @functools.wraps(method)
+    def write(self: Journal, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            raise JournalError(_write_error(self.path, exc)) from exc
+
+    return write
+
+
 class Journal:
     """Append-only requests plus the launcher's fires, in one SQLite file (WAL, each write committed)."""
 
@@ -194,6 +208,7 @@ class Journal:
 
     # -- requests ---------------------------------------------------------------------------------
 
+    @_writing
     def append(self, request: dict[str, Any]) -> int:
         """Write one request and commit it; returns its sequence number."""
         cursor = self._write().execute("INSERT INTO requests (request) VALUES (?)", (_dump(request),))
@@ -237,10 +252,12 @@ class Journal:
         self.discard(row[0])
         return json.loads(row[1])
 
+    @_writing
     def discard(self, seq: int) -> None:
         """Remove one row (undo of the newest request)."""
         self._write().execute("DELETE FROM requests WHERE seq = ?", (seq,))
 
+    @_writing
     def drop(self, seqs: list[int], reason: str) -> None:
         """Move rows out of the game into the `dropped` table, in one transaction: nothing is deleted."""
         with self._transaction() as db:
@@ -264,6 +281,7 @@ class Journal:
 
     # -- fires ------------------------------------------------------------------------------------
 
+    @_writing
     def begin_fire(self, player: str | None, requested: int, request: dict[str, Any] | None = None) -> int:
         """Commit a fire's intent before the motor turns; returns its id (what the firmware is told).
 
@@ -281,6 +299,7 @@ class Journal:
                 self._put_meta(db, _fire_request_key(fire_id), request)
         return fire_id
 
+    @_writing
     def resolve_fire(
         self, fire_id: int, fired: int, fault: str | None, settled_by: str, request: dict[str, Any] | None
     ) -> int | None:
@@ -296,6 +315,7 @@ class Journal:
             db.execute("DELETE FROM meta WHERE key = ?", (_fire_request_key(fire_id),))
         return seq
 
+    @_writing
     def record_standalone(
         self,
         player: str | None,
@@ -393,6 +413,7 @@ class Journal:
                 "nothing: restore it from a backup, or start a new table with a new journal file"
             ) from exc
 
+    @_writing
     def set_meta(self, key: str, value: Any) -> None:
         self._put_meta(self._write(), key, value)
 
@@ -460,7 +481,13 @@ class _Transaction:
         return self.db
 
     def __exit__(self, kind: object, *rest: object) -> None:
-        self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+        if kind is None:
+            self.db.execute("COMMIT")
+            return
+        try:
+            self.db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass  # SQLite rolled back itself (e.g. an I/O error): the error in flight is the one to tell
 
 
 def _write_error(path: Path, exc: Exception) -> str:

@@ -83,7 +83,7 @@ def is_damage(exc: sqlite3.Error) -> bool:
     return name.startswith("SQLITE_CORRUPT") or name == "SQLITE_NOTADB" or "malformed" in str(exc)
 
 
-def damaged(path: Path, exc: Exception) -> JournalDamaged:
+def damaged(path: Path, exc: object) -> JournalDamaged:
     return JournalDamaged(
         f"{path} is a damaged unox journal (SQLite: {str(exc)[:80]}); unox changed nothing: "
         f"`unox journal repair {path}` saves every row SQLite can still read into a new file"
@@ -101,6 +101,7 @@ def _classify_sqlite(path: Path) -> str:
         columns = table_columns(db)
         if app_id == APPLICATION_ID:
             _check_current(path, version, columns)
+            _check_integrity(path, db)
             return CURRENT
         if app_id == 0 and version == 0 and columns == V1_TABLES and _meta_version(db) == 1:
             return LEGACY
@@ -135,6 +136,15 @@ def _check_current(path: Path, version: int, columns: dict[str, tuple[str, ...]]
             f"{path} is a damaged unox journal ({what}); unox changed nothing: restore it from a backup, "
             "or start a new table with a new journal file"
         )
+
+
+def _check_integrity(path: Path, db: sqlite3.Connection) -> None:
+    """SQLite's own check of every page, row and index: a broken index reads as an empty table (the
+    settings not found, "no table"), though every row is still there for `journal repair` to save."""
+    problem = db.execute("PRAGMA integrity_check(1)").fetchone()[0]
+    if problem != "ok":
+        lines = [line.strip() for line in str(problem).splitlines() if not line.startswith("*** in database")]
+        raise damaged(path, f"integrity_check: {'; '.join(line for line in lines if line)}")
 
 
 def table_columns(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:

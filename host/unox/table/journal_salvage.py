@@ -19,6 +19,15 @@ from unox.table.journal_lock import JournalError, JournalLock
 
 ROWID_MIN, ROWID_MAX = -(2**63), 2**63 - 1
 SALVAGE_ORDER = ("meta", "requests", "fires", "dropped")
+# The columns of each table that may not be NULL (see SCHEMA): a row read from a page cut off half way can
+# come back with them empty, or its text padded with NUL bytes (unox writes JSON, where a NUL is always
+# escaped); neither is a row the journal held, so both count as unreadable.
+NOT_NULL: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "requests": ("request",),
+    "fires": ("requested",),
+    "dropped": ("request", "reason"),
+}
 
 
 @dataclass
@@ -64,7 +73,13 @@ def salvage(path: Path) -> Salvage:
         raise JournalError(
             f"{path} is damaged beyond reading: SQLite can read none of its rows; restore it from a backup"
         )
-    _write(result.target, {name: rows for name, (rows, _) in found.items()})
+    try:
+        _write(result.target, {name: rows for name, (rows, _) in found.items()})
+    except sqlite3.Error as exc:
+        raise JournalError(
+            f"cannot write the repaired journal {result.target} ({str(exc)[:80]}); {path} is kept as it was: "
+            "free some space beside it, or copy it to another disk and repair the copy"
+        ) from exc
     return result
 
 
@@ -80,13 +95,21 @@ def _open_damaged(path: Path) -> sqlite3.Connection:
 def _readable_rows(db: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> tuple[list[tuple], int]:
     """The rows of `table` SQLite can read, in rowid order, and how many unreadable stretches it met."""
     select = f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? ORDER BY rowid"
+    required = [columns.index(name) for name in NOT_NULL[table]]
     rows: list[tuple] = []
-    after, holes = ROWID_MIN, 0
+    after, holes, blank = ROWID_MIN, 0, False
     while True:
         try:
             for row in db.execute(select, (after,)):
-                rows.append(row[1:])
                 after = row[0]
+                if any(row[1 + index] is None for index in required) or any(
+                    isinstance(value, str) and "\x00" in value for value in row[1:]
+                ):
+                    holes += 0 if blank else 1  # a stretch of blank rows is one hole
+                    blank = True
+                    continue
+                blank = False
+                rows.append(row[1:])
             return rows, holes
         except sqlite3.DatabaseError as exc:
             if not is_damage(exc) and not rows and after == ROWID_MIN:

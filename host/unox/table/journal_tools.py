@@ -14,6 +14,7 @@ from pathlib import Path
 from unox.table.journal import Journal, JournalError
 from unox.table.journal_lock import JournalDamaged
 from unox.table.journal_salvage import Salvage, salvage
+from unox.table.narrate import counted
 from unox.table.replay import BadRow, scan
 from unox.table.settings import SettingsError, TableSettings
 
@@ -31,7 +32,8 @@ class Report:
     def lines(self) -> list[str]:
         players = ",".join(self.settings.players)
         head = (
-            f"{self.path}: unox journal of the table {players}; {self.replayed} requests replay, "
+            f"{self.path}: unox journal of the table {players}; "
+            f"{counted(self.replayed, 'request replays', 'requests replay')}, "
             f"phase {self.phase}"
         )
         lines = [head]

@@ -11,9 +11,11 @@ adds only its words: the TUI's `Session` parses typed lines and paints.
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from unox.launcher.faults import fault_action
@@ -44,6 +46,9 @@ def kept_where(session: Night) -> str:
     journal = getattr(session.table, "journal", None)
     if journal is None:
         return "This table has no journal: leaving ends the game for good."
+    if re.search(r"\.round\d+$", Path(journal.path).stem):  # a tournament's round (tournament/join.py)
+        return (f"The round is kept in {journal.path}: the same `unox play --tournament URL --table N` picks "
+                "it up (`unox play --continue` and `--list` see only the tables folder).")
     return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
 
 
@@ -284,8 +289,11 @@ class Night(LauncherSide):
         last = entries[-1]
         own = self.rules is not None and last.get("cmd") in self.rules.requests and "fired" not in last
         if last.get("cmd") not in UNDOABLE and not own:
-            return ("not_undoable", "the last event was a launcher press: its cards are already out and "
-                    "cannot go back; for a wrong card use penalty NAME wrong_card")
+            verb = last.get("cmd", "press")
+            what = (f"a launcher {verb} that fired no card: it counted as one and cannot go back"
+                    if last.get("fired") == 0 else
+                    f"a launcher {verb}: its cards are already out and cannot go back")
+            return "not_undoable", f"the last event was {what}; for a wrong card use penalty NAME wrong_card"
         return None
 
     def _undo(self) -> dict:

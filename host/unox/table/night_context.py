@@ -65,7 +65,10 @@ def settle_prompt(pending: dict) -> Prompt:
     who, cmd = pending.get("player"), pending.get("cmd", "press")
     whose = f"{who}'s {cmd}" if who else f"the {cmd}"
     asked = pending.get("requested")
-    return Prompt(who, f"the launcher fired {asked} card(s) for {whose} and never said how many came out ("
-                  "the table stopped, or the link was lost); the table asks it again once it answers. If it "
-                  "cannot tell, count the cards that came out and type settle N (e.g. settle 2; settle 0 if "
-                  "none came out). Nothing else is taken until then, and nothing is fired again")
+    text = (
+        f"the launcher was asked for {asked} card(s) for {whose} and never said how many came out (the table "
+        "stopped, or the link was lost); the table asks it again once it answers. If it cannot tell, count "
+        "the cards that came out and type settle N (e.g. settle 2; settle 0 if none came out). Nothing else "
+        "is taken until then, and nothing is fired again"
+    )
+    return Prompt(who, text)

@@ -280,6 +280,8 @@ class LauncherSide:
         """A press the rules refused, in the play screen's words (the JSON wording is `unox table`'s)."""
         if error.get("code") == "unsettled":
             return f"Press refused: {self.prompt().text}"
+        if error.get("code") == "launcher_fault":  # the motor ran: no beep refused it, a fault stopped it
+            return f"Press not counted, the launcher faulted: {error['message']}"
         if error.get("code") == "not_owed" and "nobody owes" in error.get("message", "").lower():
             return f"Press refused (not-now beep): nobody owes a press now, so nothing was fired. NEXT: " \
                    f"{self.prompt().line()}"

@@ -61,10 +61,17 @@ class SavedTable:
     changed: float
     status: str  # "running", "over", "new", or why it cannot be read
 
-    def line(self) -> str:
+    def line(self, width: int = 80) -> str:
+        """One row within `width` columns; a long file name (kept whole: `--continue FILE` takes it) gets
+        the rest on an indented line of its own, the players cut short with … where they would not fit."""
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.changed))
         shown = STATUS_WORDS.get(self.status, self.status)
-        return f"{self.path.name:<40} {self.players:<28} {when}  {shown}"
+        row = f"{self.path.name}  {self.players}  {when}  {shown}"
+        if len(row) <= width:
+            return row
+        room = width - len(f"    {when}  {shown}") - 2
+        players = self.players if len(self.players) <= room else self.players[: room - 1] + "…"
+        return f"{self.path.name}\n    {players}  {when}  {shown}"
 
 
 def saved_tables() -> list[SavedTable]:

@@ -30,6 +30,7 @@ def run_demo(broker: str | None, bots: str, seed: int, say: Say, report: Callabl
     to `report` before a private broker stops."""
     from unox.tournament.broker import BrokerError, PrivateBroker
 
+    say = one_at_a_time(say)
     with tempfile.TemporaryDirectory(prefix="unox-tournament-") as folder:
         work = Path(folder)
         if broker is not None:
@@ -46,6 +47,18 @@ def run_demo(broker: str | None, bots: str, seed: int, say: Say, report: Callabl
         finally:
             private.stop()
             say("stopped the private mosquitto")
+
+
+def one_at_a_time(say: Say) -> Say:
+    """`say` for several threads (the coordinator, each table's relay): one line at a time. print writes a
+    line and its newline apart, so two tables' lines once came out merged."""
+    lock = threading.Lock()
+
+    def said(line: str) -> None:
+        with lock:
+            say(line)
+
+    return said
 
 
 def clients() -> list[str]:

@@ -1,7 +1,7 @@
 """One MQTT connection as unox uses it: paho-mqtt 2.x, QoS 1, a persistent session under a fixed client id.
 
 The broker then keeps what was sent to us while we were away (`clean_session=False` and QoS 1 on both the
-subscription and the publish, PITFALLS.md), and paho reconnects by itself when the broker comes back.
+subscription and the publish), and paho reconnects by itself when the broker comes back.
 A refused login is final: `wait_connected` raises it as a LinkError instead of retrying for ever.
 """
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -26,7 +27,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, RichLog, Static
 from textual.worker import Worker, WorkerFailed, WorkerState
 
-from unox.ui.commands import InputError, card_meaning, commands_help, suggest
+from unox.ui.commands import InputError, card_meaning, commands_help, flip_examples, suggest
 from unox.ui.paint import card_pattern, explained, painted, players_grid, table_panel
 from unox.ui.session import LEAVE_WORDS, STAY_WORDS, Session, kept_where
 
@@ -47,7 +48,10 @@ CSS = """
 #message { padding: 0 1; height: auto; max-height: 4; }
 #message.refused { color: $error; }
 #command { border: none; height: 1; padding: 0 1; }
+#small { display: none; dock: top; height: auto; padding: 0 1; background: $error; color: $text; }
+#small.shown { display: block; }
 """
+MIN_SIZE = (60, 20)  # below this the names or the command line go out of view: the screen says so
 
 
 class LineSuggester(Suggester):
@@ -60,6 +64,70 @@ class LineSuggester(Suggester):
 
     async def get_suggestion(self, value: str) -> str | None:
         return suggest(value, self.players, self.rules)
+
+
+def example_card(rules: Any) -> str:
+    """A card of the table's edition to show as an example: Extreme's R5, else its own (Barbie has no R5)."""
+    if rules is None or rules.name == "extreme":
+        return "R5"
+    return flip_examples(rules)[0].split()[-1]
+
+
+class TableLog(RichLog):
+    """The log keeps its newest line in view when its box changes size (a resize, a long refusal taking
+    rows below it), unless PageUp has scrolled it back to read older lines."""
+
+    following = True
+    writes = 0
+
+    def write(self, *args: Any, **kwargs: Any) -> Any:
+        self.following = True  # a new line scrolls to the end (auto_scroll): the log follows again
+        self.writes += 1
+        return super().write(*args, **kwargs)
+
+    def on_resize(self) -> None:
+        if self.following:
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+
+    def page(self, up: bool) -> None:
+        """PageUp / PageDown: the command line keeps the focus, so the app scrolls the log for it."""
+        if up:
+            self.scroll_page_up(animate=False)
+        else:
+            self.scroll_page_down(animate=False)
+        self.following = not up and self.scroll_y >= self.max_scroll_y - self.scrollable_content_region.height
+
+
+class CommandLine(Input):
+    """The command line, one line per Enter however fast the keys come (a paste, a fast typist).
+
+    textual's Input posts its line with Enter and the app empties the box when it handles that message; keys
+    that arrive in between went into the old line (`G5G3`) or were wiped with it. Here the box is emptied
+    in the same step as the Enter, so the next key starts the next line; a pasted block is every line in
+    order, its last (unfinished) one left in the box for its Enter."""
+
+    async def action_submit(self) -> None:
+        line, self.value = self.value, ""
+        self.post_message(self.Submitted(self, line))
+
+    async def _on_key(self, event: events.Key) -> None:
+        """Enter is taken here, in turn with the characters before and after it: as a binding it was run
+        only once the key had bubbled up to the app, after the keys typed behind it were in the box."""
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()  # textual then runs neither Input's own handler nor the binding
+            await self.action_submit()
+
+    def _on_paste(self, event: events.Paste) -> None:
+        *whole, last = (event.text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        for number, line in enumerate(whole):
+            text = (self.value + line) if number == 0 else line
+            self.value = ""
+            self.post_message(self.Submitted(self, text))
+        if last:
+            self.insert_text_at_cursor(last)
+        event.stop()
+        event.prevent_default()  # Input's own paste takes the first line only
 
 
 class TableApp(App):
@@ -81,6 +149,8 @@ class TableApp(App):
         Binding("escape", "clear", "clear the line", show=False, priority=True),
         Binding("up", "recall", "the last line again", show=False, priority=True),
         Binding("tab", "complete", "complete the word", show=False, priority=True),
+        Binding("pageup", "page(True)", "scroll the log up", show=False, priority=True),
+        Binding("pagedown", "page(False)", "scroll the log down", show=False, priority=True),
     ]
 
     def __init__(
@@ -119,11 +189,14 @@ class TableApp(App):
         with Horizontal(id="top"):
             yield Static(id="players")
             yield Static(id="table")
-        yield RichLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
+        yield Static(id="small")
+        yield TableLog(id="log", wrap=True, markup=False, min_width=20)  # wrap to the box, however narrow
         yield Static(id="prompt")
         yield Static(id="message")
-        yield Input(placeholder="type a card (R5) or a command (help)", id="command",
-                    select_on_focus=False, suggester=LineSuggester(self.session.players, self.session.rules))
+        yield CommandLine(placeholder=f"type a card ({example_card(self.session.rules)}) or a command (help)",
+                          id="command",
+                          select_on_focus=False,
+                          suggester=LineSuggester(self.session.players, self.session.rules))
         yield Footer()
 
     def on_mount(self) -> None:
@@ -144,6 +217,15 @@ class TableApp(App):
             self.set_interval(self.status_interval, self.check_launcher)
         if self.autoplay is not None:
             self.run_worker(self._autoplay(), exclusive=True, group="autoplay")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A terminal too small to show the table says so on its first row, with the size it needs."""
+        width, height = event.size
+        small = self.query_one("#small", Static)
+        too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        small.update(f"Terminal too small ({width}x{height}): make it at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; "
+                     "the game goes on meanwhile." if too_small else "")
+        small.set_class(too_small, "shown")
 
     def on_unmount(self) -> None:
         if self._listener in self.session.listeners:
@@ -202,8 +284,10 @@ class TableApp(App):
                 raise InputError("this is the bots' table: watch, F1 for help, or type quit to leave")
             else:
                 reply = self.session.submit(line)
-                if reply is not None and not reply.get("ok", True):  # a press the rules refused
+                faulted = reply is not None and (reply.get("launcher") or {}).get("fault") is not None
+                if reply is not None and not reply.get("ok", True) and not faulted:  # refused by the rules
                     raise InputError(self.session.refused_press(reply["error"]))
+                # a fault (jam, stuck) after the motor ran is already on screen, with what to do
             return True
         except InputError as exc:
             quoted = f"`{shortened(line.strip())}`: " if typed and line.strip() else ""
@@ -216,8 +300,7 @@ class TableApp(App):
     # --- the command line ----------------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Every line leaves the box once sent (the refusal quotes it); the up arrow brings it back."""
-        line = event.value
-        event.input.value = ""
+        line = event.value  # the box was emptied with the Enter (CommandLine): keys since then stay in it
         self.hint = ""
         if line.strip():
             self.history.append(line)
@@ -249,6 +332,9 @@ class TableApp(App):
         box.cursor_position = len(box.value)
         box.action_cursor_right()  # at the end of the line this accepts the suggestion
 
+    def action_page(self, up: bool) -> None:
+        self.query_one("#log", TableLog).page(up)
+
     def action_clear(self) -> None:
         self.query_one("#command", Input).value = ""
         self.leaving = False
@@ -256,8 +342,23 @@ class TableApp(App):
         self.redraw()
 
     def action_help(self) -> None:
+        """The help goes into the log; one longer than the log's box is shown from its first line (PageDown
+        reads on), not from its end with its start cut off."""
+        log = self.query_one("#log", TableLog)
+        start = len(log.lines)
         self.session.emit(WATCH_HELP if self.autoplay is not None else help_text(self.session.rules))
         self.redraw()
+        written = log.writes
+
+        def from_its_start() -> None:
+            if log.writes != written:  # newer lines came since: the log follows them
+                return
+            if len(log.lines) - start > log.scrollable_content_region.height:
+                log.following = False
+                log.scroll_to(y=start, animate=False, immediate=True)
+
+        # after the log's own scroll to its end, which its write also left for after the refresh
+        self.call_after_refresh(lambda: self.call_after_refresh(from_its_start))
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Leave at once when the game is over, nothing was played, or it is the bots' demo; else ask."""

@@ -395,6 +395,8 @@ def _edition_request(verb: str, words: list[str], players: Sequence[str], turn: 
     usage = request_usage(verb, rules)
     request: dict[str, Any] = {"cmd": verb}
     named: str | None = None  # a field named by the word before (`to Cy`)
+    # The fields the line names itself (`to Cy`, `to=Cy`): a plain name then fills another one.
+    explicit = {w.partition("=")[0].lower() for w in words if w.partition("=")[0].lower() in fields}
     for word in words:
         key, sep, value = word.partition("=")
         if sep and key.lower() in fields:
@@ -409,6 +411,10 @@ def _edition_request(verb: str, words: list[str], players: Sequence[str], turn: 
             request[word.lower()] = True
         else:
             name = _field_for(word, fields, request, players)
+            if name == "player" and turn is not None and find_player(word, players) != turn:
+                # `gift Bob T5 P7` while Ann's gift is due: Ann gives, so Bob is the one who receives
+                name = next((other for other, f in fields.items() if other != "player" and f.kind == "player"
+                             and other not in request and other not in explicit), name)
             if name is None:
                 raise InputError(_extra([word], f"type it as {usage}"))
             _put(request, name, word, fields[name].kind, players, rules, usage)
@@ -614,7 +620,12 @@ def _candidates(before: list[str], players: Sequence[str], rules: Ruleset | None
 
 def name_clash(name: str, rules: Ruleset | None = None) -> str | None:
     """Why a seat's name would read as something else on the command line (a card or a command), or None:
-    a player called `R5` or `quit` could never be named in a typed line without doubt (issue 13)."""
+    a player called `R5` or `quit` could never be named in a typed line without doubt (issue 13), nor one
+    whose name holds a space (a typed line splits at spaces: `deal Ann Lee`) or `=` (`score Ann=5`)."""
+    if any(char.isspace() for char in name):
+        return "more than one word (a typed line splits at spaces: `deal Ann Lee` names Ann)"
+    if "=" in name:
+        return "a score (`score NAME=POINTS` splits at the =)"
     if name.casefold() in {verb.casefold() for verb in verbs(rules)}:
         return f"the command `{name.lower()}`"
     try:

@@ -83,12 +83,17 @@ def players_grid(state: dict, called: set[str]) -> RichTable:
     """The seats in order: cards, score, UNO and what they owe; the turn player's row stands out."""
     grid = RichTable(box=None, expand=True, pad_edge=False)
     # One line a seat, whatever its notes (issue 13): at 80x24 ten seats that wrapped pushed the prompt away.
-    for column, justify in (("", "left"), ("player", "left"), ("cards", "right"), ("score", "right"),
-                            ("UNO / owes", "left")):
-        grid.add_column(column, justify=justify, no_wrap=True, overflow="ellipsis")  # type: ignore[arg-type]
-    for marker, name, cards, score, extra in player_rows(state, called, short=True):
+    # The turn marker leads the name in one column: as a column of its own it was the first to shrink to
+    # nothing (at 60x20, or beside a long note); a cut name keeps it. The numbers keep their width (`car…`).
+    rows = player_rows(state, called, short=True)
+    longest = max((len(name) for _, name, *_ in rows), default=4)
+    widths = {"player": min(longest + 2, 12), "hand": 4, "pts": 4}  # the notes give way first
+    for column, justify in (("player", "left"), ("hand", "right"), ("pts", "right"), ("UNO / owes", "left")):
+        grid.add_column(column, justify=justify, no_wrap=True, overflow="ellipsis",  # type: ignore[arg-type]
+                        min_width=widths.get(column))
+    for marker, name, cards, score, extra in rows:
         style = TURN_STYLE if marker else ""
-        grid.add_row(Text(marker), Text(name), Text(cards), Text(score), Text(extra), style=style)
+        grid.add_row(Text(f"{marker or ' '} {name}"), Text(cards), Text(score), Text(extra), style=style)
     return grid
 
 

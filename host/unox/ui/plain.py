@@ -18,6 +18,7 @@ from unox.ui.session import LEAVE_WORDS, STAY_WORDS, Session, kept_where
 from unox.ui.views import render_state
 
 HELP_WIDTH = 80
+CTRL_D = "\x04"  # a line source's word for Ctrl-D typed at a terminal: the end of input, asked about first
 
 
 def _printer(out: TextIO) -> Callable[[str], None]:
@@ -31,13 +32,22 @@ def _printer(out: TextIO) -> Callable[[str], None]:
 def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
     """Run typed lines until they end, `quit`, or the game is over; each line is answered by `next: ...`.
 
-    `quit` during a game asks first, as the table UI does: `yes` leaves, anything else carries on."""
+    `quit` during a game asks first, as the table UI does: `yes` leaves, anything else carries on. So does
+    Ctrl-D at a terminal (`CTRL_D` from `typed_lines`/`polled_lines`; Ctrl-D again leaves); input that ends
+    (a pipe, a script) ends the run saying where the game is kept."""
     write = _printer(out)
     session.listeners.append(write)
     write(render_state(session.state, session.ctx, session.status))
     write("next: " + session.prompt().line())
     leaving = False
     for raw in lines:
+        if raw == CTRL_D:
+            if leaving or not session.in_progress():
+                break
+            leaving = True
+            write(kept_where(session))
+            write("next: leave the table? Ctrl-D again (or yes) leaves; anything else carries on.")
+            continue
         line = raw.strip()
         if leaving:
             leaving = False
@@ -69,7 +79,23 @@ def run_plain(session: Session, lines: Iterable[str], out: TextIO) -> int:
         write("next: " + session.prompt().line())
         if session.state.get("phase") == "game_over":
             break
+    else:  # the input ended without a quit: say so, and where the game stays
+        if session.in_progress():
+            write(f"Input ended. {kept_where(session)}")
     return 0
+
+
+def typed_lines(stream: IO[str]) -> Iterator[str]:
+    """Lines from `stream`; at a terminal, Ctrl-D is `CTRL_D` (asked about) and reading goes on after it."""
+    tty = stream.isatty()
+    while True:
+        line = stream.readline()
+        if line:
+            yield line
+        elif tty:
+            yield CTRL_D
+        else:
+            return
 
 
 def polled_lines(stream: IO[str], session: Session, interval: float = 0.05) -> Iterator[str]:
@@ -96,7 +122,10 @@ def polled_lines(stream: IO[str], session: Session, interval: float = 0.05) -> I
         if not chunk:
             if pending:
                 yield pending  # a last line without its newline
-            return
+                pending = ""
+            if not os.isatty(fd):
+                return
+            yield CTRL_D  # Ctrl-D at a terminal: asked about; the terminal can be read again after it
 
 
 def run_demo_plain(session: Session, step: Callable[[], bool], out: TextIO) -> int:

@@ -22,7 +22,7 @@ def owed_by(state: dict, *, short: bool = False) -> dict[str, str]:
     out: dict[str, str] = {}
     for entry in state.get("owed") or []:
         if entry.get("until_fire"):
-            out[entry["player"]] = "until it fires" if short else "presses until it fires"
+            out[entry["player"]] = "till it fires" if short else "presses until it fires"
         elif "draws" in entry:  # a draw edition: the launcher deals what is owed
             n = entry["draws"]
             out[entry["player"]] = f"draws {n}" + ("" if short else f" card{'s' if n != 1 else ''}")
@@ -71,14 +71,16 @@ def table_lines(state: dict, rules: Any = None) -> list[str]:
 
 
 def top_card(state: dict, rules: Any = None) -> str:
-    """`RD  red Discard All`; a wild adds the colour named for it."""
+    """`RD  red Discard All`; a wild names its colour first (`WF  red, Wild Hit-Fire`): a narrow panel
+    cuts the end of the line, and the colour is what the next player must match."""
     top = state.get("top")
     if not top:
         return "-"
     color = state.get("color")
     rules = rules_of(state, rules)
-    named = f", colour {color_name(color, rules)}" if top.startswith("W") and color else ""
-    return f"{top}  {card_meaning(top, rules)}{named}"
+    if top.startswith("W") and color:
+        return f"{top}  {color_name(color, rules)}, {card_meaning(top, rules)}"
+    return f"{top}  {card_meaning(top, rules)}"
 
 
 def launcher_lines(state: dict, ctx: Context, status: Any = None) -> list[str]:

@@ -1,7 +1,7 @@
 """What keeps one Wi-Fi guest from stalling the server: request deadlines, caps, a rate of new sockets.
 
 uvicorn's h11 protocol waits for a request's headers and its body for ever and accepts sockets until the
-process runs out of files (PITFALLS.md). Here every connection is booked on arrival:
+process runs out of files. Here every connection is booked on arrival:
 
 - the whole request, headers and body, must be in within `REQUEST_TIMEOUT_S`, and a body must keep coming
   at `MIN_BODY_RATE` bytes a second after a short grace, so a trickled body holds no socket for long;

@@ -277,7 +277,7 @@ def parse_json(body: str | bytes) -> Any:
     """The request for the seat check; None when it is not JSON (the table answers that itself)."""
     try:
         return json.loads(body)
-    except (ValueError, RecursionError):  # also UnicodeDecodeError, and PITFALLS' 4,300-digit int
+    except (ValueError, RecursionError):  # also UnicodeDecodeError, and Python's 4,300-digit int limit
         return None
 
 

@@ -29,8 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_configured_launcher(parser)
     parser.add_argument("--config", help="config file (default: ~/.config/unox/config.toml); created if new")
-    parser.add_argument("--cards", type=int_in(1, MAX_CARDS), default=10,
-                        help=f"single-card test fires, 1 to {MAX_CARDS} (default 10)")
+    parser.add_argument("--cards", type=int_in(1, MAX_CARDS), default=10, metavar="N",
+                        help=f"cards measured one at a time, 1 to {MAX_CARDS} (default 10); the run fires "
+                        "N + 4: 1 to find the lowest duty that feeds, the N, then 3 in one fire (the period)")
     parser.add_argument("--silent", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the new values as JSON")
     parser.set_defaults(func=run)
@@ -50,13 +51,13 @@ def run(args: argparse.Namespace) -> int:
     write = not is_simulated(spec) or args.config is not None
     if write:
         check_writable(path)  # before a card is fired: a read-only place would only fail at the end
-    updated = _measure(spec, current, args)
+    updated, fired = _measure(spec, current, args)
     if write:
         try:
             config_file.save(updated, path)
         except OSError as exc:
             raise CommandError(f"{unwritable(path, exc)}; the measurements were not kept") from exc
-    _report(updated, path if write else None, spec, args.json)
+    _report(updated, path if write else None, spec, args.json, fired)
     return 0
 
 
@@ -84,7 +85,8 @@ def unwritable(path: Path, exc: OSError) -> str:
     return f"cannot write the config file {path}: {why}; give --config FILE in a folder you can write"
 
 
-def _measure(spec: str, current: dict, args: argparse.Namespace) -> dict:
+def _measure(spec: str, current: dict, args: argparse.Namespace) -> tuple[dict, int]:
+    """The refined config, and how many cards the run fired."""
     from unox.cli.progress import Progress
     from unox.launcher import LauncherError
     from unox.launcher.calibration import CalibrationError, fires_needed, measure, refine
@@ -106,16 +108,16 @@ def _measure(spec: str, current: dict, args: argparse.Namespace) -> dict:
         raise CommandError(f"{exc} (the config file was not changed)") from exc
     finally:
         launcher.close()
-    return updated
+    return updated, found.fired
 
 
-def _report(updated: dict, path: Path | None, spec: str, as_json: bool) -> None:
+def _report(updated: dict, path: Path | None, spec: str, as_json: bool, fired: int) -> None:
     import json
 
     cal, fw = updated["calibration"], updated["firmware"]
     if as_json:
         print(json.dumps({"config": str(path) if path else None, "launcher": spec, "calibration": cal,
-                          "firmware": fw}))
+                          "firmware": fw, "cards_fired": fired}))
         return
     cards = f"{cal['samples']} card{'s' if cal['samples'] != 1 else ''} measured"
     if path is None:
@@ -127,3 +129,4 @@ def _report(updated: dict, path: Path | None, spec: str, as_json: bool) -> None:
     print(f"  cards follow each other every {cal['period_ms']:.0f} ms" +
           (f"; one blocks the beam {cal['block_ms']:.0f} ms" if cal["block_ms"] else ""))
     print(f"  set: duty {fw['duty']} %, jam timeout {fw['card_ms']} ms, exit timeout {fw['exit_ms']} ms")
+    print(f"  this run fired {fired} card{'s' if fired != 1 else ''}: put them back in the launcher")

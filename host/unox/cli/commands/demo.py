@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from unox.cli.errors import CommandError
-from unox.cli.table_options import MAX_SEED, MAX_TARGET, seconds, whole_number
+from unox.cli.numbers import float_in, int_in
+from unox.cli.table_options import MAX_SEED, MAX_TARGET
 
 EXAMPLE = """examples:
   unox demo                      four bots, the table UI, a game to 200 points
@@ -26,19 +27,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--players", metavar="N", default="4", help="how many bots, 2 to 10 (default 4)")
-    parser.add_argument("--seed", metavar="N",
+    parser.add_argument("--players", metavar="N", type=int_in(2, 10), default=4,
+                        help="how many bots, 2 to 10 (default 4)")
+    parser.add_argument("--seed", metavar="N", type=int_in(0, MAX_SEED),
                         help=f"the same seed plays the same game, 0 to {MAX_SEED} (default: random)")
     parser.add_argument("--plain", action="store_true", help="print a transcript instead of the table UI")
     parser.add_argument("--bot", choices=BOTS, default="heuristic", help="bot strategy (default heuristic)")
     parser.add_argument("--rules", default="extreme", metavar="EDITION",
                         help="the edition: extreme (default), classic, ...")
-    parser.add_argument("--variant", default=None, help="one the edition has, e.g. partners")
-    parser.add_argument("--target", metavar="POINTS", default="200",
+    parser.add_argument("--variant", default=None,
+                        help="one the edition has (extreme: two-player, elimination; classic and the others "
+                        "also partners, rotation)")
+    parser.add_argument("--target", metavar="POINTS", type=int_in(1, MAX_TARGET), default=200,
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
     parser.add_argument("--profile", default="measured", help="eject profile (default measured)")
-    parser.add_argument("--pace", metavar="SECONDS", default="0.12",
+    parser.add_argument("--pace", metavar="SECONDS", type=float_in(0, MAX_PACE_S, "seconds"), default=0.12,
                         help=f"seconds between moves in the UI, 0 (at once) to {MAX_PACE_S:g}; after 30 s it "
                         "fast-forwards")
     parser.add_argument("--web", action="store_true", help="serve the game to phones, read-only (unox serve)")
@@ -55,10 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from unox.ui.session import Session
 
     check("demo", args)
-    players = whole_number("--players", args.players, 2, 10)
-    seed = whole_number("--seed", args.seed, 0, MAX_SEED)
-    target = whole_number("--target", args.target, 1, MAX_TARGET)
-    pace = seconds("--pace", args.pace, 0, MAX_PACE_S)
+    players, seed, target, pace = args.players, args.seed, args.target, args.pace  # checked by argparse
     try:
         session, driver = open_demo(
             players=players, seed=seed, bot=args.bot, target=target, scoring=args.scoring,
@@ -72,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
         if args.web:
             from unox.cli.web_option import serve_demo
 
-            args.pace = pace  # checked above: serve_demo reads it
             return serve_demo(session, driver.step, args)
         if args.plain or not sys.stdout.isatty():
             from unox.ui.plain import run_demo_plain

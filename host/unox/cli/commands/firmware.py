@@ -24,6 +24,14 @@ EXAMPLE = """examples:
   $ unox firmware version                     the configured launcher"""
 
 Runner = Callable[[Sequence[str]], int]
+REPL_WAIT_S = 30.0  # mpremote's first step: a Pico's REPL answers in a second; with none it waits for ever
+COPY_WAIT_S = 300.0  # the copies: a few seconds on a Pico, minutes on the emulated one at worst
+NO_REPL = (
+    "no MicroPython REPL answered on {port} within {wait:g} s, so nothing was copied: the port must be a "
+    "Pico running MicroPython (a new Pico needs MicroPython's UF2 first: docs/install.md section 4; `unox "
+    "simulate-device --pty` runs the firmware on CPython and has no REPL: add --chip rp2040 for one that "
+    "has)"
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -123,26 +131,51 @@ def check_not_held(port: str) -> None:
         raise CommandError(f"{exc}; then flash again") from exc
 
 
-def _subprocess_runner(command: Sequence[str]) -> int:
+class StepTimeout(Exception):
+    """An mpremote step that did not end in its time (it waits for a REPL that never answers)."""
+
+
+def _timed_runner(wait_s: float) -> Runner:
+    """Runs one mpremote step; a step still running after `wait_s` is killed (StepTimeout)."""
     import subprocess
 
-    return subprocess.run(list(command)).returncode
+    def run(command: Sequence[str]) -> int:
+        try:
+            return subprocess.run(list(command), timeout=wait_s).returncode
+        except subprocess.TimeoutExpired as exc:  # subprocess.run has killed it
+            raise StepTimeout(str(wait_s)) from exc
+
+    return run
 
 
-def flash(port: str | None, *, runner: Runner = _subprocess_runner, dry_run: bool = False,
-          firmware_dir: str | Path | None = None) -> list[list[str]]:
-    """Runs (or only lists) the flash commands; a failing step stops the flash with advice."""
+def flash(port: str | None, *, runner: Runner | None = None, dry_run: bool = False,
+          firmware_dir: str | Path | None = None, answer_s: float = REPL_WAIT_S) -> list[list[str]]:
+    """Runs (or only lists) the flash commands; a failing step stops the flash with advice.
+
+    mpremote waits for ever for a REPL that does not answer (a port with no MicroPython on it): it is
+    told what it waits for first, and its first step is given `answer_s` before it gives up saying why."""
     import shlex
 
     firmware_source(firmware_dir)  # a missing or broken copy is refused before any port is looked at
     port = check_port(port) if port else find_pico()
     commands = flash_commands(port, firmware_dir)
-    for command in commands:
+    files = sum(1 for command in commands for word in command if word.endswith(".py"))
+    for step, command in enumerate(commands):
         if dry_run:
             print(shlex.join(command))
             continue
         check_not_held(port)  # mpremote's own lock would only say "failed to access" (tests/launcher)
-        code = runner(command)
+        if step == 0:  # once the port is known free: a refusal stays one line
+            print(f"flashing {port}: waiting up to {answer_s:g} s for MicroPython's REPL (mpremote stops the "
+                  f"running program with Ctrl-C), then copying {files} files", file=sys.stderr, flush=True)
+        wait = answer_s if step == 0 else COPY_WAIT_S
+        try:
+            code = (runner or _timed_runner(wait))(command)
+        except StepTimeout:
+            if step == 0:
+                raise CommandError(NO_REPL.format(port=port, wait=wait)) from None
+            raise CommandError(f"mpremote stopped answering on {port} while copying (over {wait:g} s): "
+                               "unplug and replug the Pico, and flash again") from None
         if code != 0:
             raise CommandError(
                 f"mpremote failed (exit {code}) on {port} at `{' '.join(command[3:6])} ...`: unplug and "

@@ -13,20 +13,23 @@ from pathlib import Path
 
 from unox import install
 from unox.cli.errors import CommandError
-from unox.cli.numbers import float_in
+from unox.cli.numbers import float_in, int_in
+
+MAX_BROKER_TABLES = 20  # unox.install_broker.MAX_TABLES (not imported: fast help; tests/cli checks)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "install",
-        help="print or write the Raspberry Pi's systemd unit and udev rule",
-        description="Start unox at boot (service) and give the Pico a stable name (udev).",
+        help="print or write the Raspberry Pi's systemd unit, udev rule and tournament broker config",
+        description="Start unox at boot (service), give the Pico a stable name (udev), and set up mosquitto "
+        "for a tournament and Home Assistant (broker).",
     )
     sub = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
     service = sub.add_parser(
         "service",
         help=f"systemd unit that runs `unox press` or `unox play` at boot (/{install.SERVICE_PATH})",
-        epilog="example: sudo ~/unox-venv/bin/unox install service --mode press --write",
+        epilog="example: sudo ~/unox/bin/unox install service --mode press --write",
     )
     service.add_argument("--mode", choices=install.MODES, default="press", help="what runs at boot")
     service.add_argument("--launcher", default=install.DEFAULT_LAUNCHER, help="default: %(default)s")
@@ -47,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     udev = sub.add_parser(
         "udev",
         help=f"udev rule naming the Pico /dev/{install.DEVICE_NAME} (/{install.UDEV_PATH})",
-        epilog="example: sudo ~/unox-venv/bin/unox install udev --write",
+        epilog="example: sudo ~/unox/bin/unox install udev --write",
     )
     udev.add_argument("--serial", help="match only the Pico with this USB serial number (for several Picos; "
                       "it is the board id `unox firmware version` prints)")
@@ -62,7 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(/etc/mosquitto/conf.d/unox.conf)",
         epilog="example: sudo ~/unox/bin/unox install broker --tables 2 --write",
     )
-    broker.add_argument("--tables", type=int, default=2, help="one user per table (default 2)")
+    broker.add_argument("--tables", type=int_in(1, MAX_BROKER_TABLES), default=2,
+                        help=f"one user per table, 1 to {MAX_BROKER_TABLES} (default 2)")
     broker.add_argument("--host", default=None, help="the broker's name in the printed addresses "
                         "(default: this machine's name + .local)")
     broker.add_argument("--name", default="club", help="the tournament's name in the printed addresses")

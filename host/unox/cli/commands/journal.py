@@ -66,7 +66,10 @@ def run_repair(args: argparse.Namespace) -> int:
     )
     for row in report.bad:
         print(f"  set aside: {row.describe()}")
-    print(f"now: {report.replayed} requests replay, phase {report.phase}; resume with --resume {args.file}")
+    from unox.table.narrate import counted
+
+    replay = counted(report.replayed, "request replays", "requests replay")
+    print(f"now: {replay}, phase {report.phase}; resume with --resume {args.file}")
     return 0
 
 

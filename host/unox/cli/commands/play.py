@@ -86,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
                 gate, setup.gate = setup.gate, None  # the server takes the bound socket
                 setup.stops.append(start_beside(session, args, gate=gate))
             if setup.front == "plain":
-                from unox.ui.plain import polled_lines, run_plain
+                from unox.ui.plain import polled_lines, run_plain, typed_lines
 
-                lines = sys.stdin if session.ctx.sim else polled_lines(sys.stdin, session)
+                lines = typed_lines(sys.stdin) if session.ctx.sim else polled_lines(sys.stdin, session)
                 for line in session.log:  # what happened while opening: resumed, a finished game kept aside
                     print(line)
                 return run_plain(session, lines, sys.stdout)
@@ -110,7 +110,8 @@ def _list() -> int:
     if not tables:
         print(f"No tables kept in {tables_dir()} yet; `unox play --players Ann,Bob,Cy` starts one.")
         return 0
-    print(f"Tables kept in {tables_dir()} (newest first; `unox play --continue FILE` picks one up):")
+    print("Tables kept here, newest first (`unox play --continue FILE` picks one up):")
+    print(f"  {tables_dir()}")
     for saved in tables:
         print(saved.line())
     return 0

@@ -1,7 +1,7 @@
 """`unox press`: press-button mode. Each press taken by the launcher fires what the eject profile picks.
 
 The logic is `unox.press_mode`; this is its front end: options, one line (or JSON record) per event, and
-the session's summary at the end, on Ctrl-C (exit 130) or on SIGTERM from systemd.
+the session's summary at the end, on Ctrl-C (exit 130) or on SIGTERM from systemd (exit 0: a stop).
 """
 
 from __future__ import annotations
@@ -136,9 +136,9 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
                   flush=True)
         mode.run(lambda event: _report(event, mode, args.json), presses=args.presses, virtual=virtual,
                  press_gap=lambda: gaps.uniform(*VIRTUAL_GAP_S))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _summary(mode, args.json, stopped=True)
-        return 130
+        return 0 if isinstance(exc, Stopped) else 130  # systemd's stop is the service's normal end
     except LauncherError as exc:
         raise CommandError(str(exc)) from exc
     finally:
@@ -148,12 +148,17 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
     return 0
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM: `systemctl stop` ending the boot service. Summed up as Ctrl-C is, but exit 0: a stop asked
+    for is not a failure (exit 130 made the unit "failed")."""
+
+
 def _stop_on_sigterm():
     """systemd stops the boot service with SIGTERM: sum up as for Ctrl-C. Returns the undo."""
     import signal
 
     def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        raise Stopped
 
     try:
         previous = signal.signal(signal.SIGTERM, interrupt)
@@ -179,22 +184,37 @@ def _report(event, mode, as_json: bool) -> None:
             record["message"] = event.message
         print(json.dumps(record), flush=True)
         return
+    said = ""  # what to tell besides the counts: on lines of its own, wrapped at 80 columns between words
     if event.kind == "unsettled" and result is not None:
-        line = f"press {press:3d}: asked {result.requested:2d}, fired  ? | {event.message}"
+        line, said = f"press {press:3d}: asked {result.requested:2d}, fired  ?", event.message
     elif result is not None:
         line = f"press {press:3d}: asked {result.requested:2d}, fired {result.fired:2d}"
         line += f" | total fired {tally.fired}, about {tally.estimate} left"
         if event.kind in ("settled", "unknown", "alone"):
-            line += f" | {event.message}"
+            said = event.message
         elif result.fault:
-            line += f" | {result.fault}: {event.message}"
+            said = f"{result.fault}: {event.message}"
     elif event.press is not None:
-        line = f"press {event.press:3d}: {event.message}"
+        line, said = f"press {event.press:3d}:", event.message
     elif event.kind in ("link", "link_back", "stranger"):
         line = event.message
     else:
-        line = f"           {event.message}"
-    print(line, flush=True)
+        line, said = "", event.message
+    print("\n".join(_fitted(line, said)), flush=True)
+
+
+def _fitted(line: str, said: str, width: int = 80) -> list[str]:
+    """`line`, then `said` indented under it, every line within `width` columns, broken between words (a
+    terminal breaks a long line mid-word: `| lid: the launche` / `r's lid is open`)."""
+    from textwrap import wrap
+
+    indent = " " * 11  # under the counts, past `press NNN: `
+    if not said:
+        return wrap(line, width, subsequent_indent=indent) or [""]
+    if line and len(line) + 1 + len(said) <= width:
+        return [f"{line} {said}"]
+    lines = wrap(line, width, subsequent_indent=indent) if line else []
+    return lines + wrap(said, width, initial_indent=indent, subsequent_indent=indent)
 
 
 def _summary(mode, as_json: bool, *, stopped: bool) -> None:
@@ -203,4 +223,5 @@ def _summary(mode, as_json: bool, *, stopped: bool) -> None:
     if as_json:
         print(json.dumps({"summary": mode.tally.to_dict(), "stopped": stopped}), flush=True)
     else:
-        print(f"{'stopped' if stopped else 'done'}: {mode.tally.summary()}", flush=True)
+        summary = f"{'stopped' if stopped else 'done'}: {mode.tally.summary()}"
+        print("\n".join(_fitted(summary, "")), flush=True)

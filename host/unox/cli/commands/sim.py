@@ -106,11 +106,13 @@ def run(args: argparse.Namespace) -> int:
 
 def format_summary(s: dict[str, Any]) -> str:
     """The summary as a few lines of text."""
+    from unox.table.narrate import counted
+
     seats = "  ".join(f"{seat}:{wins}" for seat, wins in s["wins_by_seat"].items())
     bots = "  ".join(f"{b}: {s['wins_by_bot'][b]} ({n} seats)" for b, n in s["seats_by_bot"].items())
     return "\n".join(
         [
-            f"{s['games']} games, {s['players']} players, {s['rules']} rules"
+            f"{counted(s['games'], 'game')}, {s['players']} players, {s['rules']} rules"
             + (f" ({s['variant']})" if s.get("variant") else "") + f", bot {s['bot']},"
             f" profile {s['profile']},"
             f" scoring {s['scoring']} to {s['target']}, seed {s['seed']}",

@@ -15,20 +15,31 @@ import sys
 from typing import Any
 
 from unox.cli.errors import CommandError
+from unox.cli.numbers import float_in
 
 
-def _options() -> list[tuple[str, type, str]]:
-    """One option per `sim://` URL parameter, so the two never drift apart; help gives range and default."""
+def _options() -> list[tuple[str, Any, str]]:
+    """One option per `sim://` URL parameter, so the two never drift apart; help gives range and default.
+
+    Each is checked while parsing, as every unox option is (a usage error, exit 2); the seed takes the
+    range every other unox command takes."""
     import inspect
 
     from unoxsim.device import VirtualDevice
     from unoxsim.url import PARAMETERS
 
+    from unox.cli.numbers import SEED_MAX, float_in, int_in
+
     defaults = {name: p.default for name, p in inspect.signature(VirtualDevice).parameters.items()}
-    options = []
+    options: list[tuple[str, Any, str]] = []
     for name, (kwarg, kind, low, high, what) in PARAMETERS.items():
+        if name == "seed":
+            high = SEED_MAX
+        check: Any = str
+        if kind is not str:
+            check = int_in(int(low), int(high)) if kind is int else float_in(low, high)
         bounds = f"{low}..{high}, " if kind is not str else ""
-        options.append((name, kind, f"{what} ({bounds}default {defaults[kwarg]})"))
+        options.append((name, check, f"{what} ({bounds}default {defaults[kwarg]})"))
     return options
 
 
@@ -55,7 +66,8 @@ def register(subparsers: Any) -> None:
                         "hopper count); with --send: the socket of a running simulator")
     parser.add_argument("--send", metavar="COMMAND",
                         help="send COMMAND to the simulator at --control PATH, print its answer and exit")
-    parser.add_argument("--speed", type=float, default=None, help="virtual ms per real ms (default 1; not "
+    parser.add_argument("--speed", type=float_in(0.01, 100), default=None, metavar="SPEED",
+                        help="virtual ms per real ms, 0.01 to 100 (default 1; not "
                         "with --chip, which runs as fast as the emulator goes)")
     parser.add_argument("--chip", choices=["rp2040"],
                         help="run real MicroPython on an emulated Pico (rp2040js) instead of the firmware "

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.cli.numbers import SEED_MAX, int_in
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            "until Ctrl-C.")
     _add_start_options(serve)
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    serve.add_argument("--port", default="8766", metavar="PORT",
+    serve.add_argument("--port", default=8766, metavar="PORT", type=int_in(0, 65535),
                        help="port of the page (default 8766; 0: any)")
     serve.set_defaults(func=run_serve)
     status = sub.add_parser("status", help="the standings, from the journal or from the broker")
@@ -59,7 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "private mosquitto is started on a free loopback port and stopped at the end.")
     demo.add_argument("--broker", metavar="URL", help="use this broker instead of a private one")
     demo.add_argument("--bots", choices=("heuristic", "random"), default="heuristic", help="bot strategy")
-    demo.add_argument("--seed", metavar="N", default="0", help="the same seed plays the same tournament")
+    demo.add_argument("--seed", metavar="N", default=0, type=int_in(0, SEED_MAX),
+                      help=f"the same seed plays the same tournament, 0 to {SEED_MAX} (default 0: every "
+                      "demo plays the same tournament)")
     demo.add_argument("--json", action="store_true", help="print the final standings as JSON")
     demo.set_defaults(func=run_demo)
 
@@ -223,10 +226,7 @@ def _stop_when_replaced(coordinator: object, server: object) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from unox.cli.table_options import whole_number
-
-    port = whole_number("--port", args.port, 0, 65535)
-    return run_start(args, page=(args.host, int(port or 0)))
+    return run_start(args, page=(args.host, args.port))
 
 
 def _standings_server(name: str, coordinator: object, page: tuple[str, int]) -> object:
@@ -298,11 +298,10 @@ def _print_standings(table: dict, *, as_json: bool) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     """Bots play the demo tournament (`unox.tournament.demo`); the standings are printed here."""
-    from unox.cli.table_options import MAX_SEED, whole_number
     from unox.tournament.demo import TABLES, run_demo
     from unox.tournament.join import TournamentError
 
-    seed = whole_number("--seed", args.seed, 0, MAX_SEED) or 0
+    seed = args.seed  # 0 to SEED_MAX, checked by argparse (default 0)
     if args.broker is not None:
         _address(args.broker)
 

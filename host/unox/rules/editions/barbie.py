@@ -1,6 +1,6 @@
 """Barbie UNO (seed 000): classic UNO in turquoise, pink, green and orange, plus the Beachcomber.
 
-Rule IDs are those of RULES-editions.md (BA-...). Where this edition says nothing it is classic: two players
+Rule IDs are those of docs/rules.md (BA-...). Where this edition says nothing it is classic: two players
 (rule 3 is Draw Two, C-2P3), the last card (C-U3), an empty pile (C-R1), partners (C-V1), UNO penalty 2.
 
 The Beachcomber (BA-A1) is a wild whose player then may give one other player up to one card of each colour:

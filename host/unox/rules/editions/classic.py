@@ -1,7 +1,7 @@
 """Classic UNO (seed 004): the 108-card deck, Draw Two and Wild Draw Four with its challenge, and the launcher
 as an exact-count dealer: every draw is the cards due, fired and counted (DL1, DL2).
 
-Rule IDs are those of RULES-editions.md (C-...). Barbie, Casting Call and Mario Kart start from this class.
+Rule IDs are those of docs/rules.md (C-...). Barbie, Casting Call and Mario Kart start from this class.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """UNO Mario Kart (seed 003, Italian): classic UNO plus the Item Wild, and an item printed on every card.
 
-Rule IDs are those of RULES-editions.md (MK-..., decisions D17-D23). A card's item (mushroom, banana, green
+Rule IDs are those of docs/rules.md (MK-..., decisions D17-D23). A card's item (mushroom, banana, green
 shell, lightning, bomb) acts only when an Item Wild turns the card up: the Item Wild names no colour; its
 player has the launcher fire one card onto the pile (DL3, request `item`), the table reports which card and
 item it is, the item acts, and a choice it needs (the green shell's victim, a colour) comes with `choose`.
