@@ -50,7 +50,8 @@ def test_cycles_out_of_range_are_one_line_and_write_nothing(tmp_path):
          ",".join(C_V2_PLAYERS), "--cycles", "11", "--journal", str(tmp_path / "club.db")],
         capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == 2, done.stderr  # a usage error, as every number option's
-    assert done.stderr.strip().endswith("argument --cycles: 11 is out of range; give a whole number from 1 to 10")
+    said = "argument --cycles: 11 is out of range; give a whole number from 1 to 10"
+    assert done.stderr.strip().endswith(said)
     assert not (tmp_path / "club.db").exists()
 
 
