@@ -22,8 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "install",
         help="print or write the Raspberry Pi's systemd unit, udev rule and tournament broker config",
-        description="Start unox at boot (service), give the Pico a stable name (udev), and set up mosquitto "
-        "for a tournament and Home Assistant (broker).",
+        description="Start unox at boot (service), give the Pico a stable name (udev), set up mosquitto "
+        "for a tournament and Home Assistant (broker), and take a launcher out of Home Assistant "
+        "(homeassistant --remove).",
     )
     sub = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
     service = sub.add_parser(
