@@ -17,9 +17,15 @@ Measured:
 - the baseline: the same round trip with raw paho clients (publish QoS 1, the peer answers at once; 300 of
   them), no journal, no restarts; `ratio` = result p99 / baseline p99.
 
+Then the same run again beside `--hogs` busy processes (default 2: one CPU hog per core of a two-core
+machine), reported as `result_p99_loaded_ms` (its baseline measured under the same load).
+
 The last line is JSON: {"tables", "hands", "lost", "duplicated", "result_p99_ms", "baseline_p99_ms",
-"ratio", "result_p99_calm_ms"}; `result_p99_calm_ms` leaves out the hands reported within a second of a
-restart. Before it, the bench prints how long the broker was down each time and the 15 slowest hands.
+"ratio", "result_p99_calm_ms", "result_p99_loaded_ms", "baseline_p99_loaded_ms",
+"result_p99_calm_loaded_ms", "commit_p99_ms", "commit_p99_loaded_ms"}; `commit_p99_*` is one SQLite
+commit's p99 measured in the same run (a receipt waits for the coordinator's); `*_calm_*` leave out the
+hands reported within a second of a restart; `lost` and `duplicated` count both runs. Before it, the bench
+prints how long the broker was down each time and the 15 slowest hands.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -117,11 +124,26 @@ def baseline(broker: PrivateBroker, runs: int) -> float:
     return p99(times)
 
 
+def commit_p99(folder: Path, runs: int = 200) -> float:
+    """p99 of one SQLite commit as the journals make it (WAL, synchronous=FULL: one disk flush), in ms: the
+    floor under a receipt, which waits for the coordinator's commit."""
+    with ResultsJournal(folder / "commits.db") as journal:
+        times = []
+        for index in range(runs):
+            start = time.perf_counter()
+            journal.set("n", index)
+            times.append((time.perf_counter() - start) * 1000)
+            time.sleep(0.005)  # spaced as results are: each commit its own flush
+    return p99(times)
+
+
 def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> dict:
+    folder.mkdir(parents=True, exist_ok=True)
     users = ["coordinator", *[f"table{n}" for n in range(1, tables + 1)]]
-    broker = PrivateBroker.with_users(folder / "broker", users).start()
+    broker = PrivateBroker.with_users(folder / "broker", users, acl=("pattern readwrite bench/#",)).start()
     try:
         base = baseline(broker, min(hands, 300))
+        commit = commit_p99(folder)
         plan = Plan(tuple(f"P{n}" for n in range(1, 4 * tables + 1)))
         journal = ResultsJournal(folder / "coordinator.db")
         coordinator = Coordinator(parse(broker.url("coordinator", "bench")), journal, plan,
@@ -175,7 +197,8 @@ def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> di
     print(f"{tables} tables, {len(reported)} hands in {elapsed:.1f} s, broker restarted {restarts} times")
     print(f"result -> receipt: median {statistics.median(latencies):.2f} ms, p99 {result_p99:.2f} ms "
           f"(away from restarts: p99 {p99(calm):.2f} ms over {len(calm)} hands)")
-    print(f"baseline raw paho QoS 1 round trip: p99 {base:.2f} ms")
+    print(f"baseline raw paho QoS 1 round trip: p99 {base:.2f} ms; one SQLite commit (disk flush): p99 "
+          f"{commit:.2f} ms")
     print("broker down (SIGTERM to listening again): "
           + ", ".join(f"{(up - down) * 1000:.0f} ms" for down, up in outages))
     slow = sorted(latencies)[-15:]
@@ -183,7 +206,12 @@ def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> di
     return {"tables": tables, "hands": len(reported), "lost": len(reported - counted),
             "duplicated": counted_hands - len(counted), "result_p99_ms": round(result_p99, 2),
             "baseline_p99_ms": round(base, 2), "ratio": round(result_p99 / base, 2),
-            "result_p99_calm_ms": round(p99(calm), 2)}
+            "result_p99_calm_ms": round(p99(calm), 2), "commit_p99_ms": round(commit, 2)}
+
+
+def hogs(count: int) -> list[subprocess.Popen]:
+    """`count` busy processes (a CPU hog each), as other programs on a loaded Pi."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
 
 
 def main() -> None:
@@ -192,9 +220,26 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--restarts", type=int, default=2)
     parser.add_argument("--pace", type=float, default=0.5, help="mean seconds between a table's hands")
+    parser.add_argument("--hogs", type=int, default=2, help="busy processes beside the loaded run (0: none)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="unox-bench-") as folder:
-        print(json.dumps(run(args.tables, args.hands, args.restarts, args.pace, Path(folder))))
+        summary = run(args.tables, args.hands, args.restarts, args.pace, Path(folder) / "calm")
+        if args.hogs:
+            print(f"again beside {args.hogs} busy processes (CPU hogs):")
+            busy = hogs(args.hogs)
+            try:
+                loaded = run(args.tables, args.hands, args.restarts, args.pace, Path(folder) / "loaded")
+            finally:
+                for hog in busy:
+                    hog.kill()
+                    hog.wait()
+            summary.update(lost=summary["lost"] + loaded["lost"],
+                           duplicated=summary["duplicated"] + loaded["duplicated"],
+                           result_p99_loaded_ms=loaded["result_p99_ms"],
+                           baseline_p99_loaded_ms=loaded["baseline_p99_ms"],
+                           result_p99_calm_loaded_ms=loaded["result_p99_calm_ms"],
+                           commit_p99_loaded_ms=loaded["commit_p99_ms"])
+        print(json.dumps(summary))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from unox.install import InstallError
 
 BROKER_CONF_PATH = Path("etc/mosquitto/conf.d/unox.conf")
 BROKER_PASSWORDS_PATH = Path("etc/mosquitto/unox.passwd")
+BROKER_ACL_PATH = Path("etc/mosquitto/unox.acl")
 MQTT_PORT = 1883
 MAX_TABLES = 20
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -29,15 +30,25 @@ def broker_users(tables: int) -> list[str]:
     return ["coordinator", *[f"table{n}" for n in range(1, tables + 1)], "homeassistant"]
 
 
-def broker_config(passwords: Path) -> str:
-    """mosquitto.conf lines for conf.d: every interface (the tables are other machines), no anonymous."""
+def broker_config(passwords: Path, acl: Path) -> str:
+    """mosquitto.conf lines for conf.d: every interface (the tables are other machines), no anonymous, and
+    the ACL that says who may publish what."""
     return (
         "# unox tournament and Home Assistant broker (docs/tournament.md); written by unox install broker\n"
         f"listener {MQTT_PORT}\n"
         "allow_anonymous false\n"
         "set_tcp_nodelay true\n"
         f"password_file {passwords}\n"
+        f"acl_file {acl}\n"
     )
+
+
+def broker_acl() -> str:
+    """Who may publish what: each table only its own table's topics, the coordinator only the schedule,
+    round, standings and receipts, Home Assistant only its birth message; everyone reads."""
+    from unox.tournament.broker import acl_text
+
+    return acl_text()
 
 
 def existing_users(path: Path) -> set[str]:

@@ -7,11 +7,13 @@ serial port and a table's journal both name their holder this way. Elsewhere (no
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from pathlib import Path
 
 PROC_LOCKS = Path("/proc/locks")
 COMMAND_CHARS = 120
+URL_PASSWORD = re.compile(r"(://[^/:@\s]*:)[^@\s]*@")  # mqtt://user:PASSWORD@host: another's secret
 
 
 def flock_holder(path: str | os.PathLike) -> tuple[int, str] | None:
@@ -48,7 +50,7 @@ def command_line(pid: int) -> str:
         argv = ["unox", *argv[3:]]
     elif argv and Path(argv[0]).name == "unox":
         argv = ["unox", *argv[1:]]
-    text = shlex.join(argv) if argv else "?"
+    text = URL_PASSWORD.sub(r"\1***@", shlex.join(argv)) if argv else "?"
     return text if len(text) <= COMMAND_CHARS else text[: COMMAND_CHARS - 3] + "..."
 
 

@@ -19,6 +19,7 @@ import time
 import paho.mqtt.client as mqtt
 from unox.homeassistant.bridge import HomeAssistantBridge
 from unox.homeassistant.discovery import ENTITIES, announcements, node_id
+from unox.launcher.base import FAULTS
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.tournament.address import parse
@@ -46,7 +47,7 @@ COMMON = {
     "json_attributes_topic",
 }
 DOCUMENTED = {
-    "sensor": COMMON | {"unit_of_measurement", "state_class", "suggested_display_precision"},
+    "sensor": COMMON | {"unit_of_measurement", "state_class", "suggested_display_precision", "options"},
     "binary_sensor": COMMON | {"payload_on", "payload_off", "off_delay"},
 }
 DEVICE_FIELDS = {
@@ -78,6 +79,10 @@ def test_every_discovery_payload_fits_home_assistants_documented_schema():
         "presses",
         "cards_fired",
         "turn",
+        "battery",
+        "battery_low",
+        "hand",
+        "winner",
     ]
     assert len({p["unique_id"] for _, p in found}) == len(found) == len(ENTITIES)
     for topic, payload in found:
@@ -94,6 +99,42 @@ def test_every_discovery_payload_fits_home_assistants_documented_schema():
         if "state_class" in payload:
             assert payload["state_class"] in STATE_CLASSES and payload.get("unit_of_measurement")
         assert "/" not in payload["unique_id"] and not payload["state_topic"].startswith("homeassistant/")
+    by_id = {topic.split("/")[-2]: payload for topic, payload in found}
+    # issue 24: Link and Last fault are diagnostics; Last fault is an enum of every fault the launcher names
+    assert by_id["link"]["entity_category"] == by_id["last_fault"]["entity_category"] == "diagnostic"
+    fault = by_id["last_fault"]
+    assert fault["device_class"] == "enum"
+    assert "unit_of_measurement" not in fault and "state_class" not in fault  # HA refuses them on an enum
+    assert set(FAULTS) | {"none"} <= set(fault["options"])
+    assert all("entity_category" not in p for k, p in by_id.items() if k not in ("link", "last_fault"))
+
+
+def test_a_fault_the_enum_does_not_know_is_other_never_an_unknown_state():
+    from types import SimpleNamespace
+
+    from unox.homeassistant.discovery import FAULT_STATES
+    from unox.homeassistant.snapshots import launcher_view
+
+    link = SimpleNamespace(alive=lambda: True)
+    for fault, shown in [(None, "none"), ("jam", "jam"), ("battery", "battery"), ("smoke", "other")]:
+        launcher = SimpleNamespace(state=SimpleNamespace(lid_open=False, last_fault=fault), link=link)
+        assert launcher_view(launcher)["last_fault"] == shown and shown in FAULT_STATES
+
+
+def test_an_unreachable_broker_is_said_on_screen_never_silent(tmp_path):
+    """Issue 24, failure 8: before, `--mqtt` with no broker waited 5 s and then went on silently."""
+    from unox.cli.mqtt_option import start_bridge
+    from unox.tournament.broker import free_port
+
+    said: list[str] = []
+    port = free_port()  # nothing listens there
+    stop = start_bridge(parse(f"mqtt://table1:x@127.0.0.1:{port}/", need_name=False), lambda: {},
+                        wait=0.3, say=said.append)
+    try:
+        assert said == [f"Home Assistant: no broker answered at 127.0.0.1:{port} within 0.3 s; unox goes on "
+                        "without it and keeps trying (is mosquitto running there?)"]
+    finally:
+        stop()
 
 
 class HomeAssistant:
@@ -104,7 +145,7 @@ class HomeAssistant:
         self.configs: dict[str, dict] = {}
         self.changed = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="homeassistant-test")
-        self.client.username_pw_set("ha", broker.users["ha"])
+        self.client.username_pw_set("homeassistant", broker.users["homeassistant"])
         self.client.on_connect = lambda c, *a: c.subscribe("homeassistant/#", qos=1)
         self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", broker.port)
@@ -150,7 +191,8 @@ def test_home_assistant_sees_the_entities_appear_update_and_go_unavailable_by_th
     address = parse(f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/", need_name=False)
     bridge = HomeAssistantBridge(address, "unox_testpi", lambda: table_snapshot(table), interval=0.05).start()
     try:
-        ha.wait(lambda: len(ha.configs) == 7 and ha.available("turn") == "online", "the 7 entities online")
+        ha.wait(lambda: len(ha.configs) == len(ENTITIES) and ha.available("turn") == "online",
+                "every entity online")
         ha.wait(lambda: ha.state("turn") == "nobody" and ha.state("link") == "OFF", "the first states")
         assert ha.state("presses") == "0" and ha.state("last_fault") == "none"
         table.handle({"cmd": "deal", "dealer": "Ann"})
@@ -236,3 +278,26 @@ def test_a_wrong_mqtt_password_is_one_clear_line(broker):
         timeout=WAIT * 2,
     )
     assert done.returncode == 1 and "refused table1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_battery_the_firmware_reports_and_the_nights_hands_and_scores_are_entities():
+    from types import SimpleNamespace
+
+    from unox.homeassistant.snapshots import idle_snapshot, launcher_view, table_snapshot
+
+    link = SimpleNamespace(alive=lambda: True)
+    state = SimpleNamespace(lid_open=False, last_fault=None, battery_mv=None, battery_low=False)
+    launcher = SimpleNamespace(state=state, link=link)
+    assert (launcher_view(launcher)["battery"], launcher_view(launcher)["battery_low"]) == ("None", "OFF")
+    state.battery_mv, state.battery_low = 3512, True  # a BATTERY report: 3512 mV, low
+    assert (launcher_view(launcher)["battery"], launcher_view(launcher)["battery_low"]) == ("3512", "ON")
+    table = Table.create(TableSettings(players=("Ann", "Bob"), launcher="script", seed=3))
+    try:
+        seen = table_snapshot(table)
+        now = table.state()
+    finally:
+        table.close()
+    attributes = json.loads(seen["hand_attributes"])
+    assert seen["hand"] == str(now.get("hand") or 0) and seen["winner"] == "nobody"
+    assert attributes == {"cards_held": now.get("hands") or {}, "scores": now.get("scores") or {}}
+    assert set(idle_snapshot()) == set(seen)  # a tournament table between rounds publishes the same entities

@@ -14,6 +14,7 @@ import threading
 import time
 
 import paho.mqtt.client as mqtt
+from unox.homeassistant.discovery import ENTITIES
 from unox.tournament.address import parse
 from unox.tournament.broker import free_port
 from unox.tournament.coordinator import Coordinator
@@ -33,18 +34,18 @@ def nothing_retained_under(broker, prefix: str) -> list[str]:
     seen: list[str] = []
     arrived = threading.Event()
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="house-check")
-    client.username_pw_set("ha", broker.users["ha"])
+    client.username_pw_set("homeassistant", broker.users["homeassistant"])
 
     def on_subscribe(c, *args):
-        c.publish("house-check/sentinel", "done", qos=1)
+        c.publish("test/house-check/sentinel", "done", qos=1)
 
     def on_message(c, userdata, message):
-        if message.topic == "house-check/sentinel":
+        if message.topic == "test/house-check/sentinel":
             arrived.set()
         else:
             seen.append(message.topic)
 
-    client.on_connect = lambda c, *a: c.subscribe([(prefix + "#", 1), ("house-check/sentinel", 1)])
+    client.on_connect = lambda c, *a: c.subscribe([(prefix + "#", 1), ("test/house-check/sentinel", 1)])
     client.on_subscribe = on_subscribe
     client.on_message = on_message
     client.connect("127.0.0.1", broker.port)
@@ -76,7 +77,7 @@ def test_unox_play_with_a_tournament_shows_the_rounds_table_in_home_assistant(br
     try:
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr
         assert "round 1, table 1: Ann Bob Cy Dee" in done.stdout
-        ha.wait(lambda: len(ha.configs) == 7, "the 7 entities")
+        ha.wait(lambda: len(ha.configs) == len(ENTITIES), "every entity")
         # the round's table as it was left: Ann dealt and the first card turned, so it is Bob's turn
         ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table")
         assert ha.state("cards_left") not in (None, "none")
@@ -119,7 +120,8 @@ def test_unox_serve_with_a_tournament_shows_the_rounds_table_in_home_assistant(b
             for request in ({"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip", "card": "G7", "fired": 1}):
                 status, reply = operator.request(request)
                 assert status == 200 and reply["ok"], reply
-            ha.wait(lambda: len(ha.configs) == 7 and ha.available("turn") == "online", "the entities online")
+            ha.wait(lambda: len(ha.configs) == len(ENTITIES) and ha.available("turn") == "online",
+                    "the entities online")
             ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table, played on a phone")
         finally:
             serve.send_signal(signal.SIGINT)
@@ -152,7 +154,8 @@ def test_the_retained_check_sees_what_a_started_bridge_leaves(broker):
         assert bridge.link.wait_connected(WAIT)
     finally:
         bridge.stop()
-    assert len([t for t in nothing_retained_under(broker, "homeassistant/") if t.endswith("/config")]) == 7
+    configs = [t for t in nothing_retained_under(broker, "homeassistant/") if t.endswith("/config")]
+    assert len(configs) == len(ENTITIES)
 
 
 def test_a_tournament_serve_on_a_taken_port_is_refused_before_joining(broker, tmp_path):

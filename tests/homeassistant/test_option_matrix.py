@@ -57,7 +57,7 @@ class Watcher:
         self.online = 0
         self.changed = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="matrix-ha")
-        self.client.username_pw_set("ha", broker.users["ha"])
+        self.client.username_pw_set("homeassistant", broker.users["homeassistant"])
         self.client.on_connect = lambda c, *a: c.subscribe(f"unox/{self.node}/#", qos=1)
         self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", broker.port)
@@ -89,9 +89,27 @@ class Watcher:
 
 @pytest.fixture
 def world(broker, tmp_path, monkeypatch):
+    announce_a_tournament(broker, "club")
     watcher = Watcher(broker)
     yield broker, watcher
     watcher.stop()
+
+
+def announce_a_tournament(broker, name: str) -> None:
+    """A table joins the tournament open under its name (issue 24): its schedule, retained, as the
+    coordinator publishes it."""
+    from unox.tournament import topics
+    from unox.tournament.address import parse as parse_url
+    from unox.tournament.link import Link
+    from unox.tournament.schedule import Plan
+
+    link = Link(parse_url(broker.url("coordinator", name)), "", {}, persistent=False).start()
+    try:
+        assert link.wait_connected(WAIT)
+        plan = Plan(("Ann", "Bob", "Cy", "Dee"))
+        link.publish(topics.schedule(name), plan.to_json(), retain=True).wait_for_publish(WAIT)
+    finally:
+        link.stop()
 
 
 def parse(command: str, argv: list[str]) -> argparse.Namespace:

@@ -26,7 +26,7 @@ def test_install_md_shows_both_commands_printed_and_written():
     examples = install_examples()
     shown = {(words[1], "--write" in words) for words in examples}
     assert shown == {("service", False), ("service", True), ("udev", False), ("udev", True),
-                     ("broker", False), ("broker", True)}
+                     ("broker", False), ("broker", True), ("homeassistant", False)}  # the last writes no file
 
 
 @pytest.mark.parametrize("words", install_examples(), ids=" ".join)
@@ -34,7 +34,7 @@ def test_every_install_example_parses(words):
     args = build_parser().parse_args(words)
     assert args.command == "install" and args.what == words[1]
     assert args.func.__module__ == "unox.cli.commands.install" and args.func.__name__ == f"run_{words[1]}"
-    assert args.write is ("--write" in words)
+    assert getattr(args, "write", False) is ("--write" in words)
 
 
 @pytest.mark.parametrize("what", ["service", "udev", "broker"])

@@ -31,10 +31,10 @@ def journal_rows(path: Path) -> list[dict]:
 
 def pairs_of(players: list[str], round_no: int, table: int) -> list[tuple[str, ...]]:
     """The pairs the rules give (C-V3: the circle method; C-V2: D7's A+C, A+B, A+D)."""
-    if len(players) == 8:
-        return [tuple(p) for p in multi_table_rounds(players)[round_no - 1][table - 1]]
+    if len(players) == 8:  # a second cycle ("varias rondas") plays the rotation again
+        return [tuple(p) for p in multi_table_rounds(players)[(round_no - 1) % 7][table - 1]]
     a, b, c, d = players
-    return [[(a, c), (b, d)], [(a, b), (c, d)], [(a, d), (b, c)]][round_no - 1]
+    return [[(a, c), (b, d)], [(a, b), (c, d)], [(a, d), (b, c)]][(round_no - 1) % 3]
 
 
 def scored_by_hand(players: list[str], results: list[dict]) -> dict[str, int]:
@@ -62,23 +62,34 @@ def wait_for(check, what: str, timeout: float = WAIT):
 
 
 def read_until(process: subprocess.Popen, needle: str, timeout: float = WAIT) -> list[str]:
-    """Lines of `process`'s stdout up to the first holding `needle` (the process must print it)."""
+    """Lines of `process`'s stdout up to the first holding `needle` (the process must print it).
+
+    Read from the pipe itself, not through Python's text buffer: a buffered line is invisible to `select`,
+    so two lines arriving in one read would leave the second waiting for the timeout. What was read past
+    the needle is kept for the next call."""
+    import os
     import selectors
 
     lines: list[str] = []
+    pending: str = getattr(process, "_unread", "")
     deadline = time.monotonic() + timeout
+    fd = process.stdout.fileno()
     with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        while time.monotonic() < deadline:
-            if not selector.select(max(deadline - time.monotonic(), 0)):
+        selector.register(fd, selectors.EVENT_READ)
+        while True:
+            while "\n" in pending:
+                line, pending = pending.split("\n", 1)
+                lines.append(line + "\n")
+                if needle in line:
+                    process._unread = pending  # type: ignore[attr-defined]
+                    return lines
+            if time.monotonic() >= deadline or not selector.select(max(deadline - time.monotonic(), 0)):
                 break
-            line = process.stdout.readline()
-            if not line:
+            chunk = os.read(fd, 65536)
+            if not chunk:
                 break
-            lines.append(line)
-            if needle in line:
-                return lines
-    raise AssertionError(f"no {needle!r} in the output: {''.join(lines)[-2000:]}")
+            pending += chunk.decode(errors="replace")
+    raise AssertionError(f"no {needle!r} in the output: {(''.join(lines) + pending)[-2000:]}")
 
 
 def table_process(url: str, number: int, journal: Path, seed: int = 3) -> subprocess.Popen:

@@ -67,24 +67,24 @@ def test_a_repeated_state_is_dropped_unparsed_but_a_repeated_result_is_delivered
         if payload == {"end": True}:
             done.set()
 
-    states = ("club/state",)
-    reader = Link(parse(broker.url("table1", "club")), "reader", {"club/#": on}, states=states).start()
+    states = ("test/club/state",)
+    reader = Link(parse(broker.url("table1", "club")), "reader", {"test/club/#": on}, states=states).start()
     sender = _link(broker.url("table2", "club"), "sender")
     try:
         assert reader.wait_connected(10) and sender.wait_connected(10)
-        for topic, payload in [("club/state", {"round": 1}), ("club/state", {"round": 1}),
-                               ("club/result", {"hand": 1}), ("club/result", {"hand": 1}),
-                               ("club/state", {"round": 2}), ("club/state", {"round": 1}),
-                               ("club/end", {"end": True})]:
+        for topic, payload in [("test/club/state", {"round": 1}), ("test/club/state", {"round": 1}),
+                               ("test/club/result", {"hand": 1}), ("test/club/result", {"hand": 1}),
+                               ("test/club/state", {"round": 2}), ("test/club/state", {"round": 1}),
+                               ("test/club/end", {"end": True})]:
             sender.publish(topic, payload).wait_for_publish(10)
         assert done.wait(10)
         assert seen == [
-            ("club/state", {"round": 1}),
-            ("club/result", {"hand": 1}),
-            ("club/result", {"hand": 1}),
-            ("club/state", {"round": 2}),
-            ("club/state", {"round": 1}),
-            ("club/end", {"end": True}),
+            ("test/club/state", {"round": 1}),
+            ("test/club/result", {"hand": 1}),
+            ("test/club/result", {"hand": 1}),
+            ("test/club/state", {"round": 2}),
+            ("test/club/state", {"round": 1}),
+            ("test/club/end", {"end": True}),
         ]
     finally:
         reader.stop()
@@ -100,14 +100,14 @@ def test_a_message_queued_for_an_offline_persistent_client_arrives_when_it_retur
         seen.append(payload)
         got.set()
 
-    first = _link(broker.url("table1", "club"), "fixed-id", {"unox/t": on})
+    first = _link(broker.url("table1", "club"), "fixed-id", {"test/t": on})
     assert first.wait_connected(10)
     first.stop()
     sender = _link(broker.url("table2", "club"), "sender")
     assert sender.wait_connected(10)
-    sender.publish("unox/t", {"n": 1}).wait_for_publish(10)
+    sender.publish("test/t", {"n": 1}).wait_for_publish(10)
     sender.stop()
-    again = _link(broker.url("table1", "club"), "fixed-id", {"unox/t": on})
+    again = _link(broker.url("table1", "club"), "fixed-id", {"test/t": on})
     try:
         assert got.wait(10) and seen == [{"n": 1}]
     finally:

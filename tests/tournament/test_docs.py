@@ -88,7 +88,8 @@ def test_the_club_commands_in_docs_tournament_md_run_a_whole_tournament(broker, 
         serve.send_signal(signal.SIGINT)
         serve.communicate(timeout=WAIT)
     assert serve.returncode == 0
-    table2_journal = tmp_path / "state" / "unox" / "tournaments" / "club-table2.db"  # its default journal
+    # its default journal: one per tournament id, so next week's table under the same name starts afresh
+    (table2_journal,) = (tmp_path / "state" / "unox" / "tournaments").glob("club-*-table2.db")
     played = journal_rows(tmp_path / "table1.db") + journal_rows(table2_journal)
     assert len(played) == 56 and by_broker["over"]
     assert {r["player"]: r["points"] for r in by_broker["players"]} == scored_by_hand(C_V3_PLAYERS, played)

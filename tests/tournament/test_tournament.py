@@ -151,7 +151,7 @@ def test_the_broker_restarted_mid_round_tables_keep_playing_and_every_result_arr
 
     def on_line(seat, line):
         if seat.number == 1 and line.startswith("  hand 2") and "down" not in offline:
-            if seat.journal.get("tournament/round") == {"round": 3, "over": False}:
+            if (seat.journal.get("tournament/round") or {}).get("round") == 3:
                 broker.stop()  # in round 3, between two hands
                 offline["down"] = True
         elif seat.number == 1 and line.startswith("  hand 4") and offline.get("down") and "up" not in offline:
@@ -250,11 +250,11 @@ def test_a_table_killed_with_kill_9_and_resumed_sends_its_unsent_results_once(br
     """The results it played with nobody listening exist only in its journal; resumed, it sends them."""
     plan = Plan(tuple(C_V2_PLAYERS))
     name = "killed"
-    announcer = Link(parse(broker.url("ha", name)), "announcer", {}, persistent=False).start()
+    announcer = Link(parse(broker.url("coordinator", name)), "announcer", {}, persistent=False).start()
     assert announcer.wait_connected(WAIT)
     announcer.publish(f"unox/tournament/{name}/schedule", plan.to_json(), retain=True).wait_for_publish(WAIT)
     announcer.publish(
-        f"unox/tournament/{name}/round", {"round": 1, "over": False}, retain=True
+        f"unox/tournament/{name}/round", {"round": 1, "over": False, "id": plan.tournament}, retain=True
     ).wait_for_publish(WAIT)
     announcer.stop()
     url, table_journal = broker.url("table1", name), tmp_path / "table1.db"
@@ -308,6 +308,7 @@ def test_a_result_sent_twice_is_counted_once(broker, tmp_path):
             assert table.wait_connected(WAIT)
             result = {
                 "hand_id": "r1-t1-h1",
+                "tournament": plan.tournament,
                 "round": 1,
                 "table": 1,
                 "hand": 1,
@@ -323,7 +324,7 @@ def test_a_result_sent_twice_is_counted_once(broker, tmp_path):
             coordinator.stop()
         assert counted == 1
         assert (
-            acks == [{"hand_id": "r1-t1-h1", "ok": True}] * 2
+            acks == [{"hand_id": "r1-t1-h1", "id": plan.tournament, "ok": True}] * 2
         )  # both acknowledged, so neither is sent again
         assert journal.copies() == {"r1-t1-h1": 2}
     # C-V2 hand 1 pairs Ann+Cy against Bob+Dee (D7): Bob went out, his pair scores Ann's 10 and Cy's 7, once
@@ -337,6 +338,7 @@ def test_a_result_that_is_not_in_the_schedule_is_refused_and_not_counted(broker,
         coordinator = Coordinator(parse(broker.url("coordinator", "bad")), journal, plan, say=lambda t: None)
         bad = {
             "hand_id": "r1-t1-h1",
+            "tournament": plan.tournament,
             "round": 1,
             "table": 1,
             "hand": 1,

@@ -63,15 +63,14 @@ def joined_seat(args: argparse.Namespace) -> Iterator[tuple[TableSeat, Path]]:
     """The table's seat and its results journal's path, every refusal one `CommandError`."""
     from unox.table.journal import JournalError as TableJournalError
     from unox.table.settings import SettingsError
-    from unox.tournament.join import TournamentError, default_journal
+    from unox.tournament.join import TournamentError
     from unox.tournament.join import joined_seat as join
     from unox.tournament.journal import JournalError
     from unox.tournament.link import LinkError
 
     address, number = checked_options(args)
-    path = args.journal or default_journal(address.name, number)
     try:
-        with join(address, number, path) as seat:
+        with join(address, number, args.journal, say=_tell) as (seat, path):
             yield seat, path
     except (TournamentError, JournalError, LinkError, TableJournalError, SettingsError) as exc:
         raise CommandError(str(exc)) from exc
@@ -89,7 +88,7 @@ def run_table(args: argparse.Namespace) -> int:
     with joined_seat(args) as (seat, path):
         address, number = seat.address, seat.number
         say = _say if args.bots else _tell  # people use stdout for the table protocol
-        say(f"table {number} of {address.name}: results journal {path}")
+        say(f"table {number} of {address.name} (tournament {seat.tournament}): results journal {path}")
         if not seat.link.wait_connected(CONNECT_WAIT_S):
             say(f"waiting for the broker at {address.host}:{address.port} (the table keeps trying)")
         if args.bots is None:
@@ -97,11 +96,23 @@ def run_table(args: argparse.Namespace) -> int:
                                    profile=args.profile, launcher=args.launcher,
                                    open_launcher=lambda spec: open_table_launcher(spec, args), say=_tell)
             ended = "the input ended; continue with the same command and --journal"
+            if done:
+                refused_results(seat)
             _tell(f"table {seat.number}: " + ("every result is in" if done else ended))
             return 0
         played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
+        refused_results(seat)
         _say(f"table {number}: every result is in ({played} hands played now)")
     return 0
+
+
+def refused_results(seat: TableSeat) -> None:
+    """A table whose results the coordinator refused ends with that, and a non-zero exit."""
+    from unox.tournament.join import refused_line
+
+    line = refused_line(seat)
+    if line is not None:
+        raise CommandError(line)
 
 
 def run_play(setup: Any) -> int:

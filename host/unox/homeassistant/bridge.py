@@ -6,7 +6,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from unox.homeassistant.discovery import OFFLINE, ONLINE, announcements, availability_topic, state_topic
+from unox.homeassistant.discovery import (
+    ENTITIES,
+    OFFLINE,
+    ONLINE,
+    Entity,
+    announcements,
+    availability_topic,
+    state_topic,
+)
 from unox.tournament.address import BrokerAddress
 from unox.tournament.link import Link
 
@@ -17,8 +25,8 @@ class HomeAssistantBridge:
     """Publishes `snapshot()` (object id -> state text) for the device `node`."""
 
     def __init__(self, address: BrokerAddress, node: str, snapshot: Callable[[], dict[str, str]],
-                 interval: float = INTERVAL_S):
-        self.node, self.snapshot, self.interval = node, snapshot, interval
+                 interval: float = INTERVAL_S, entities: tuple[Entity, ...] = ENTITIES):
+        self.node, self.snapshot, self.interval, self.entities = node, snapshot, interval, entities
         self._sent: dict[str, str] = {}
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -32,7 +40,7 @@ class HomeAssistantBridge:
         return self
 
     def _announce(self) -> None:
-        for topic, payload in announcements(self.node):
+        for topic, payload in announcements(self.node, self.entities):
             self.link.publish(topic, payload, retain=True)
         with self._lock:
             self._sent = {}  # the broker may have lost them: send every state again

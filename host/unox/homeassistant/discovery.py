@@ -14,10 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from unox import __version__
+from unox.launcher.base import FAULTS
 
 PREFIX = "homeassistant"  # HA's default discovery prefix
 ONLINE, OFFLINE = "online", "offline"
 ON, OFF = "ON", "OFF"  # binary sensors' default payload_on / payload_off
+NO_FAULT, OTHER_FAULT = "none", "other"
+# Last fault is an enum sensor: HA offers exactly these states in automations and history
+FAULT_STATES = (NO_FAULT, *FAULTS, "abort", OTHER_FAULT)
+DIAGNOSTIC = ("entity_category", "diagnostic")  # shown under the device's diagnostics, not its controls
 
 
 @dataclass(frozen=True)
@@ -25,14 +30,16 @@ class Entity:
     object_id: str
     component: str  # sensor or binary_sensor
     name: str
-    extra: tuple[tuple[str, str], ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
 
 
 ENTITIES = (
     Entity("cards_left", "sensor", "Cards left (estimate)",
            (("unit_of_measurement", "cards"), ("state_class", "measurement"), ("icon", "mdi:cards"))),
-    Entity("link", "binary_sensor", "Link", (("device_class", "connectivity"),)),
-    Entity("last_fault", "sensor", "Last fault", (("icon", "mdi:alert-circle-outline"),)),
+    Entity("link", "binary_sensor", "Link", (("device_class", "connectivity"), DIAGNOSTIC)),
+    Entity("last_fault", "sensor", "Last fault", (("icon", "mdi:alert-circle-outline"),
+                                                  ("device_class", "enum"), ("options", list(FAULT_STATES)),
+                                                  DIAGNOSTIC)),
     Entity("lid", "binary_sensor", "Lid", (("device_class", "opening"),)),
     Entity("presses", "sensor", "Presses tonight", (("unit_of_measurement", "presses"),
                                                     ("state_class", "total_increasing"),
@@ -41,6 +48,13 @@ ENTITIES = (
                                                             ("state_class", "total_increasing"),
                                                             ("icon", "mdi:cards-outline"))),
     Entity("turn", "sensor", "Whose turn", (("icon", "mdi:account-arrow-right"),)),
+    # issue 24: the battery the firmware reports, and the night's hands and scores
+    Entity("battery", "sensor", "Battery", (("device_class", "voltage"), ("unit_of_measurement", "mV"),
+                                            ("state_class", "measurement"))),
+    Entity("battery_low", "binary_sensor", "Battery low", (("device_class", "battery"),)),
+    Entity("hand", "sensor", "Hand", (("icon", "mdi:cards-playing-outline"),
+                                      ("json_attributes_topic", "ATTRIBUTES"))),
+    Entity("winner", "sensor", "Winner", (("icon", "mdi:trophy"),)),
 )
 
 
@@ -62,7 +76,26 @@ def config_topic(node: str, entity: Entity) -> str:
     return f"{PREFIX}/{entity.component}/{node}/{entity.object_id}/config"
 
 
+# A tournament is a device of its own, announced by its coordinator (`tournament start --home-assistant`):
+# the open round, the leader with every player's points (and points with each partner) as attributes, the
+# winner once every hand is in.
+TOURNAMENT_ENTITIES = (
+    Entity("round", "sensor", "Round", (("icon", "mdi:numeric"),)),
+    Entity("hands", "sensor", "Hands in", (("unit_of_measurement", "hands"), ("state_class", "measurement"),
+                                            ("icon", "mdi:cards-playing-outline"))),
+    Entity("standings", "sensor", "Leader", (("icon", "mdi:podium"),
+                                             ("json_attributes_topic", "ATTRIBUTES"))),
+    Entity("winner", "sensor", "Winner", (("icon", "mdi:trophy"),)),
+)
+
+
+def tournament_node(name: str) -> str:
+    """`unox_tournament_<name>`: one device per tournament name (the club's, every week)."""
+    return f"unox_tournament_{re.sub(r'[^a-zA-Z0-9_-]', '_', name)}"[:64]
+
+
 def config_payload(node: str, entity: Entity) -> dict[str, Any]:
+    tournament = node.startswith("unox_tournament_")
     payload: dict[str, Any] = {
         "name": entity.name,
         "unique_id": f"{node}_{entity.object_id}",
@@ -72,18 +105,21 @@ def config_payload(node: str, entity: Entity) -> dict[str, Any]:
         "payload_not_available": OFFLINE,
         "device": {
             "identifiers": [node],
-            "name": f"UNO launcher ({node.removeprefix('unox_')})",
+            "name": (f"UNO tournament ({node.removeprefix('unox_tournament_')})" if tournament else
+                     f"UNO launcher ({node.removeprefix('unox_')})"),
             "manufacturer": "unox",
-            "model": "UNO Extreme card launcher",
+            "model": "UNO tournament" if tournament else "UNO Extreme card launcher",
             "sw_version": __version__,
         },
         **dict(entity.extra),
     }
+    if payload.get("json_attributes_topic") == "ATTRIBUTES":
+        payload["json_attributes_topic"] = state_topic(node, f"{entity.object_id}_attributes")
     if entity.component == "binary_sensor":
         payload.update(payload_on=ON, payload_off=OFF)
     return payload
 
 
-def announcements(node: str) -> list[tuple[str, dict[str, Any]]]:
+def announcements(node: str, entities: tuple[Entity, ...] = ENTITIES) -> list[tuple[str, dict[str, Any]]]:
     """(config topic, payload) for every entity."""
-    return [(config_topic(node, entity), config_payload(node, entity)) for entity in ENTITIES]
+    return [(config_topic(node, entity), config_payload(node, entity)) for entity in entities]

@@ -51,17 +51,29 @@ def rotation_over(variant: str | None, hand: int) -> bool:
     return variant == "rotation" and hand >= 3 * ROTATION_HANDS
 
 
+# C-V3's 7 rounds for seats 0..7, each round (table 1's two pairs, table 2's two pairs). Everyone partners
+# everyone once (D7's round robin), and, where the sheet leaves it free, every two players meet as opponents
+# exactly twice and everyone sits at table 1 between 1 and 5 of the 7 rounds. Found by an exhaustive search;
+# the circle method's own tables meet 7 pairs never and 7 pairs four times, and keep seat 0 at table 1.
+C_V3_BALANCED = (
+    ((0, 1), (2, 3), (4, 5), (6, 7)),
+    ((0, 2), (4, 6), (1, 3), (5, 7)),
+    ((0, 3), (4, 7), (1, 2), (5, 6)),
+    ((0, 4), (1, 5), (2, 6), (3, 7)),
+    ((0, 5), (2, 7), (1, 4), (3, 6)),
+    ((1, 7), (2, 4), (0, 6), (3, 5)),
+    ((2, 5), (3, 4), (0, 7), (1, 6)),
+)
+
+
 def multi_table_rounds(players: Sequence[str]) -> list[list[tuple[tuple[str, str], tuple[str, str]]]]:
-    """C-V3/D7: 8 players, everyone partners everyone once: the circle method's 7 rounds of 4 pairs, the
-    first two pairs at one table and the last two at the other. Each round is 4 hands of `partners` at each
-    table (28 hands); every player adds up what their pairs scored, as in C-V2."""
+    """C-V3/D7: 8 players, everyone partners everyone once: 7 rounds of 4 pairs, two pairs at each of the two
+    tables, opponents balanced (`C_V3_BALANCED`). Each round is 4 hands of `partners` at each table (28
+    hands); every player adds up what their pairs scored, as in C-V2."""
     if len(players) != 8:
         raise RuleError("bad_setup", "the multi-table variant is for exactly 8 players (C-V3)")
-    fixed, ring = players[0], list(players[1:])
     rounds = []
-    for _ in range(len(ring)):
-        line = [fixed, *ring]
-        pairs = [(line[i], line[-1 - i]) for i in range(4)]
+    for a, b, c, d in C_V3_BALANCED:
+        pairs = [(players[x], players[y]) for x, y in (a, b, c, d)]
         rounds.append([(pairs[0], pairs[1]), (pairs[2], pairs[3])])
-        ring = ring[-1:] + ring[:-1]
     return rounds

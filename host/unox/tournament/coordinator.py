@@ -42,8 +42,13 @@ class Coordinator:
         self._next = 0  # index in plan.hands() of the first hand whose result is missing
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._worker = threading.Thread(target=self._work, name="unox-coordinator-journal", daemon=True)
-        self.link = Link(address, topics.coordinator_id(address.name),
-                         {topics.result(address.name, "+"): self._on_result}, on_connect=self._announce)
+        self.tournament = plan.tournament
+        # a new tournament's first connection is a clean session; a resumed one takes what was queued for it
+        self.link = Link(address, topics.coordinator_id(address.name, plan.tournament),
+                         {topics.result(address.name, "+"): self._on_result}, on_connect=self._announce,
+                         clean_first=not results,
+                         presence=(topics.presence(address.name, "coordinator"),
+                                   f"the coordinator of {address.name} (tournament {plan.tournament})"))
 
     def start(self) -> Coordinator:
         self._worker.start()
@@ -53,6 +58,11 @@ class Coordinator:
     def standings(self) -> dict[str, Any]:
         with self._lock:
             return self._tally.table()
+
+    def progress(self) -> tuple[dict[str, Any], int | None]:
+        """(the standings, the round open now or None at the end), read together."""
+        with self._lock:
+            return self._tally.table(), self.open_round()
 
     def counted(self) -> int:
         """How many hands are in (cheap: the tally's own set, not the journal)."""
@@ -78,7 +88,7 @@ class Coordinator:
                 [(row["hand_id"], row["round"], row["table"], row["hand"], row) for row in rows], acked=True)
             for row, new in zip(rows, news, strict=True):
                 self.link.publish(topics.ack(self.address.name, row["table"]),
-                                  {"hand_id": row["hand_id"], "ok": True})
+                                  {"hand_id": row["hand_id"], "id": self.tournament, "ok": True})
                 if new:
                     self._have.add(row["hand_id"])
                     self._tally.add(row)
@@ -95,8 +105,10 @@ class Coordinator:
             self.say(f"unox tournament: ignored a result: {exc}")
             table = result.get("table") if isinstance(result, dict) else None
             if isinstance(table, int) and isinstance(result.get("hand_id"), str):
-                self.link.publish(topics.ack(self.address.name, table),
-                                  {"hand_id": result["hand_id"], "ok": False, "error": str(exc)})
+                if result.get("tournament") == self.tournament:  # another's table is not ours to answer
+                    self.link.publish(topics.ack(self.address.name, table),
+                                      {"hand_id": result["hand_id"], "id": self.tournament, "ok": False,
+                                       "error": str(exc)})
             return None
 
     # -- on the link's thread, and the journal's ----------------------------------------------------
@@ -122,11 +134,18 @@ class Coordinator:
 
     def _announce(self) -> None:
         """On every (re)connect: the schedule, the round and the standings, retained."""
-        name = self.address.name
-        self.link.publish(topics.schedule(name), self.plan.to_json(), retain=True)
         with self._lock:
+            self._publish_schedule()
             self._round = 0
             self._publish_progress()
+
+    def _publish_schedule(self) -> None:
+        """Retained; marked `ended` once every hand is in, so a table joining by name next week waits for
+        the next tournament instead of playing this one's seats."""
+        schedule = self.plan.to_json()
+        if self._tally.counted == len(self.plan.hands()):
+            schedule["ended"] = True
+        self.link.publish(topics.schedule(self.address.name), schedule, retain=True)
 
     def _publish_progress(self) -> None:
         name = self.address.name
@@ -135,7 +154,9 @@ class Coordinator:
         round_no = self.open_round()
         if round_no != self._round:
             self._round = round_no
-            message = {"round": round_no, "over": round_no is None}
+            message = {"round": round_no, "over": round_no is None, "id": self.tournament}
+            if round_no is None:
+                self._publish_schedule()  # ended: before `over`, so nobody reads an over without it
             self.link.publish(topics.current_round(name), message, retain=True)
             if round_no is not None:
                 self.say(f"round {round_no} of {len(self.plan.rounds)} is open")

@@ -7,7 +7,7 @@ checks the options. A refusal is a `TournamentError` (or the journal's or the li
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,45 +26,76 @@ class TournamentError(Exception):
     """A tournament start or round that cannot go on; the message says what to do."""
 
 
-def default_journal(name: str, table: int) -> Path:
-    """`$XDG_STATE_HOME/unox/tournaments/NAME-tableN.db`: where a table keeps its results by default."""
+def default_journal(name: str, table: int, tournament: str) -> Path:
+    """`$XDG_STATE_HOME/unox/tournaments/NAME-ID-tableN.db`: one file per tournament id, so next week's table
+    under the same name starts a new one by itself."""
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "unox" / "tournaments" / f"{name}-table{table}.db"
+    return Path(state) / "unox" / "tournaments" / f"{name}-{tournament}-table{table}.db"
 
 
 @contextmanager
-def joined_seat(address: BrokerAddress, number: int, path: Path) -> Iterator[TableSeat]:
-    """The table's seat in the tournament, its results journal at `path` checked to be this table's;
-    stopped and closed after."""
+def joined_seat(address: BrokerAddress, number: int, given: Path | None, *,
+                say: Callable[[str], None] | None = None) -> Iterator[tuple[TableSeat, Path]]:
+    """The table's seat in the tournament open now under the address's name, and its results journal (the
+    `given` one, checked to be this table's of this tournament, or the default); stopped and closed after.
+
+    The broker is asked first (which tournament is open under the name, and whether it has this table), so
+    nothing is written before it accepted us; an existing journal is checked before that."""
+    from unox.tournament.seat import TableSeat, bind, bound_id, check_journal, discover
+
+    journal = None
+    try:
+        if given is not None and given.exists():
+            journal = _open(given)  # an existing one: checked before any broker is asked
+            check_journal(journal, address.name, number)
+        else:
+            _check_folder(given)
+        plan = discover(address, number, known=None if journal is None else bound_id(journal), say=say)
+        path = given or default_journal(address.name, number, plan.tournament)
+        if journal is None:
+            journal = _open(path)
+        bind(journal, address.name, number, plan.tournament)
+        seat = TableSeat(address, number, journal, say=say).start()
+        try:
+            yield seat, path
+        finally:
+            seat.stop()
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _open(path: Path) -> ResultsJournal:
     from unox.tournament.journal import ResultsJournal
-    from unox.tournament.seat import TableSeat
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise TournamentError(f"cannot make {path.parent}: {exc.strerror or exc}; give --journal a file in a "
                               "folder you can write") from exc
-    journal = ResultsJournal(path)
-    try:
-        check_same_table(journal, address.name, number)
-        seat = TableSeat(address, number, journal).start()
-        try:
-            yield seat
-        finally:
-            seat.stop()
-    finally:
-        journal.close()
+    return ResultsJournal(path)
 
 
-def check_same_table(journal: ResultsJournal, name: str, number: int) -> None:
-    """A journal keeps one table of one tournament: another's is refused, nothing changed."""
-    here = {"tournament": name, "table": number}
-    stored = journal.get("tournament/seat")
-    if stored is None:
-        journal.set("tournament/seat", here)
-    elif stored != here:
-        whose = f"table {stored.get('table')} of {stored.get('tournament')!r}"
-        raise TournamentError(f"{journal.path} is {whose}; give this table its own --journal file")
+def _check_folder(path: Path | None) -> None:
+    """A --journal whose folder cannot be made is said before the broker is asked (nothing made yet)."""
+    if path is None:
+        return
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise TournamentError(f"cannot make {path.parent}: {folder} is not a folder; give --journal a file "
+                              "in a folder you can write")
+
+
+def refused_line(seat: TableSeat) -> str | None:
+    """The table's last word when the coordinator refused some of its results (not "every result is in")."""
+    refused = seat.refused()
+    if not refused:
+        return None
+    ids = ", ".join(list(refused)[:8])
+    return (f"table {seat.number}: the coordinator refused {len(refused)} result"
+            f"{'s' if len(refused) > 1 else ''} ({ids}), not counted; write them down for the organiser")
 
 
 def round_journal(results: Path, round_no: int) -> Path:

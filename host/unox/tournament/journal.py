@@ -127,7 +127,19 @@ class ResultsJournal:
 
     @_serial
     def acknowledge(self, hand_id: str) -> None:
-        self._db.execute("UPDATE results SET acked = 1 WHERE hand_id = ?", (hand_id,))
+        self._db.execute("UPDATE results SET acked = 1 WHERE hand_id = ? AND acked = 0", (hand_id,))
+
+    @_serial
+    def refuse(self, hand_id: str) -> bool:
+        """The coordinator refused it: never sent again, never counted as sent (acked -1). True if it was
+        waiting."""
+        cursor = self._db.execute("UPDATE results SET acked = -1 WHERE hand_id = ? AND acked = 0", (hand_id,))
+        return cursor.rowcount == 1
+
+    @_serial
+    def refused(self) -> list[str]:
+        rows = self._db.execute("SELECT hand_id FROM results WHERE acked = -1 ORDER BY round, table_no, hand")
+        return [hand_id for (hand_id,) in rows]
 
     @_serial
     def acknowledge_all(self) -> None:

@@ -8,6 +8,8 @@ A refused login is final: `wait_connected` raises it as a LinkError instead of r
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import socket
 import threading
 import time
@@ -39,12 +41,20 @@ class Link:
         will: tuple[str, str] | None = None,
         on_connect: Callable[[], None] | None = None,
         persistent: bool = True,
+        clean_first: bool = False,
         states: tuple[str, ...] = (),
+        presence: tuple[str, str] | None = None,
     ):
         import paho.mqtt.client as mqtt
 
         self.address = address
-        self.subscriptions = subscriptions
+        self.subscriptions = dict(subscriptions)
+        # (topic, what we are): a newcomer under our client id takes our place, and we stop, saying so
+        self.presence = presence
+        self._token = secrets.token_hex(8)
+        self._claimed = False  # our own presence came back: from now on another's means we were replaced
+        if presence is not None:
+            self.subscriptions[presence[0]] = self._on_presence
         self.states = states  # topics that carry a state: a repeat of the last payload is not news
         self._last: dict[str, bytes] = {}
         self.connected = threading.Event()
@@ -52,8 +62,9 @@ class Link:
         self.connects = 0
         self._after_connect = on_connect
         self._pending: list[Any] = []  # MQTTMessageInfo of publishes the broker has not taken yet
+        self.persistent = persistent
         self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                                   clean_session=not persistent, protocol=mqtt.MQTTv311)
+                                   clean_session=clean_first or not persistent, protocol=mqtt.MQTTv311)
         if address.username is not None:
             self._client.username_pw_set(address.username, address.password)
         if will is not None:
@@ -116,6 +127,9 @@ class Link:
     # -- paho's callbacks (its network thread) ----------------------------------------------------
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if self.refused is not None:
+            client.disconnect()  # replaced: never take the place back (that would be a ping-pong)
+            return
         if reason.is_failure:
             self.refused = (f"the broker at {self.address.host}:{self.address.port} refused "
                             f"{self.address.username or 'an anonymous client'}: {reason}; check the user and "
@@ -131,6 +145,14 @@ class Link:
         self._ready()  # connected counts from here: what is published to us from now on reaches us
 
     def _ready(self) -> None:
+        if self.persistent:
+            # a new tournament's first connection is a clean session (nothing queued for an abandoned one);
+            # from then on the broker keeps what is sent to us while we are away (paho reads this flag on
+            # every reconnect; MQTT 3.1.1 gives no other way to change it)
+            self._client._clean_session = False
+        if self.presence is not None and not self._claimed:
+            mine = {"token": self._token, "pid": os.getpid(), "host": socket.gethostname()}
+            self._client.publish(self.presence[0], json.dumps(mine, sort_keys=True), qos=QOS, retain=True)
         self.connects += 1
         self.connected.set()
         if self._after_connect is not None:
@@ -154,6 +176,19 @@ class Link:
         except ValueError:
             return  # not ours to read: a stray publisher's bytes are ignored, never a crash
         handler(message.topic, payload)
+
+    def _on_presence(self, topic: str, payload: Any) -> None:
+        """Ours back: claimed. Another's after that: a second process took our client id (or our place)."""
+        if not isinstance(payload, dict) or self.presence is None:
+            return
+        if payload.get("token") == self._token:
+            self._claimed = True
+        elif self._claimed and self.refused is None:
+            where = f"pid {payload.get('pid')} on {str(payload.get('host'))[:60]}"
+            self.refused = (f"{self.presence[1]} was replaced by another process ({where}); this one stops. "
+                            "Run one process per table and one coordinator")
+            self.connected.clear()
+            self._client.disconnect()
 
     def _handler_for(self, topic: str) -> Handler | None:
         for pattern, handler in self.subscriptions.items():

@@ -17,7 +17,7 @@ from unox.table.journal import Journal
 from unox.table.runtime import Table
 from unox.table.settings import TableSettings
 from unox.tournament.bot_table import NO_TARGET
-from unox.tournament.join import round_journal
+from unox.tournament.join import TournamentError, refused_line, round_journal
 from unox.tournament.rounds import hold_sent_hands, open_rounds, report_scored, seating_line, serve_rounds
 from unox.tournament.schedule import seats
 from unox.tournament.seat import TableSeat
@@ -57,6 +57,9 @@ def attended_rounds(seat: TableSeat, results: Path, open_round: OpenRound, atten
             say("the round is not over; continue it with the same command")
             return False
     seat.flush()
+    refused = refused_line(seat)
+    if refused is not None:
+        raise TournamentError(refused)
     say(f"table {seat.number}: every result is in")
     return True
 

@@ -7,7 +7,9 @@ tables. Each round is `HANDS_PER_ROUND` hands of `partners` at every table, part
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+import secrets
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -16,9 +18,19 @@ from unox.rules.variants import ROTATION_HANDS, multi_table_rounds, teams
 
 HANDS_PER_ROUND = ROTATION_HANDS  # 4 hands with each partner (C-V2, C-V3)
 MAX_PLAYERS = 80  # 20 tables
+MAX_CYCLES = 10  # "Se pueden jugar varias rondas" (C-V2): the whole rotation again, up to this many times
 
 Pair = tuple[str, str]
 Match = tuple[Pair, Pair]  # the two pairs at one table
+
+
+TOURNAMENT_ID = re.compile(r"^[0-9a-z]{4,32}$")
+
+
+def new_tournament_id() -> str:
+    """A tournament's identity, made by `start`: the name is the club's and comes back every week, the id
+    never does (its journals, client ids and messages carry it)."""
+    return secrets.token_hex(4)
 
 
 class ScheduleError(ValueError):
@@ -72,10 +84,14 @@ class Plan:
     players: tuple[str, ...]
     rules: str = "classic"
     hands_per_round: int = HANDS_PER_ROUND
+    tournament: str = field(default_factory=new_tournament_id)  # this tournament's id, new for each start
+    cycles: int = 1  # the whole rotation played this many times (C-V2: "Se pueden jugar varias rondas")
 
     @cached_property
     def rounds(self) -> list[list[Match]]:
-        return rounds_for(list(self.players))
+        if not 1 <= self.cycles <= MAX_CYCLES:
+            raise ScheduleError(f"a tournament plays its rotation 1 to {MAX_CYCLES} times, not {self.cycles}")
+        return rounds_for(list(self.players)) * self.cycles
 
     @property
     def tables(self) -> int:
@@ -105,14 +121,19 @@ class Plan:
     def to_json(self) -> dict[str, Any]:
         rounds = [[{"table": t, "seats": seats(m), "pairs": [list(p) for p in m]} for t, m in enumerate(r, 1)]
                   for r in self.rounds]
-        return {"players": list(self.players), "rules": self.rules, "hands_per_round": self.hands_per_round,
-                "tables": self.tables, "rounds": rounds}
+        return {"id": self.tournament, "players": list(self.players), "rules": self.rules,
+                "hands_per_round": self.hands_per_round, "tables": self.tables, "cycles": self.cycles,
+                "rounds": rounds}
 
     @staticmethod
     def from_json(data: Any) -> Plan:
         if not isinstance(data, dict) or not isinstance(data.get("players"), list):
             raise ScheduleError("the schedule message has no players")
+        tournament = data.get("id")
+        if not isinstance(tournament, str) or not TOURNAMENT_ID.match(tournament):
+            raise ScheduleError("the schedule message has no tournament id")
         hands = data.get("hands_per_round", HANDS_PER_ROUND)
-        plan = Plan(tuple(str(p) for p in data["players"]), str(data.get("rules", "classic")), int(hands))
+        plan = Plan(tuple(str(p) for p in data["players"]), str(data.get("rules", "classic")), int(hands),
+                    tournament, int(data.get("cycles", 1)))
         plan.rounds  # noqa: B018 - checks the players make a schedule
         return plan

@@ -19,6 +19,9 @@ def checked(plan: Plan, result: Any) -> dict[str, Any]:
     """The result, if it names a scheduled hand and its points fit that hand's seats; else a ResultError."""
     if not isinstance(result, dict) or not isinstance(result.get("hand_id"), str):
         raise ResultError("a result must be an object with a hand_id")
+    if result.get("tournament") != plan.tournament:
+        other, hand = str(result.get("tournament"))[:40], result["hand_id"][:40]
+        raise ResultError(f"hand {hand} is of tournament {other!r}, not {plan.tournament!r}")
     hands = plan.by_id
     if result["hand_id"] not in hands:
         raise ResultError(f"hand {result['hand_id'][:40]!r} is not in the schedule")
@@ -33,8 +36,8 @@ def checked(plan: Plan, result: Any) -> dict[str, Any]:
         raise ResultError(f"hand {result['hand_id']}: points are whole numbers from 0 to {MAX_POINTS}")
     if went_out not in seated or points[went_out] != 0:
         raise ResultError(f"hand {result['hand_id']}: went_out must be a seated player holding 0 points")
-    return {"hand_id": result["hand_id"], "round": round_no, "table": table, "hand": hand,
-            "went_out": went_out, "points": {p: points[p] for p in seated}}
+    return {"hand_id": result["hand_id"], "tournament": plan.tournament, "round": round_no, "table": table,
+            "hand": hand, "went_out": went_out, "points": {p: points[p] for p in seated}}
 
 
 class Tally:
@@ -44,6 +47,14 @@ class Tally:
         self.plan = plan
         self.totals = {player: 0 for player in plan.players}
         self.played = {player: 0 for player in plan.players}
+        # C-V2: "Cada jugador llevará la cuenta de sus puntos ganados con cada pareja": each player's points
+        # with each partner, in the order the schedule pairs them
+        self.with_partner: dict[str, dict[str, int]] = {player: {} for player in plan.players}
+        for matches in plan.rounds:
+            for match in matches:
+                for a, b in match:
+                    self.with_partner[a].setdefault(b, 0)
+                    self.with_partner[b].setdefault(a, 0)
         self.counted = 0
         for result in results:
             self.add(result)
@@ -51,7 +62,11 @@ class Tally:
     def add(self, result: dict[str, Any]) -> None:
         """One checked result; the pairs come from the schedule, never from the result."""
         pairs = [tuple(pair) for pair in self.plan.by_id[result["hand_id"]][3]]
+        before = {player: self.totals[player] for pair in pairs for player in pair}
         settle_teams(None, self.totals, pairs, result["went_out"], result["points"])
+        for a, b in pairs:
+            self.with_partner[a][b] += self.totals[a] - before[a]
+            self.with_partner[b][a] += self.totals[b] - before[b]
         for player in result["points"]:
             self.played[player] += 1
         self.counted += 1
@@ -62,7 +77,9 @@ class Tally:
         total_hands = len(self.plan.hands())
         over = self.counted == total_hands
         return {
-            "players": [{"player": p, "points": self.totals[p], "hands": self.played[p]} for p in ranked],
+            "id": self.plan.tournament,
+            "players": [{"player": p, "points": self.totals[p], "hands": self.played[p],
+                         "partners": dict(self.with_partner[p])} for p in ranked],
             "results": self.counted,
             "of": total_hands,
             "hands_per_player": self.plan.hands_per_player(),
@@ -81,6 +98,10 @@ def table_text(table: dict[str, Any]) -> str:
     lines = [f"{'':>3} {'player':<16} {'points':>7} {'hands':>6}"]
     for place, row in enumerate(table["players"], 1):
         lines.append(f"{place:>3} {row['player']:<16} {row['points']:>7} {row['hands']:>6}")
+    lines.append("points with each partner:")
+    for row in table["players"]:
+        partners = ", ".join(f"{partner} {points}" for partner, points in row.get("partners", {}).items())
+        lines.append(f"    {row['player']}: {partners}")
     state = f"winner: {table['winner']}" if table["over"] else "in progress"
     lines.append(f"{table['results']} of {table['of']} table hands in ({table['hands_per_player']} hands "
                  f"per player); {state}")

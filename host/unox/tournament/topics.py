@@ -34,9 +34,16 @@ def ack(name: str, table: int | str) -> str:
     return f"{base(name)}/ack/{table}"
 
 
-def coordinator_id(name: str) -> str:
-    return f"unox-{name}-coordinator"
+def presence(name: str, who: str) -> str:
+    """Retained: the process that holds `who` (`coordinator`, `table1`, ...) now; a newcomer takes the place
+    and the one it replaced sees another's token here and stops (never two processes under one client id)."""
+    return f"{base(name)}/presence/{who}"
 
 
-def table_id(name: str, table: int) -> str:
-    return f"unox-{name}-table{table}"
+def coordinator_id(name: str, tournament: str) -> str:
+    """One tournament's coordinator: a new tournament of the same name never meets an old session."""
+    return f"unox-{name}-{tournament}-coordinator"
+
+
+def table_id(name: str, tournament: str, table: int) -> str:
+    return f"unox-{name}-{tournament}-table{table}"

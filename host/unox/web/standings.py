@@ -23,12 +23,12 @@ PAGE = """<!doctype html>
 body {{ background:#111; color:#eee; font:2.2vw/1.4 system-ui,sans-serif; margin:2vw 4vw; }}
 h1 {{ font-size:3.2vw; margin:0 0 1vw; }} table {{ border-collapse:collapse; width:100%; }}
 td,th {{ padding:.4vw 1vw; text-align:left; }}
-td.n,th.n {{ text-align:right; font-variant-numeric:tabular-nums; }}
+td.n,th.n {{ text-align:right; font-variant-numeric:tabular-nums; }} td.w {{ font-size:1.4vw; color:#bbb; }}
 tr:nth-child(even) td {{ background:#1c1c1c; }} #state {{ color:#aaa; margin-top:1vw; }}
 </style></head><body>
 <h1>{title}</h1>
 <table><thead><tr><th class="n">#</th><th>player</th><th class="n">points</th><th class="n">hands</th>
-</tr></thead>
+<th>with each partner</th></tr></thead>
 <tbody id="rows"></tbody></table>
 <p id="state">waiting for the coordinator</p>
 <script>
@@ -38,7 +38,10 @@ async function refresh() {{
     const rows = document.getElementById("rows");
     rows.replaceChildren(...s.players.map((p, i) => {{
       const tr = document.createElement("tr");
-      for (const [v, c] of [[i + 1, "n"], [p.player, ""], [p.points, "n"], [p.hands, "n"]]) {{
+      const partners = Object.entries(p.partners || {{}})
+        .map(([who, n]) => `${{who}} ${{n}}`).join(" \u00b7 ");
+      for (const [v, c] of [[i + 1, "n"], [p.player, ""], [p.points, "n"], [p.hands, "n"],
+                            [partners, "w"]]) {{
         const td = document.createElement("td"); td.textContent = v; td.className = c; tr.append(td);
       }}
       return tr;

@@ -22,8 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "install",
         help="print or write the Raspberry Pi's systemd unit, udev rule and tournament broker config",
-        description="Start unox at boot (service), give the Pico a stable name (udev), and set up mosquitto "
-        "for a tournament and Home Assistant (broker).",
+        description="Start unox at boot (service), give the Pico a stable name (udev), set up mosquitto "
+        "for a tournament and Home Assistant (broker), and take a launcher out of Home Assistant "
+        "(homeassistant --remove).",
     )
     sub = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
     service = sub.add_parser(
@@ -70,8 +71,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     broker.add_argument("--host", default=None, help="the broker's name in the printed addresses "
                         "(default: this machine's name + .local)")
     broker.add_argument("--name", default="club", help="the tournament's name in the printed addresses")
+    broker.add_argument("--acl", action="store_true", help="print the ACL (who may publish what) instead of "
+                        "the config; --write writes both")
     _add_write_options(broker)
     broker.set_defaults(func=run_broker)
+
+    home = sub.add_parser(
+        "homeassistant",
+        help="take this launcher out of Home Assistant: clear its retained discovery configs on the broker",
+        epilog="example: unox install homeassistant --remove --mqtt mqtt://table1:PASS@homeassistant.local/",
+    )
+    home.add_argument("--remove", action="store_true", help="clear the device's retained configs and states")
+    home.add_argument("--mqtt", metavar="URL", help="the broker Home Assistant uses: mqtt://USER:PASS@HOST[:PORT]/")
+    home.add_argument("--node", help="the device to remove (default: this machine's, unox_HOSTNAME)")
+    home.set_defaults(func=run_homeassistant)
 
 
 def _add_write_options(parser: argparse.ArgumentParser) -> None:
@@ -117,13 +130,20 @@ def run_broker(args: argparse.Namespace) -> int:
     try:
         users = broker.broker_users(args.tables)
         passwords = install.target(args.root, broker.BROKER_PASSWORDS_PATH)
-        text = broker.broker_config(Path("/") / broker.BROKER_PASSWORDS_PATH)
+        acl_path = Path("/") / broker.BROKER_ACL_PATH
+        text = broker.broker_config(Path("/") / broker.BROKER_PASSWORDS_PATH, acl_path)
+        acl = broker.broker_acl()
+        if not args.write and args.acl:
+            return _emit(args, acl, broker.BROKER_ACL_PATH, broker.broker_next_steps())
         if not args.write:
             return _emit(args, text, broker.BROKER_CONF_PATH, [
                 f"mosquitto_passwd -b /{broker.BROKER_PASSWORDS_PATH} USER PASSWORD   # {', '.join(users)}",
+                f"unox install broker --acl > {acl_path}   # who may publish what",
                 *broker.broker_next_steps()])
         host = args.host or f"{socket.gethostname()}.local"
         broker.client_urls({}, host, args.name)  # the name is checked before anything is written
+        state = install.write_file(install.target(args.root, broker.BROKER_ACL_PATH), acl, force=args.force)
+        print(f"{state} {install.target(args.root, broker.BROKER_ACL_PATH)}")
         _emit(args, text, broker.BROKER_CONF_PATH, broker.broker_next_steps())
         added = broker.add_users(passwords, users)
     except install.InstallError as exc:
@@ -135,6 +155,49 @@ def run_broker(args: argparse.Namespace) -> int:
         print(f"new users in {passwords} (write these down: they are shown once):")
         for line in broker.client_urls(added, host, args.name):
             print(f"  {line}")
+    return 0
+
+
+def run_homeassistant(args: argparse.Namespace) -> int:
+    """Empty retained messages on every config, state and availability topic of the device: Home Assistant
+    removes a discovered entity whose config is emptied, and nothing of it stays on the broker."""
+    import re
+
+    from unox.homeassistant.discovery import ENTITIES, availability_topic, config_topic, node_id, state_topic
+    from unox.tournament.address import AddressError, parse
+    from unox.tournament.link import Link, LinkError
+
+    if not args.remove:
+        raise CommandError("give --remove to take this launcher out of Home Assistant (unox serve, play and "
+                           "press with --mqtt announce it again)")
+    if args.mqtt is None:
+        raise CommandError("give the broker with --mqtt mqtt://USER:PASS@HOST[:PORT]/ (the one --mqtt used)")
+    try:
+        address = parse(args.mqtt, option="--mqtt", need_name=False)
+    except AddressError as exc:
+        raise CommandError(str(exc)) from exc
+    node = args.node or node_id()
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", node):
+        raise CommandError(f"--node {node!r}: letters, digits, - or _ (the device id, e.g. unox_unox-pi)")
+    topics = [*(config_topic(node, entity) for entity in ENTITIES),
+              *(state_topic(node, entity.object_id) for entity in ENTITIES), availability_topic(node),
+              *(state_topic(node, f"{entity.object_id}_attributes") for entity in ENTITIES
+                if "json_attributes_topic" in dict(entity.extra))]
+    link = Link(address, "", {}, persistent=False).start()
+    try:
+        if not link.wait_connected(10):
+            where = f"{address.host}:{address.port}"
+            raise CommandError(f"no broker answered at {where} within 10 s; is mosquitto running there? "
+                               "Nothing was removed")
+        sent = [link.publish_text(topic, "", retain=True) for topic in topics]
+        for info in sent:
+            info.wait_for_publish(10)
+    except LinkError as exc:
+        raise CommandError(str(exc)) from exc
+    finally:
+        link.stop()
+    print(f"removed {node} from Home Assistant: cleared {len(ENTITIES)} entity configs and their states on "
+          f"{address.host}:{address.port}")
     return 0
 
 

@@ -22,6 +22,7 @@ EXAMPLE = """examples:
       --players Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal --journal club.db
   unox table --tournament mqtt://table1:PASS@pi.local/club --table 1 --bots heuristic
   unox tournament status --journal club.db"""
+CONNECT_S = 10.0  # a broker that does not answer within this is said, and nothing is written
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -71,9 +72,14 @@ def _add_start_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", help="4, 8, 12 ... names, e.g. Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal (C-V3)")
     parser.add_argument("--rules", default=None, metavar="EDITION", help="the edition each table plays "
                        "(default classic)")
+    parser.add_argument("--cycles", default=None, metavar="N",
+                        help="play the whole rotation N times (default 1; C-V2: rounds may be played again)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every result")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the tournament a journal holds")
     parser.add_argument("--json", action="store_true", help="print the final standings as JSON")
+    parser.add_argument("--home-assistant", action="store_true",
+                        help="show the tournament in Home Assistant (MQTT discovery on the same broker): "
+                        "round, hands in, leader with everyone's points, winner")
 
 
 def _address(text: str, option: str = "--broker") -> BrokerAddress:
@@ -85,9 +91,9 @@ def _address(text: str, option: str = "--broker") -> BrokerAddress:
         raise CommandError(str(exc)) from exc
 
 
-def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str) -> Plan:
-    """A new tournament's plan stored in its journal, or the one a resumed journal holds."""
-    from unox.tournament.schedule import Plan
+def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str, plan: Plan | None) -> Plan:
+    """A new tournament's plan (and its id) stored in its journal, or the one a resumed journal holds."""
+    from unox.tournament.schedule import Plan, ScheduleError
 
     stored = journal.get("plan")
     if args.resume is not None:
@@ -96,14 +102,32 @@ def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str) -> Plan:
         if journal.get("name") != name:
             raise CommandError(f"{journal.path} is the tournament {journal.get('name')!r}, not {name!r}: "
                                "give the same name in --broker")
-        return Plan.from_json(stored)
+        try:
+            return Plan.from_json(stored)
+        except ScheduleError as exc:
+            raise CommandError(f"{journal.path}: {exc}; it was written by an older unox") from exc
     if stored is not None:
         raise CommandError(f"{journal.path} already holds a tournament; continue it with --resume "
                            f"{journal.path}, or give a new --journal file")
-    plan = new_plan(args)
+    assert plan is not None
     journal.set("plan", plan.to_json())
     journal.set("name", name)
     return plan
+
+
+def _broker_accepts(address: BrokerAddress) -> None:
+    """Asked before anything is written: a broker that refuses us or does not answer is one line."""
+    from unox.tournament.link import Link, LinkError
+
+    link = Link(address, "", {}, persistent=False).start()
+    try:
+        if not link.wait_connected(CONNECT_S):
+            raise CommandError(f"no broker answered at {address.host}:{address.port} within {CONNECT_S:g} s; "
+                               "is mosquitto running there? Nothing was written")
+    except LinkError as exc:
+        raise CommandError(f"{exc}. Nothing was written") from exc
+    finally:
+        link.stop(flush=0)
 
 
 def new_plan(args: argparse.Namespace) -> Plan:
@@ -118,8 +142,12 @@ def new_plan(args: argparse.Namespace) -> Plan:
     if rules not in paired:
         raise CommandError(f"--rules {rules!r} has no partners variant for a tournament of pairs; use one of "
                            f"{', '.join(paired)}")
+    from unox.cli.table_options import whole_number
+    from unox.tournament.schedule import MAX_CYCLES
+
+    cycles = whole_number("--cycles", args.cycles, 1, MAX_CYCLES) if args.cycles is not None else 1
     try:
-        plan = Plan(tuple(p.strip() for p in args.players.split(",")), rules)
+        plan = Plan(tuple(p.strip() for p in args.players.split(",")), rules, cycles=int(cycles or 1))
         plan.rounds  # noqa: B018 - checks the players make a schedule
     except ScheduleError as exc:
         raise CommandError(str(exc)) from exc
@@ -136,38 +164,65 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
     address = _address(args.broker)
     if (args.journal is None) == (args.resume is None):
         raise CommandError("give --journal FILE for a new tournament, or --resume FILE to continue one")
-    if args.resume is not None and (args.players or args.rules):
-        raise CommandError("--resume takes the players and rules from the journal; "
-                           "leave out --players and --rules")
+    if args.resume is not None and (args.players or args.rules or args.cycles):
+        raise CommandError("--resume takes the players, rules and cycles from the journal; "
+                           "leave out --players, --rules and --cycles")
     if args.resume is not None and not args.resume.is_file():
         raise CommandError(f"no journal at {args.resume}; give the file written by --journal")
-    if args.resume is None:
-        new_plan(args)
+    fresh = new_plan(args) if args.resume is None else None
+    _broker_accepts(address)
     try:
         journal = ResultsJournal(args.journal or args.resume)
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
     try:
-        plan = _plan(args, journal, address.name)
+        plan = _plan(args, journal, address.name, fresh)
         coordinator = Coordinator(address, journal, plan)
         server = _standings_server(address.name, coordinator, page) if page is not None else None
+        print(f"tournament {address.name}: id {plan.tournament} (the tables learn it from the broker)",
+              file=sys.stderr, flush=True)
         coordinator.start()
+        unbridge = None
+        if args.home_assistant:
+            from unox.cli.mqtt_option import start_for_tournament
+
+            unbridge = start_for_tournament(address, coordinator)
         try:
             if not coordinator.link.wait_connected(10):
                 print(f"waiting for the broker at {address.host}:{address.port}", file=sys.stderr, flush=True)
             if server is not None:
+                _stop_when_replaced(coordinator, server)
                 server.run()  # until Ctrl-C; the coordinator works on its own thread meanwhile
             while server is None and not coordinator.over.wait(0.5):
                 if coordinator.link.refused is not None:
                     raise CommandError(coordinator.link.refused)
+            if server is not None and coordinator.link.refused is not None:
+                raise CommandError(coordinator.link.refused)
         except LinkError as exc:
             raise CommandError(str(exc)) from exc
         finally:
+            if unbridge is not None:
+                unbridge()  # its last states (the winner), then "offline": the entities go unavailable
             coordinator.stop()
         _print_standings(coordinator.standings(), as_json=args.json)
     finally:
         journal.close()
     return 0
+
+
+def _stop_when_replaced(coordinator: object, server: object) -> None:
+    """A page whose coordinator was replaced would show standings nobody keeps any more: it stops too."""
+    import threading
+
+    def watch() -> None:
+        link = coordinator.link  # type: ignore[attr-defined]
+        while link.refused is None:
+            if server.server.should_exit:  # type: ignore[attr-defined]
+                return
+            threading.Event().wait(0.5)
+        server.server.should_exit = True  # type: ignore[attr-defined]
+
+    threading.Thread(target=watch, name="unox-standings-watch", daemon=True).start()
 
 
 def run_serve(args: argparse.Namespace) -> int:
