@@ -237,6 +237,9 @@ def _sandbox(mode: str, writable: list[str] | None = None) -> list[str]:
         "NoNewPrivileges=yes",
         "ProtectSystem=strict",
         *(f"ReadWritePaths={path}" for path in writable or []),
+        # lgpio (gpiozero's default factory on a Pi) makes its notification pipes (.lgd-nfyN) in LG_WD, else
+        # in the working directory, the home, read-only here: a gpio unit points it at the state directory
+        *([f"Environment=LG_WD=/var/lib/{STATE_DIRECTORY}"] if writable else []),
         "ProtectHome=read-only",
         "PrivateTmp=yes",
         "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",

@@ -292,3 +292,15 @@ def test_systemd_analyze_verifies_the_gpio_unit(tmp_path):
                                          sys_root=fake_sys(tmp_path)))
     run = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_gpio_unit_gives_lgpio_a_writable_folder_for_its_notification_pipes(tmp_path):
+    # lgpio creates .lgd-nfyN FIFOs in $LG_WD, else the working directory: ~, read-only under ProtectHome
+    unit = parse_unit(install.service_unit("press", "gpio", user="pi", unox="/usr/bin/unox",
+                                           sys_root=fake_sys(tmp_path)))
+    assert values(unit, "Service", "ProtectHome") == ["read-only"]
+    assert values(unit, "Service", "WorkingDirectory") == ["~"]
+    (state,) = values(unit, "Service", "StateDirectory")
+    assert f"LG_WD=/var/lib/{state}" in values(unit, "Service", "Environment")
+    serial = parse_unit(install.service_unit("press", "serial:/dev/ttyACM0", user="pi", unox="/usr/bin/unox"))
+    assert not [env for env in values(serial, "Service", "Environment") if env.startswith("LG_WD=")]
