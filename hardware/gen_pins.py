@@ -1,17 +1,21 @@
 """Generate the firmware pin table and the GPIO driver's default pins from hardware/pins.toml.
 
+firmware/main.py's MOTOR_PINS and BUZZER_PIN lines follow [pico] too: main.py drives those pins low as its
+very first statements, before any import, so it cannot read them from pins.py.
+
 pins.toml is the one pin map for both builds; the two Python files are derived from it so that the
 firmware, the direct-GPIO driver and the wiring diagram can never disagree. The map is checked before
 anything is written: a pin used twice, a pin the board does not bring out, or a divider that would put
 more than the ADC reference on the ADC pin is an error that says what to change.
 
-    python3 hardware/gen_pins.py            # rewrite both files
-    python3 hardware/gen_pins.py --check    # exit 1 if either checked-in file is stale
+    python3 hardware/gen_pins.py            # rewrite the generated files
+    python3 hardware/gen_pins.py --check    # exit 1 if any checked-in one is stale
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -21,6 +25,8 @@ ROOT = HERE.parent
 PINS_TOML = HERE / "pins.toml"
 FIRMWARE_PINS = ROOT / "firmware" / "unoxfw" / "pins.py"
 HOST_PINS = ROOT / "host" / "unox" / "launcher" / "gpio_pins.py"
+FIRMWARE_MAIN = ROOT / "firmware" / "main.py"
+_MAIN_LINES = (re.compile(r"^MOTOR_PINS = \(\d+, \d+\)", re.M), re.compile(r"^BUZZER_PIN = \d+", re.M))
 
 # Every build needs these roles; the firmware and the GPIO driver look them up by name.
 COMMON_KEYS = ("motor_in1", "motor_in2", "beam", "button", "lid", "buzzer")
@@ -200,8 +206,20 @@ def render_host(data: dict) -> str:
     return HOST_HEADER + _dict_lines("PINS", data["pi"], ": dict[str, int]")
 
 
+def render_main(data: dict, text: str) -> str:
+    """firmware/main.py with its MOTOR_PINS and BUZZER_PIN lines set from [pico] (the rest kept as is)."""
+    pico = data["pico"]
+    values = (f"MOTOR_PINS = ({pico['motor_in1']}, {pico['motor_in2']})", f"BUZZER_PIN = {pico['buzzer']}")
+    for pattern, value in zip(_MAIN_LINES, values, strict=True):
+        text, found = pattern.subn(value, text, count=1)
+        if not found:
+            raise PinMapError(f"{FIRMWARE_MAIN} has no {value.split(' =')[0]} line to set")
+    return text
+
+
 def outputs(data: dict) -> dict[Path, str]:
-    return {FIRMWARE_PINS: render_firmware(data), HOST_PINS: render_host(data)}
+    main_py = render_main(data, FIRMWARE_MAIN.read_text(encoding="utf-8"))
+    return {FIRMWARE_PINS: render_firmware(data), HOST_PINS: render_host(data), FIRMWARE_MAIN: main_py}
 
 
 def stale(data: dict) -> list[Path]:

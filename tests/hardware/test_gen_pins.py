@@ -72,6 +72,9 @@ def test_an_added_key_is_generated_too(gen_pins, pin_map):
 def test_check_mode_fails_on_a_stale_file_and_passes_after_writing(gen_pins, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(gen_pins, "FIRMWARE_PINS", tmp_path / "pins.py")
     monkeypatch.setattr(gen_pins, "HOST_PINS", tmp_path / "gpio_pins.py")
+    main_py = tmp_path / "main.py"
+    main_py.write_text(gen_pins.FIRMWARE_MAIN.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(gen_pins, "FIRMWARE_MAIN", main_py)
     (tmp_path / "pins.py").write_text("PINS = {}\n", encoding="utf-8")
     assert gen_pins.main(["--check"]) == 1
     assert "stale" in capsys.readouterr().err
@@ -170,3 +173,26 @@ def test_crit_mv_must_stay_below_low_mv(gen_pins, pin_map):
     pin_map["battery"]["crit_mv"] = pin_map["battery"]["low_mv"]
     with pytest.raises(gen_pins.PinMapError, match="crit_mv must be below low_mv"):
         gen_pins.validate(pin_map)
+
+
+def test_moved_motor_and_buzzer_pins_reach_the_first_statements_of_main_py(gen_pins, pin_map, tmp_path,
+                                                                          monkeypatch, capsys):
+    # main.py drives the motor pins low before any import (so it cannot read pins.py): gen_pins sets them
+    main_py = tmp_path / "main.py"
+    main_py.write_text(gen_pins.FIRMWARE_MAIN.read_text(encoding="utf-8"), encoding="utf-8")
+    for name, path in (("FIRMWARE_MAIN", main_py), ("FIRMWARE_PINS", tmp_path / "pins.py"),
+                       ("HOST_PINS", tmp_path / "gpio_pins.py")):
+        monkeypatch.setattr(gen_pins, name, path)
+    moved = copy.deepcopy(pin_map)
+    moved["pico"].update(motor_in1=10, motor_in2=11, buzzer=12)
+    gen_pins.validate(moved)
+    monkeypatch.setattr(gen_pins, "load", lambda: moved)
+    assert gen_pins.main(["--check"]) == 1
+    assert "main.py" in capsys.readouterr().err
+    assert gen_pins.main([]) == 0
+    tree = ast.parse(main_py.read_text(encoding="utf-8"))
+    consts = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
+              if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+              and node.targets[0].id in ("MOTOR_PINS", "BUZZER_PIN")}
+    assert consts == {"MOTOR_PINS": (10, 11), "BUZZER_PIN": 12}
+    assert gen_pins.main(["--check"]) == 0
