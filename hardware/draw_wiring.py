@@ -223,6 +223,7 @@ def _interlock(d: schemdraw.Drawing, x: float, y: float) -> None:
         size=(8, 4.5),
         leadlen=0.6,
         lofst=0.4,
+        plblofst=0.18,  # the bottom pin's number clear of its lead and of the box's edge
     ).right().anchor("B").at((x, y)).label("U2 SN74LVC1G123\nretriggerable one-shot", "center", fontsize=10)
     d.add(u2)
     out_tag(d, u2.B, "heartbeat", "left", 1.0)
@@ -244,7 +245,7 @@ def _interlock(d: schemdraw.Drawing, x: float, y: float) -> None:
     d.add(elm.Dot())
     out_tag(d, vcc, "3V3", "right", 0.6)
     dec = d.add(elm.Capacitor().at(vcc).down(1.0).scale(0.6))
-    d.add(elm.Label().at((dec.end[0] - 0.3, dec.center[1])).label(f"C3 {DECOUPLING}\nat pin 8",
+    d.add(elm.Label().at((dec.end[0] - 0.45, dec.center[1])).label(f"C3 {DECOUPLING}\nat pin 8",
                                                                     halign="right",
                                                                     fontsize=9))
     d.add(elm.Ground().at(dec.end).scale(0.5))
