@@ -7,8 +7,8 @@ gpiozero board, on an injectable clock, so tests use MockFactory pins and virtua
 process IS the launcher's brain. Nothing outlives it to remember a fire (a host restart is a device
 reboot, so an unsettled fire is the operator's call), and it never fires without the host, so there
 are no standalone fires to report. A timer thread stops the motor at the on-time cap if the loop hangs; what
-stops it when the whole process dies is the hardware interlock: the fire loop toggles the heartbeat pin
-every tick, and the bridge sleeps ~50 ms after the toggling stops (hardware/MODDING.md).
+stops it when the whole process dies is the hardware interlock: the fire loop pulses the heartbeat pin
+(one rising edge) every tick, and the bridge sleeps ~50 ms after the pulses stop (hardware/MODDING.md).
 
 One driver at a time: a second unox on the same pins (a `diagnose` while the service runs) would write duty
 0 to the same PWM channels and disable them on close, silently. So the driver takes an advisory `flock` on
