@@ -242,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         data = load()
+        files = outputs(data)  # main.py without its pin lines is an error too, before anything is written
     except PinMapError as exc:
         print(f"gen_pins: error: {exc}", file=sys.stderr)
         return 1
@@ -250,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in old:
             print(f"stale: {_show(path)}; run python3 hardware/gen_pins.py", file=sys.stderr)
         return 1 if old else 0
-    for path, text in outputs(data).items():
+    for path, text in files.items():
         path.write_text(text, encoding="utf-8")
         print(f"wrote {_show(path)}")
     return 0

@@ -196,3 +196,15 @@ def test_moved_motor_and_buzzer_pins_reach_the_first_statements_of_main_py(gen_p
               and node.targets[0].id in ("MOTOR_PINS", "BUZZER_PIN")}
     assert consts == {"MOTOR_PINS": (10, 11), "BUZZER_PIN": 12}
     assert gen_pins.main(["--check"]) == 0
+
+
+def test_a_main_py_without_its_pin_lines_is_refused_before_anything_is_written(gen_pins, tmp_path,
+                                                                              monkeypatch, capsys):
+    main_py = tmp_path / "main.py"
+    main_py.write_text("import machine\n", encoding="utf-8")
+    for name, path in (("FIRMWARE_MAIN", main_py), ("FIRMWARE_PINS", tmp_path / "pins.py"),
+                       ("HOST_PINS", tmp_path / "gpio_pins.py")):
+        monkeypatch.setattr(gen_pins, name, path)
+    assert gen_pins.main([]) == 1
+    assert "no MOTOR_PINS line" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["main.py"]
