@@ -390,6 +390,20 @@ def test_hardware_pwm_without_the_overlay_says_what_to_add(tmp_path, mock_factor
         GpioLauncher(factory=mock_factory, clock=clock, pwm="hardware", pwm_root=tmp_path)
 
 
+def test_hardware_pwm_read_only_in_the_services_sandbox_says_to_write_the_unit_again(tmp_path, mock_factory,
+                                                                                      clock, monkeypatch):
+    import errno
+
+    (tmp_path / "pwmchip0").mkdir()
+
+    def read_only(self, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(Path, "write_text", read_only)
+    with pytest.raises(LauncherError, match="read-only in the service's sandbox.*install service"):
+        GpioLauncher(factory=mock_factory, clock=clock, pwm="hardware", pwm_root=tmp_path)
+
+
 # ---- issue 23, finding 15: one gpio driver at a time ----------------------------------------
 def test_a_second_gpio_launcher_is_refused_naming_the_first_and_leaves_it_running(tmp_path, clock):
     import os

@@ -10,6 +10,7 @@ enable), written as the kernel's sysfs PWM ABI describes. `root` is injectable s
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from pathlib import Path
@@ -94,6 +95,11 @@ class HardwarePwmMotor:
             self.forward_device = SysfsPwmChannel(chip_dir, channel1)
             self.backward_device = SysfsPwmChannel(chip_dir, channel2)
         except OSError as exc:
+            if exc.errno == errno.EROFS:  # ProtectSystem=strict: the unit's ReadWritePaths miss this chip
+                raise LauncherError(f"cannot drive the hardware PWM at {chip_dir}: read-only in the "
+                                    "service's sandbox (its unit names another PWM chip's folder: the kernel "
+                                    "renumbered it, or pwm_chip changed); write the unit again: sudo unox install service ... --write"
+                                    ) from exc
             raise LauncherError(f"cannot drive the hardware PWM at {chip_dir} ({exc}); run unox as a user "
                                 "in the gpio group, or as root") from exc
         self.value = 0.0
