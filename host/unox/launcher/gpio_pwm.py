@@ -98,8 +98,8 @@ class HardwarePwmMotor:
             if exc.errno == errno.EROFS:  # ProtectSystem=strict: the unit's ReadWritePaths miss this chip
                 raise LauncherError(f"cannot drive the hardware PWM at {chip_dir}: read-only in the "
                                     "service's sandbox (its unit names another PWM chip's folder: the kernel "
-                                    "renumbered it, or pwm_chip changed); write the unit again: sudo unox install service ... --write"
-                                    ) from exc
+                                    "renumbered it, or pwm_chip changed); write the unit again: "
+                                    "sudo unox install service ... --write") from exc
             raise LauncherError(f"cannot drive the hardware PWM at {chip_dir} ({exc}); run unox as a user "
                                 "in the gpio group, or as root") from exc
         self.value = 0.0
