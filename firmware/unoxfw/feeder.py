@@ -328,6 +328,8 @@ class Feeder:
             self._lid_at = -1
             if self._cmd == _BRAKED:
                 self._board.brake()
+                if self._phase == _BRAKE:
+                    self._t = now_ms  # the spike coasted the motor: the brake's _BRAKE_MS start again
             else:
                 self._board.motor(self._cmd)
         return False

@@ -138,3 +138,23 @@ def test_the_walks_cover_every_transition_that_drives_the_motor(make_rig, fake_m
         (f._BRAKE, f._PRE_BACK), (f._PRE_BACK, f._BRAKE),
     }
     assert expected <= seen, sorted(expected - seen)
+
+
+def test_a_chattering_lid_during_the_brake_does_not_cut_the_brake_short(make_rig, fake_machine):
+    """A lid switch that chatters (open 8 ms, shut 1 ms: never open the 10 ms that aborts) coasts the motor at
+    each open reading; the reverse pulse still comes only after 30 ms of unbroken braking."""
+    walk = Walk(make_rig, fake_machine, cards=0)
+    walk.rig.fire(1)
+    feeder = walk.rig.app.feeder
+    f = feeder_module()
+    while not (feeder._phase == f._BRAKE and feeder._next == f._RETRY_BACK):  # the stall's brake began
+        walk.run(1)
+    for _ in range(12):
+        walk.rig.set_lid(True)
+        walk.run(8)
+        walk.rig.set_lid(False)
+        walk.run(1)
+    walk.run(3000)
+    changes = walk.changes()
+    assert changes, "the walk reversed the motor"
+    assert all(braked >= 30 for _, braked in changes), changes
