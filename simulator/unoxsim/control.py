@@ -16,7 +16,7 @@ beam, for the presser), `hopper` (cards left in it), `in_path` (cards between ho
 (cards put in since start), `boots`, `now_ms` (virtual time); and what the firmware itself says: `counted`
 (cards its beam counted since boot), `presses` (button presses it took), `firing` (1 while a fire runs);
 `glitches` (spurious lows and highs the `glitch` fault put on the beam line); `alone` (fires the
-firmware made alone that no host has acknowledged with TAKEN yet).
+firmware made alone that no host has acknowledged with TAKEN yet) and `alone_cards` (the cards they fired).
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def hopper_count(device: VirtualDevice) -> dict[str, int]:
     app = getattr(device, "app", None)
     if app is not None:
         count.update(counted=app.counted, presses=app.presses_taken, firing=int(app.feeder.busy()),
-                     glitches=device.glitches, alone=len(app.alone))
+                     glitches=device.glitches, alone=len(app.alone),
+                     alone_cards=sum(entry[1] for entry in app.alone))
     return count
 
 
