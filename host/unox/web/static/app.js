@@ -99,9 +99,11 @@ async function rejoin() {
   if (status === 200) return true;
   const code = data && data.error && data.error.code;
   if (code === "bad_pin" || code === "operator_pin") {
+    // the reason first: another page of this phone that reads the PIN gone before it reads the seat gone
+    // would otherwise say "signed out" first, and the first reason is the one kept
+    leave("The PIN has changed (the table was restarted with a new one): type the new PIN.");
     if (store.get("pin") === pin) store.set("pin", null);
     tab.set("operator_pin", null); store.set("seat", null);
-    leave("The PIN has changed (the table was restarted with a new one): type the new PIN.");
   } else if (code === "seat_taken") {
     // another page of this phone may have taken the seat back first (after a restart they all rejoin at
     // once): the cookie they share then opens it
