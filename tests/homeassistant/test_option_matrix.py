@@ -265,18 +265,18 @@ def protocol_answers(args, pair, folder: Path, capsys) -> None:
 
 
 def demo_opens(setup, pair, args) -> None:
-    from unox.table.demo import open_demo
+    """`unox demo`'s preset: the bots' night from the one assembly, with the edition asked for."""
+    from unox.cli.assemble import open_night
 
-    session, _driver = open_demo(players=2, seed=1, bot=args.bot, scoring=args.scoring or "g1",
-                                 profile=args.profile, rules=args.rules or "extreme", variant=args.variant)
+    session = open_night(setup)
     try:
+        assert setup.autoplay is not None and setup.autoplay()  # the bots' driver makes a move
         if "rules" in pair:
             assert session.table.game.rules.name == "classic"
+        if "variant" in pair:
+            assert session.table.game.variant == "two-player"
         if "web" in pair:
-            from unox.cli.web_option import web_options
-            from unox.web.launch import open_gate
-
-            open_gate(web_options(args, read_only=True), session.table.players).close()
+            assert setup.gate is not None and setup.web.read_only  # the phones' socket, bound by `check`
     finally:
         session.close()
 

@@ -40,6 +40,8 @@ class Setup:
     gate: Any = None  # the web gate: names, PINs, the socket bound (unox.web.launch.Gate)
     mqtt: Any = None  # Home Assistant's broker (a checked BrokerAddress)
     tournament: tuple[Any, int] | None = None  # (the tournament's BrokerAddress, this table's number)
+    autoplay: Callable[[], Any] | None = None  # `demo`: the bots' next move
+    default_cards: int = 0  # `press`: the cards a launcher is taken to hold when neither it nor --cards says
     stops: list[Stop] = field(default_factory=list)  # the attachments, stopped in reverse
 
     def close(self) -> None:
@@ -107,20 +109,22 @@ def check(command: str, args: argparse.Namespace) -> Setup:
     elif command in ("play", "serve") and args.players and args.resume is None:
         settings_from_args(args, default_launcher="sim")  # a bad seat, seed or edition: refused now
     setup.mqtt = checked_address(args)
-    if command == "serve" or (command == "play" and getattr(args, "web", False)):
+    if command == "serve" or (command in ("play", "demo") and getattr(args, "web", False)):
         from unox.cli.web_option import web_options
 
-        setup.web = web_options(args)
+        setup.web = web_options(args, read_only=command == "demo")  # the bots' game is watched, not played
         # a tournament's rounds are served on this one socket, their seats checked as each round opens
-        setup.gate = _open_gate(setup.web, args)
+        setup.gate = _open_gate(setup.web, args, seated=command != "demo")
     return setup
 
 
-def _open_gate(options: Any, args: argparse.Namespace) -> Any:
+def _open_gate(options: Any, args: argparse.Namespace, *, seated: bool = True) -> Any:
     from unox.table.settings import SettingsError, parse_players
     from unox.web.launch import WebError, open_gate
 
     try:
+        if not seated:  # the demo's bots are named by the demo itself: no seat of theirs can clash
+            return open_gate(options, ())
         players = parse_players(args.players) if args.players and args.resume is None else None
         gate = open_gate(options, players)
     except (WebError, SettingsError) as exc:
@@ -131,11 +135,21 @@ def _open_gate(options: Any, args: argparse.Namespace) -> Any:
 
 
 def open_night(setup: Setup, night: Any = None) -> Any:
-    """The night the options name (new, `--resume`, `--continue`), as `night` (default: `Night`)."""
-    from unox.cli.night import open_session
+    """The night the options name, opened for the command's front end: a table night (new, `--resume`,
+    `--continue`) as `night` (default: `Night`) for `play` and `serve`; the protocol's night for `table`;
+    the press-button mode for `press`; the bots' night for `demo` (its driver kept as `setup.autoplay`)."""
+    from unox.cli import night as nights
 
     try:
-        opened = open_session(setup.args, night)
+        if setup.front == "protocol":
+            return nights.open_protocol_night(setup.args)
+        if setup.front == "press":
+            return nights.open_press_mode(setup.args, default_cards=setup.default_cards)
+        if setup.command == "demo":
+            opened, driver = nights.open_demo_night(setup.args, night)
+            setup.autoplay = driver.step
+            return opened
+        opened = nights.open_session(setup.args, night)
     except BaseException:
         setup.close()
         raise
@@ -157,11 +171,15 @@ def _check_names(setup: Setup, night: Any) -> None:
 
 
 def attach(setup: Setup, night: Any) -> None:
-    """The attachments that need the night: Home Assistant's bridge. A refused login leaves the folder as it
-    was: a journal file this start made is removed again (one that was there before is kept)."""
+    """The attachments that need the night: Home Assistant's bridge (a table's, or the press-button mode's).
+    A refused login leaves the folder as it was: a journal file this start made is removed again (one that
+    was there before is kept)."""
     from unox.cli.mqtt_option import start_bridge
 
     if setup.mqtt is None:
+        return
+    if setup.front == "press":
+        setup.stops.append(start_bridge(setup.mqtt, lambda: _press_snapshot(night)))
         return
     table = night.table
     try:
@@ -178,6 +196,12 @@ def attach(setup: Setup, night: Any) -> None:
             put_back(*kept)
         setup.close()
         raise
+
+
+def _press_snapshot(mode: Any) -> dict[str, str]:
+    from unox.homeassistant.snapshots import press_snapshot
+
+    return press_snapshot(mode)
 
 
 def _table_snapshot(table: Any) -> dict[str, str]:

@@ -66,21 +66,3 @@ def start_for_tournament(address: Any, coordinator: Any) -> Stop:
                                  lambda: tournament_snapshot(*coordinator.progress()), interval=0.5,
                                  entities=TOURNAMENT_ENTITIES).start()
     return bridge.stop
-
-
-def start_for_table(args: argparse.Namespace, table: Any) -> Stop:
-    from unox.homeassistant.snapshots import table_snapshot
-
-    return _start(args, lambda: table_snapshot(table))
-
-
-def start_for_press(args: argparse.Namespace, mode: Any) -> Stop:
-    from unox.homeassistant.snapshots import press_snapshot
-
-    return _start(args, lambda: press_snapshot(mode))
-
-
-def _start(args: argparse.Namespace, snapshot: Callable[[], dict[str, str]]) -> Stop:
-    """The bridge, started (it connects in the background); nothing without --mqtt."""
-    address = checked_address(args)
-    return (lambda: None) if address is None else start_bridge(address, snapshot)

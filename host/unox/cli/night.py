@@ -1,7 +1,10 @@
-"""The table night the options name: new, `--resume` or `--continue`, journalled where `--list` finds it.
+"""The night the options name, for each command's preset of the one assembly (`unox.cli.assemble`).
 
-`unox play`, `unox serve` and the tournament's rounds open their night here; `night=` is the class the
-front end drives (the TUI's `Session`, or the table layer's `Night` for the phones).
+`unox play`, `unox serve` and the tournament's rounds open a table night here (new, `--resume` or
+`--continue`, journalled where `--list` finds it; `night=` is the class the front end drives: the TUI's
+`Session`, or the table layer's `Night` for the phones); `unox table` opens the protocol's night
+(`open_protocol_night`), `unox press` its press-button mode (`open_press_mode`) and `unox demo` the bots'
+night (`open_demo_night`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from unox.cli.errors import CommandError
-from unox.cli.table_options import check_resume_args, launcher_config, settings_from_args
+from unox.cli.table_options import (
+    check_resume_args,
+    launcher_config,
+    open_table_launcher,
+    settings_from_args,
+)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the table's modules load on use
+if TYPE_CHECKING:
+    from unox.table.journal import Journal
+    from unox.table.runtime import Table
 
 NEWEST = Path("<newest>")  # `--continue` without a file
 
@@ -99,3 +112,155 @@ def _continue(args: argparse.Namespace, night: Any) -> Any:
         session.emit(skipped_line(unreadable))
     session.emit(f"Journal: {path} (every event is kept; `unox play --continue` picks it up)")
     return session
+
+
+# --- `unox table`: the table protocol's night ----------------------------------------------------------
+def open_protocol_night(args: argparse.Namespace) -> Any:
+    """`unox table`'s night: a new table (its `--journal` must hold none) or `--resume`; the launcher is
+    `script` unless named. What the protocol's peers must know goes to stderr: stdout is the protocol's."""
+    from unox.table.night import Night
+
+    return Night(_resume_protocol(args) if args.resume is not None else _create_protocol(args))
+
+
+def _create_protocol(args: argparse.Namespace) -> Table:
+    from unox.table.journal import JournalError
+    from unox.table.opening import sim_spec
+    from unox.table.runtime import Table
+
+    settings = settings_from_args(args, default_launcher="script")
+    journal = _open_journal(args.journal) if args.journal is not None else None
+    try:
+        if journal is not None:
+            journal.lock()  # a table already running on this file is refused first, whatever it holds
+        if journal is not None and len(journal):
+            raise CommandError(
+                f"{journal.path} already holds a table; continue it with --resume {journal.path}, "
+                "or give a new --journal file"
+            )
+        # the simulated launcher seeded as `unox play` seeds it: the same board, whichever command resumes
+        spec = sim_spec(settings.launcher, seed=settings.seed, cards=None)
+        return Table.create(settings, launcher=open_table_launcher(spec, args), journal=journal)
+    except JournalError as exc:
+        if journal is not None:
+            journal.abandon()  # a start that fails leaves the folder as it was
+        raise CommandError(str(exc)) from exc
+    except CommandError:
+        if journal is not None:
+            journal.abandon()
+        raise
+
+
+def _resume_protocol(args: argparse.Namespace) -> Table:
+    import sys
+
+    from unox.table.journal import JournalError
+    from unox.table.opening import sim_spec
+    from unox.table.runtime import Table
+    from unox.table.settings import SettingsError
+
+    journal = _open_journal(check_resume_args(args))
+    try:
+        journal.hold()  # before the launcher opens: a table already running on this journal is refused
+        if journal.settings is None:  # an empty file holds no table: refused before anything is written
+            raise JournalError(f"{journal.path} holds no table; start one with `unox table --journal FILE`")
+        journal.lock()  # before the launcher opens: a table already running on this journal is refused
+        stored = journal.settings if isinstance(journal.settings, dict) else {}
+        spec = args.launcher or str(stored.get("launcher", "script"))
+        seed = stored.get("seed") if isinstance(stored.get("seed"), int) else None
+        launcher = open_table_launcher(sim_spec(spec, seed=seed, cards=None), args)
+        try:  # another board than the journal's is refused, unless --launcher named it
+            table = Table.resume(journal, launcher=launcher, accept_launcher=args.launcher is not None)
+        except BaseException:
+            if launcher is not None:
+                launcher.close()
+            raise
+        if table.rebound is not None:  # stderr: stdout is the protocol's
+            print(f"unox: this table now fires launcher board {table.rebound[1]} (it was bound to board "
+                  f"{table.rebound[0]}), as --launcher named it", file=sys.stderr)
+        return table
+    except (JournalError, SettingsError) as exc:
+        journal.abandon()
+        raise CommandError(str(exc)) from exc
+
+
+def _open_journal(path: Path) -> Journal:
+    from unox.table.journal import Journal, JournalError
+
+    try:
+        return Journal(path)
+    except JournalError as exc:
+        raise CommandError(str(exc)) from exc
+
+
+# --- `unox press`: the press-button mode ---------------------------------------------------------------
+def open_press_mode(args: argparse.Namespace, *, default_cards: int) -> Any:
+    """`unox press`'s night: the configured launcher, the eject profile and the mode's options, as a
+    `PressMode`; a simulated launcher without `--presses` is refused (and let go) before anything starts."""
+    import random
+
+    from unox import config as config_file
+    from unox.launcher import LauncherError
+    from unox.launcher.configured import resolve
+    from unox.launcher.options import open_checked
+    from unox.press_mode import PressMode
+    from unox.profiles import ProfileError
+
+    try:
+        settings = config_file.load(args.config)
+        options = _press_options(args, settings)
+        spec = resolve(args.launcher, settings)
+        profile = _press_profile(args, settings)
+        launcher = open_checked(spec, config=settings)
+    except (config_file.ConfigError, ProfileError, LauncherError) as exc:
+        raise CommandError(str(exc)) from exc
+    if args.presses is None and hasattr(launcher, "press_button"):
+        launcher.close()
+        raise CommandError("the simulated launcher has no button to press here: add --presses N for N "
+                           "virtual presses, or serve it with `unox simulate-device --pty` and press its "
+                           "button there")
+    rng = random.Random(args.seed + 1) if args.seed is not None else None  # suspense: repeatable too
+    cards = _start_cards(args, spec, default_cards)
+    return PressMode(launcher, profile, cards=cards, options=options, rng=rng)
+
+
+def _press_profile(args: argparse.Namespace, settings: dict) -> Any:
+    import random
+
+    from unox.profiles import get_profile
+
+    custom = {"profiles": settings["profiles"]} if "profiles" in settings else None
+    rng = random.Random(args.seed) if args.seed is not None else None
+    return get_profile(args.profile, rng=rng, config=custom)
+
+
+def _press_options(args: argparse.Namespace, settings: dict) -> Any:
+    from unox.press_mode import PressOptions
+
+    section = settings.get("press", {})
+    gap = args.min_gap if args.min_gap is not None else section.get("min_gap_ms", 0) / 1000
+    suspense = args.suspense if args.suspense is not None else section.get("suspense_ms", 0) / 1000
+    return PressOptions(min_gap_s=gap, suspense_s=suspense)
+
+
+def _start_cards(args: argparse.Namespace, spec: str, default: int) -> int:
+    from unox.launcher.spec import parse_spec
+
+    if args.cards is not None:
+        return args.cards
+    cards = parse_spec(spec)[2].get("cards", "")
+    return int(cards) if cards.isdigit() else default
+
+
+# --- `unox demo`: the bots' night ---------------------------------------------------------------------
+def open_demo_night(args: argparse.Namespace, night: Any) -> tuple[Any, Any]:
+    """`unox demo`'s night and its bots' driver (whose `step` plays the next move)."""
+    from unox.table.demo import DemoError, open_demo
+    from unox.table.night import Night
+
+    try:
+        return open_demo(players=args.players, seed=args.seed, bot=args.bot, target=args.target,
+                         scoring=args.scoring, profile=args.profile, rules=args.rules, variant=args.variant,
+                         night=night or Night)
+    except DemoError as exc:
+        raise CommandError(str(exc)) from exc

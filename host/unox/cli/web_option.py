@@ -56,13 +56,14 @@ def start_beside(session: Any, args: argparse.Namespace, gate: Any = None) -> An
 WATCH_PACE_S = 0.8  # `unox demo --web`: at least this long between bot moves, so eyes can follow
 
 
-def serve_demo(session: Any, step: Any, args: argparse.Namespace) -> int:
-    """`unox demo --web`: the bot game on the page, read-only, until Ctrl-C."""
+def serve_demo(session: Any, step: Any, args: argparse.Namespace, gate: Any = None) -> int:
+    """`unox demo --web`: the bot game on the page, read-only, until Ctrl-C; on `gate`, the socket the
+    assembly bound before the night opened."""
     from unox.web.launch import WebError, serve_watching
 
     try:
         return serve_watching(session.table, web_options(args, read_only=True), step,
-                              pace=max(args.pace, WATCH_PACE_S))
+                              pace=max(args.pace, WATCH_PACE_S), gate=gate)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     except KeyboardInterrupt:

@@ -272,12 +272,12 @@ def start_in_thread(table: Any, options: WebOptions, *, out: IO[str] | None = No
 
 
 def serve_watching(table: Any, options: WebOptions, step: Callable[[], bool], *, pace: float,
-                   out: IO[str] | None = None) -> int:
+                   out: IO[str] | None = None, gate: Gate | None = None) -> int:
     """`unox demo --web`: bots move every `pace` seconds in a thread; the page shows it read-only."""
     out = sys.stdout if out is None else out  # read at the call: a test may have swapped it
     import logging
 
-    server = WebServer(table, options)
+    server = WebServer(table, options, gate=gate)
     announce(server.url, server.pin, out, server.operator_pin)
     stopping = threading.Event()
 

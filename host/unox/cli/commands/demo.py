@@ -53,36 +53,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """A preset of the one assembly's checks (`unox.cli.assemble`): the bots' night, watched."""
-    from unox.cli.assemble import check
-    from unox.table.demo import DemoError, open_demo
+    """A preset of the one assembly (`unox.cli.assemble`): the bots' night, watched at the terminal or on
+    the phones."""
+    from unox.cli.assemble import check, open_night
     from unox.ui.session import Session
 
-    check("demo", args)
-    players, seed, target, pace = args.players, args.seed, args.target, args.pace  # checked by argparse
-    try:
-        session, driver = open_demo(
-            players=players, seed=seed, bot=args.bot, target=target, scoring=args.scoring,
-            profile=args.profile, rules=args.rules, variant=args.variant, night=Session,
-        )
-    except DemoError as exc:
-        raise CommandError(str(exc)) from exc
+    setup = check("demo", args)
+    session = open_night(setup, Session)
+    step = setup.autoplay
     from unox.ui.commands import InputError
 
     try:
-        if args.web:
+        if setup.front == "web":
             from unox.cli.web_option import serve_demo
 
-            return serve_demo(session, driver.step, args)
+            gate, setup.gate = setup.gate, None  # the server takes the bound socket
+            return serve_demo(session, step, args, gate=gate)
         if args.plain or not sys.stdout.isatty():
             from unox.ui.plain import run_demo_plain
 
-            return run_demo_plain(session, driver.step, sys.stdout)
+            return run_demo_plain(session, step, sys.stdout)
         from unox.ui.app import run_app
 
-        return run_app(session, autoplay=driver.step, pace=pace, budget=DEMO_BUDGET_S)
+        return run_app(session, autoplay=step, pace=args.pace, budget=DEMO_BUDGET_S)
     except InputError as exc:
         raise CommandError(f"the demo stopped, a bot's move was refused ({exc}); this is a bug: please "
                            f"report it with the seed printed on the first line") from exc
     finally:
+        setup.close()
         session.close()  # after any launcher call still running on a worker thread

@@ -11,7 +11,7 @@ import sys
 
 from unox.cli.errors import CommandError
 from unox.cli.launcher_option import add_configured_launcher
-from unox.cli.mqtt_option import add_mqtt_option, start_for_press
+from unox.cli.mqtt_option import add_mqtt_option
 from unox.cli.numbers import SEED_MAX, float_in, int_in
 
 DEFAULT_CARDS = 83  # a 112-card deck after a 4-player deal and the first discard
@@ -61,75 +61,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """A preset of the one assembly's checks (`unox.cli.assemble`): `--mqtt` checked before the launcher."""
-    from unox import config as config_file
-    from unox.cli.assemble import check
-    from unox.launcher import LauncherError
-    from unox.launcher.configured import resolve
-    from unox.launcher.options import open_checked
-    from unox.profiles import ProfileError
+    """A preset of the one assembly (`unox.cli.assemble`): the press-button mode, `--mqtt` checked before
+    the launcher opens and attached once every refusal has passed."""
+    from unox.cli.assemble import check, open_night
 
-    check("press", args)
+    setup = check("press", args)
+    setup.default_cards = DEFAULT_CARDS
+    mode = open_night(setup)
     try:
-        settings = config_file.load(args.config)
-        mode_options = _options(args, settings)
-        spec = resolve(args.launcher, settings)
-        profile = _profile(args, settings)
-        launcher = open_checked(spec, config=settings)
-    except (config_file.ConfigError, ProfileError, LauncherError) as exc:
-        raise CommandError(str(exc)) from exc
-    try:
-        return _session(launcher, profile, mode_options, _start_cards(args, spec), args)
+        return _session(mode, setup, args)
     finally:
-        launcher.close()
+        setup.close()
+        mode.launcher.close()
 
 
-def _profile(args: argparse.Namespace, settings: dict):
+def _session(mode, setup, args: argparse.Namespace) -> int:
     import random
 
-    from unox.profiles import get_profile
-
-    custom = {"profiles": settings["profiles"]} if "profiles" in settings else None
-    rng = random.Random(args.seed) if args.seed is not None else None
-    return get_profile(args.profile, rng=rng, config=custom)
-
-
-def _options(args: argparse.Namespace, settings: dict):
-    from unox.press_mode import PressOptions
-
-    section = settings.get("press", {})
-    gap = args.min_gap if args.min_gap is not None else section.get("min_gap_ms", 0) / 1000
-    suspense = args.suspense if args.suspense is not None else section.get("suspense_ms", 0) / 1000
-    return PressOptions(min_gap_s=gap, suspense_s=suspense)
-
-
-def _start_cards(args: argparse.Namespace, spec: str) -> int:
-    from unox.launcher.spec import parse_spec
-
-    if args.cards is not None:
-        return args.cards
-    cards = parse_spec(spec)[2].get("cards", "")
-    return int(cards) if cards.isdigit() else DEFAULT_CARDS
-
-
-def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -> int:
-    import random
-
+    from unox.cli.assemble import attach
     from unox.launcher import LauncherError
-    from unox.press_mode import VIRTUAL_GAP_S, PressMode
+    from unox.press_mode import VIRTUAL_GAP_S
 
-    rng = random.Random(args.seed + 1) if args.seed is not None else None  # suspense: repeatable too
-    mode = PressMode(launcher, profile, cards=cards, options=options, rng=rng)
+    launcher = mode.launcher
     gaps = random.Random(args.seed + 2) if args.seed is not None else random.SystemRandom()
     virtual = args.presses is not None and hasattr(launcher, "press_button")
-    if args.presses is None and hasattr(launcher, "press_button"):
-        raise CommandError("the simulated launcher has no button to press here: add --presses N for N "
-                           "virtual presses, or serve it with `unox simulate-device --pty` and press its "
-                           "button there")
     stop = _stop_on_sigterm()
-    stop_mqtt = lambda: None  # noqa: E731
     try:
-        stop_mqtt = start_for_press(args, mode)  # --mqtt: Home Assistant (docs/install.md)
+        attach(setup, mode)  # --mqtt: Home Assistant (docs/install.md)
         if not virtual:  # stderr, so a --json reader's stream stays clean
             board = launcher.board_id or "unknown"  # which launcher this is (issue 22)
             print(f"press the launcher button (board {board}; Ctrl-C stops and sums up)", file=sys.stderr,
@@ -143,7 +101,7 @@ def _session(launcher, profile, options, cards: int, args: argparse.Namespace) -
         raise CommandError(str(exc)) from exc
     finally:
         stop()
-        stop_mqtt()
+        setup.close()  # Home Assistant
     _summary(mode, args.json, stopped=False)
     return 0
 
