@@ -126,3 +126,23 @@ def test_demo_web_shows_the_bots_game_read_only(running):
     assert operator.request({"cmd": "reload"})[0] == 403
     watcher.close()
 
+
+
+def test_play_web_refuses_a_phones_undo_of_fired_cards_in_the_terminals_words(running):
+    """Issue 21: beside the terminal the phones drive the table without a night of their own, and their undo
+    of a press the launcher fired is still the night's one refusal: `not_undoable`, in the words the
+    terminal gives for `undo` typed there (it once was the web's own `press_fired`)."""
+    play = running("play", "--plain", "--web", "--players", "Ann,Bob", "--launcher", "sim", "--seed", "1",
+                   "--no-journal")
+    operator = seat(play, "operator")
+    assert operator.request({"cmd": "deal", "dealer": "Ann"})[1]["ok"]
+    assert operator.request({"cmd": "flip", "card": "G7"})[1]["state"]["turn"] == "Bob"
+    status, pressed = operator.request({"cmd": "press", "player": "Bob"})  # the host fires the launcher
+    assert status == 200 and pressed["ok"], pressed
+    status, refused = operator.request({"cmd": "undo"})
+    assert status == 409 and refused["error"]["code"] == "not_undoable", refused
+    assert refused["state"] == pressed["state"]  # nothing went back
+    play.type("undo")
+    shown = shown_after(play, "not taken: ")
+    typed = next(line for line in shown.splitlines() if line.startswith("not taken: "))
+    assert typed == "not taken: " + refused["error"]["message"]

@@ -57,6 +57,22 @@ def edition(rules: Any) -> Any:
     return None if rules is None or rules.name == "extreme" else rules
 
 
+def undo_refusal(entries: list[dict], rules: Any = None) -> tuple[str, str] | None:
+    """Why the last of `entries` cannot be undone, as (code, message), or None. The one refusal of an undo
+    for every front end (the terminal, the protocol, the phones, with or without a night of their own):
+    cards a launcher fired are out for good (`not_undoable`). `rules`: the edition's ruleset (`edition`)."""
+    if not entries:
+        return "nothing_to_undo", "there is nothing to undo yet"
+    last = entries[-1]
+    own = rules is not None and last.get("cmd") in rules.requests and "fired" not in last
+    if last.get("cmd") in UNDOABLE or own:
+        return None
+    verb = last.get("cmd", "press")
+    what = (f"a launcher {verb} that fired no card: it counted as one and cannot go back"
+            if last.get("fired") == 0 else f"a launcher {verb}: its cards are already out and cannot go back")
+    return "not_undoable", f"the last event was {what}; for a wrong card use penalty NAME wrong_card"
+
+
 class Night(LauncherSide):
     """One table: requests in, state and event lines out; the launcher polled, never waited on for long."""
 
@@ -156,7 +172,7 @@ class Night(LauncherSide):
         never wait on a status call hanging on a worker thread."""
         reply = self._apply(request)
         if not reply.get("ok"):
-            raise Refused(typed_reason(reply["error"]))
+            raise Refused(typed_reason(reply["error"]), reply["error"].get("code"))
         return reply
 
     def handle(self, request: dict) -> dict:
@@ -239,7 +255,7 @@ class Night(LauncherSide):
             self._refresh(before, fired)
             return reply
         if self.state.get("unsettled"):  # the count was refused: the question stays
-            raise Refused(reply["error"]["message"])
+            raise Refused(reply["error"]["message"], reply["error"].get("code"))
         again = {"press": "presses", "draw": "draws"}.get(pending["cmd"], f"does the {pending['cmd']}")
         self.emit(f"Counted: nothing came out for {who}'s {pending['cmd']}, so it did not count; "
                   f"{who} {again} again.")
@@ -275,26 +291,15 @@ class Night(LauncherSide):
         """Take back the last announcement, exactly, through the journal; fired cards cannot go back."""
         why = self.undo_refusal()
         if why is not None:
-            raise Refused(why[1])
+            raise Refused(why[1], why[0])
         reply = self._undo()
         if not reply.get("ok"):
-            raise Refused(reply["error"]["message"])
+            raise Refused(reply["error"]["message"], reply["error"].get("code"))
         return reply
 
     def undo_refusal(self) -> tuple[str, str] | None:
         """Why the last request cannot be undone (code, message), or None: cards already fired stay out."""
-        entries = self.entries()
-        if not entries:
-            return "nothing_to_undo", "there is nothing to undo yet"
-        last = entries[-1]
-        own = self.rules is not None and last.get("cmd") in self.rules.requests and "fired" not in last
-        if last.get("cmd") not in UNDOABLE and not own:
-            verb = last.get("cmd", "press")
-            what = (f"a launcher {verb} that fired no card: it counted as one and cannot go back"
-                    if last.get("fired") == 0 else
-                    f"a launcher {verb}: its cards are already out and cannot go back")
-            return "not_undoable", f"the last event was {what}; for a wrong card use penalty NAME wrong_card"
-        return None
+        return undo_refusal(self.entries(), self.rules)
 
     def _undo(self) -> dict:
         last = self.entries()[-1]

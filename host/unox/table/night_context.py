@@ -13,7 +13,13 @@ from typing import Any
 
 
 class Refused(ValueError):
-    """A line or a request the table cannot take; the message says what to do instead. Nothing changed."""
+    """A line or a request the table cannot take; the message says what to do instead. Nothing changed.
+    `code` is the table protocol's error code when the table or the night refused it (None for a typed line
+    the grammar could not read), so that every front end names a refusal alike."""
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass

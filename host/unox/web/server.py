@@ -31,8 +31,6 @@ PAGES = ("/", "/play", "/table", "/operator")
 # How a press reaches the table: `host` (the phone's request fires the launcher), `count` (no launcher: the
 # phone says how many cards came out), `button` (another front end owns the launcher: press its button).
 PRESSES = ("host", "count", "button")
-FIRED_STAYS_OUT = ("the last event was a launcher press (or draw): its cards are already out and cannot go "
-                   "back; for a wrong card use the wrong-card penalty")
 BUTTON_ONLY = "press the launcher's own button: at this table the terminal UI takes the presses"
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 # The page may load and connect to nothing but this server (and inline nothing).
@@ -139,13 +137,16 @@ class Api:
         self.hub.publish_seats(self.seats.taken())
         return response
 
-    def undoes_a_fire(self, request: Any) -> bool:
-        """An undo of a press the launcher fired: its cards are out of the launcher for good."""
-        is_undo = isinstance(request, dict) and request.get("cmd") == "undo"
-        if not is_undo or self.hub.table.launcher is None:
-            return False
-        entries = self.hub.table.entries
-        return bool(entries) and entries[-1].get("cmd") in ("press", "draw")
+    def undo_refused(self, request: Any) -> tuple[str, str] | None:
+        """An undo of cards a launcher fired: the table night's one refusal (`not_undoable`, its words), asked
+        here too so that it holds at a table the phones drive without a night (`unox play --web`)."""
+        from unox.table.night import edition, undo_refusal
+
+        if not (isinstance(request, dict) and request.get("cmd") == "undo"):
+            return None
+        table = self.hub.table
+        why = undo_refusal(list(table.entries), edition(getattr(getattr(table, "game", None), "rules", None)))
+        return why if why is not None and why[0] == "not_undoable" else None
 
     def seat_or_401(self, conn: HTTPConnection) -> str | JSONResponse:
         seat = self.seats.seat_of(token_of(conn))
@@ -204,8 +205,9 @@ class Api:
         refusal = self.seats.refusal(seat, request)
         if refusal is None and self.presses == "button" and host_fired(request):
             refusal = BUTTON_ONLY
-        if refusal is None and self.undoes_a_fire(request):
-            return 409, await self.refused("press_fired", FIRED_STAYS_OUT)
+        fired = self.undo_refused(request) if refusal is None else None
+        if fired is not None:
+            return 409, await self.refused(*fired)
         if refusal is not None:
             return 403, await self.refused("forbidden", refusal)
         try:

@@ -448,7 +448,6 @@ const REFUSED = {
   forbidden: () => (me === "table" ? "The table view only shows the table: join as a player to play."
     : readOnly ? "This table is shown read-only: watch, nobody plays from here."
       : "Only the operator may do that, or it is another player's move."),
-  press_fired: () => "The last press already fired its cards: they cannot go back. For a wrong card, use the wrong-card penalty.",
   bad_pin: () => "wrong PIN: type the PIN shown where unox runs",
   locked_out: (r, m) => "too many wrong PINs: " + (String(m).match(/locked for \d+ s/) || ["locked for a while"])[0] + ", then try again",
   operator_pin: () => "That PIN is the players'. The operator joins with the operator PIN.",
