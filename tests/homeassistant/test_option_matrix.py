@@ -3,8 +3,9 @@ is written. For each of `play`, `serve`, `table`, `press`, `demo` and each pair 
 `--tournament`, `--journal`, `--continue`, `--resume`, `--launcher`, `--rules`, `--variant`, the real parser
 and the one assembly (`unox.cli.assemble`) either refuse the pair (argparse, or one `CommandError` line) with
 the folders exactly as they were and no broker session, or open the night with every attachment really
-there: the journal where it was asked, the launcher, the edition and variant, the phones' API answering the
-table's state, Home Assistant seeing the table online (a real mosquitto), the tournament seat connected.
+there: the journal where it was asked, the launcher, the edition and variant, a phone that joins getting the
+table's state (`/api/state` and the WebSocket's hello; `demo --web` run whole, its bots' moves pushed),
+Home Assistant seeing the table online (a real mosquitto), the tournament seat connected.
 """
 
 from __future__ import annotations
@@ -226,6 +227,11 @@ def phones_see(setup, night, args, command: str) -> None:
         client = WebClient(url)  # the socket listens from the gate on: the join waits in its backlog
         client.join(None, "table")
         assert client.state()["state"] == night.table.state()
+        phone = client.socket()  # and the page's WebSocket: the hello carries the table's state
+        try:
+            assert phone.receive_until("hello")["state"] == night.table.state()
+        finally:
+            phone.close()
     finally:
         stop()
 
@@ -278,7 +284,55 @@ def demo_opens(setup, pair, args) -> None:
         if "web" in pair:
             assert setup.gate is not None and setup.web.read_only  # the phones' socket, bound by `check`
     finally:
+        setup.close()
         session.close()
+    if "web" in pair:
+        phones_watch_the_demo(pair, args)
+
+
+def phones_watch_the_demo(pair, args) -> None:
+    """`unox demo --web` as it runs (it serves until Ctrl-C): a phone joins the table view, gets the bots'
+    table in the WebSocket's hello, and the bots' moves pushed as they play; Ctrl-C ends it with 0."""
+    import os
+    import re
+    import signal
+    import subprocess
+
+    from unox.web.client import WebClient
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "unox", "demo", *args._argv], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        said = []
+        for line in proc.stdout:  # the announcement comes once the socket listens
+            said.append(line)
+            found = re.search(r"open (http://\S+) on each phone", line)
+            if found:
+                break
+        else:
+            raise AssertionError("unox demo --web served nothing:\n" + "".join(said))
+        phone = WebClient(found.group(1).rstrip("/"))
+        phone.join(None, "table")
+        welcome = phone.state()
+        assert welcome["read_only"] and welcome["state"]["players"] == ["Ada", "Ben"], welcome
+        if "rules" in pair:
+            assert welcome["state"]["rules"] == "classic"
+        socket = phone.socket()
+        try:
+            hello = socket.receive_until("hello")
+            assert hello["state"]["players"] == ["Ada", "Ben"]
+            moved = socket.receive_until("state")  # a bot's move, pushed to the phone
+            assert moved["state"] != hello["state"]
+        finally:
+            socket.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=WAIT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=WAIT)
+        proc.stdout.close()
 
 
 @pytest.mark.parametrize("command", sorted(OFFERS))
