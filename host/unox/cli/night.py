@@ -53,6 +53,8 @@ def _create(args: argparse.Namespace, night: Any) -> Any:
     from unox.table.saved import make_tables_dir, new_table_path
     from unox.table.settings import SettingsError
 
+    if args.journal is not None and _holds_table(args.journal):
+        return _again(args, night)  # the same command run again on its journal: that table goes on
     settings = settings_from_args(args, default_launcher="sim")
     try:
         journal = args.journal
@@ -67,6 +69,79 @@ def _create(args: argparse.Namespace, night: Any) -> Any:
     else:
         session.emit(f"Journal: {journal} (every event is kept; `unox play --continue` picks it up)")
     return session
+
+
+NEW_TABLE = ("players", "rules", "variant", "target", "scoring", "profile", "seed")
+
+
+def _holds_table(path: Path) -> bool:
+    """`path` is a unox journal with a table's settings in it (anything else takes the new table's path,
+    which says what is wrong with the file)."""
+    from unox.table.journal import Journal, JournalError
+
+    if not path.is_file() or path.stat().st_size == 0:
+        return False
+    try:
+        with Journal(path) as journal:
+            return journal.settings is not None
+    except JournalError:
+        return False
+
+
+def _again(args: argparse.Namespace, night: Any) -> Any:
+    """`--journal FILE` on a file that holds a table: that table continues (as `--resume FILE`) when the
+    new-table options given are its own; options of another table, or a finished game, are refused in one
+    line saying what to type. Nothing is written before that."""
+    from unox.launcher import LauncherError
+    from unox.table.journal import Journal, JournalError
+    from unox.table.opening import journal_status, resume_play_session
+    from unox.table.settings import SettingsError, TableSettings
+
+    path = args.journal
+    try:
+        with Journal(path) as journal:
+            stored = TableSettings.from_dict(journal.settings)
+        status = journal_status(path)
+    except (JournalError, SettingsError) as exc:
+        raise CommandError(f"{path} cannot be continued: {exc}") from exc
+    seats = ", ".join(stored.players)
+    other = _other_table(args, stored)
+    if other:
+        raise CommandError(f"{path} holds the table of {seats} ({_described(stored)}), not one with "
+                           f"{' '.join(other)}; continue that table with the same command without "
+                           f"those options (or --resume {path}), or give a new --journal file")
+    if status == "over":
+        players = ",".join(stored.players)
+        raise CommandError(f"{path} holds a finished game of {seats}; start a new table there with "
+                           f"`unox play --continue {path} --players {players}` (the finished game is kept "
+                           f"as {path}.N.done), or give a new --journal file")
+    try:
+        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night)
+    except (SettingsError, LauncherError, JournalError) as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def _other_table(args: argparse.Namespace, stored: Any) -> list[str]:
+    """The new-table options given that are not the stored table's, as typed (`--players Ann,Cy`)."""
+    given = settings_from_args(args, default_launcher=stored.launcher) if args.players else None
+    other = []
+    for name in NEW_TABLE:
+        typed = getattr(args, name, None)
+        if typed is None:
+            continue
+        if given is not None:
+            same = getattr(given, name) == getattr(stored, name)
+        else:  # no seats given: the stored table's settings with this one option as typed
+            same = str(typed) == str(getattr(stored, name))
+        if not same:
+            other.append(f"--{name} {typed}")
+    return other
+
+
+def _described(settings: Any) -> str:
+    """A table's edition and goal, as its options would set them."""
+    edition = settings.rules + (f" {settings.variant}" if settings.variant else "")
+    return f"{edition}, {settings.scoring} to {settings.target}"
 
 
 def _resume(args: argparse.Namespace, night: Any) -> Any:
