@@ -205,3 +205,34 @@ def test_a_refused_login_on_continue_puts_the_finished_game_back(broker, tmp_pat
     assert done.returncode == 1 and "refused ha" in done.stderr, done.stderr
     assert sorted(p.name for p in tmp_path.glob("g.db*")) == ["g.db"]
     assert journal.read_bytes() == before
+
+
+def test_a_wrong_tournament_name_with_mqtt_leaves_home_assistant_no_device(broker, tmp_path):
+    """Issue 21: with `--mqtt --tournament`, Home Assistant's bridge came online before the tournament's
+    name was checked: a table started under a wrong name was refused, but HA had seen its device (retained
+    discovery, availability). Now the bridge starts only once the name and table are accepted."""
+    from unox.homeassistant.discovery import node_id
+
+    state = tmp_path / "state"
+    mqtt_url = f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/"
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "club")), journal, Plan(PLAYERS),
+                                  say=lambda text: None).start()
+        try:
+            for command in (["play", "--plain"], ["serve", "--host", "127.0.0.1", "--port", "0", "--pin", "",
+                                                  "--operator-pin", ""]):
+                done = subprocess.run(
+                    [*UNOX, *command, "--tournament", broker.url("table1", "clubb"), "--table", "1",
+                     "--launcher", "script", "--journal", str(tmp_path / "table1.db"), "--mqtt", mqtt_url],
+                    capture_output=True, text=True, timeout=WAIT * 2, stdin=subprocess.DEVNULL,
+                    env={**os.environ, "XDG_STATE_HOME": str(state)},
+                )
+                said = done.stdout[-2000:] + done.stderr
+                assert done.returncode == 1 and done.stderr.count("\n") == 1, said
+                assert "no tournament named 'clubb'" in done.stderr, done.stderr
+        finally:
+            coordinator.stop()
+    assert sorted(p.name for p in tmp_path.glob("table1*")) == []
+    assert not state.exists() or not any(p.is_file() for p in state.rglob("*"))
+    assert nothing_retained_under(broker, "homeassistant/") == []  # no discovery config: no device
+    assert nothing_retained_under(broker, f"unox/{node_id()}/") == []  # and never online

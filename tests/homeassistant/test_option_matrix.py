@@ -239,9 +239,9 @@ def phones_see(setup, night, args, command: str) -> None:
 def seat_joins(setup, pair, args, folder: Path, watcher: Watcher) -> None:
     from unox.cli.tournament_option import _bridged, joined_seat
 
-    opened = _bridged(setup, lambda *a: None)
+    opened, bridge = _bridged(setup, lambda *a: None)
     assert opened is not None
-    with joined_seat(args) as (seat, path):
+    with joined_seat(args, accepted=bridge) as (seat, path):  # as `unox play --tournament` joins
         assert seat.link.wait_connected(WAIT)
         if "journal" in pair:
             assert path == folder / "asked.db" and path.exists()

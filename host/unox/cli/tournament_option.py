@@ -59,8 +59,10 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
 
 
 @contextmanager
-def joined_seat(args: argparse.Namespace) -> Iterator[tuple[TableSeat, Path]]:
-    """The table's seat and its results journal's path, every refusal one `CommandError`."""
+def joined_seat(args: argparse.Namespace, accepted: Callable[[], None] | None = None
+                ) -> Iterator[tuple[TableSeat, Path]]:
+    """The table's seat and its results journal's path, every refusal one `CommandError`; `accepted` runs
+    once the tournament's checks have passed, before anything is written (`unox.tournament.join`)."""
     from unox.table.journal import JournalError as TableJournalError
     from unox.table.settings import SettingsError
     from unox.tournament.join import TournamentError
@@ -70,7 +72,7 @@ def joined_seat(args: argparse.Namespace) -> Iterator[tuple[TableSeat, Path]]:
 
     address, number = checked_options(args)
     try:
-        with join(address, number, args.journal, say=_tell) as (seat, path):
+        with join(address, number, args.journal, say=_tell, accepted=accepted) as (seat, path):
             yield seat, path
     except (TournamentError, JournalError, LinkError, TableJournalError, SettingsError) as exc:
         raise CommandError(str(exc)) from exc
@@ -134,8 +136,8 @@ def run_play(setup: Any) -> int:
 
             run_app(session, poll_interval=0.05, poll_wait=0.0)
 
-    opener = _bridged(setup, _round_opener(args, ui=True))
-    with joined_seat(args) as (seat, path):
+    opener, bridge = _bridged(setup, _round_opener(args, ui=True))
+    with joined_seat(args, accepted=bridge) as (seat, path):
         attended_rounds(seat, path, opener, attend, _say)
     return 0
 
@@ -153,9 +155,9 @@ def run_serve(setup: Any) -> int:
         _serve_round(night, done, gate)
         _say(f"round {round_no} is over; its results went to the coordinator")
 
-    opener = _bridged(setup, _round_opener(args, ui=False))
+    opener, bridge = _bridged(setup, _round_opener(args, ui=False))
     try:
-        with joined_seat(args) as (seat, path):
+        with joined_seat(args, accepted=bridge) as (seat, path):
             attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say)
     except KeyboardInterrupt:
         return 0
@@ -163,23 +165,28 @@ def run_serve(setup: Any) -> int:
 
 
 def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
-             ) -> Callable[[int, Path, list[str], str], Any]:
-    """With `--mqtt`: one Home Assistant bridge for the whole night (started before the seat joins, stopped
-    by `setup.close()`), showing the table of the round being played."""
+             ) -> tuple[Callable[[int, Path, list[str], str], Any], Callable[[], None]]:
+    """With `--mqtt`: the round opener that shows the table of the round being played to Home Assistant,
+    and the start of the one bridge for the whole night (stopped by `setup.close()`). The start is handed
+    to the seat's joining, which runs it once the tournament's name and table number are accepted: a start
+    refused there opens no Home Assistant session and leaves no retained device."""
     if setup.mqtt is None:
-        return open_round
-    from unox.cli.mqtt_option import start_bridge
+        return open_round, lambda: None
     from unox.homeassistant.snapshots import CurrentTable
 
     current = CurrentTable()
-    setup.stops.append(start_bridge(setup.mqtt, current.snapshot))
+
+    def start() -> None:
+        from unox.cli.mqtt_option import start_bridge
+
+        setup.stops.append(start_bridge(setup.mqtt, current.snapshot))
 
     def opened(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
         night = open_round(round_no, journal, seated, rules)
         current.table = night.table
         return night
 
-    return opened
+    return opened, start
 
 
 def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:

@@ -35,12 +35,15 @@ def default_journal(name: str, table: int, tournament: str) -> Path:
 
 @contextmanager
 def joined_seat(address: BrokerAddress, number: int, given: Path | None, *,
-                say: Callable[[str], None] | None = None) -> Iterator[tuple[TableSeat, Path]]:
+                say: Callable[[str], None] | None = None,
+                accepted: Callable[[], None] | None = None) -> Iterator[tuple[TableSeat, Path]]:
     """The table's seat in the tournament open now under the address's name, and its results journal (the
     `given` one, checked to be this table's of this tournament, or the default); stopped and closed after.
 
     The broker is asked first (which tournament is open under the name, and whether it has this table), so
-    nothing is written before it accepted us; an existing journal is checked before that."""
+    nothing is written before it accepted us; an existing journal is checked before that. `accepted` runs
+    once every check has passed and before anything is written (the CLI starts Home Assistant's bridge
+    there, which may still refuse the start: a wrong tournament name then leaves no device behind)."""
     from unox.tournament.seat import TableSeat, bind, bound_id, check_journal, discover
 
     journal = None
@@ -51,6 +54,8 @@ def joined_seat(address: BrokerAddress, number: int, given: Path | None, *,
         else:
             _check_folder(given)
         plan = discover(address, number, known=None if journal is None else bound_id(journal), say=say)
+        if accepted is not None:
+            accepted()
         path = given or default_journal(address.name, number, plan.tournament)
         if journal is None:
             journal = _open(path)
