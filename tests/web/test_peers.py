@@ -1,9 +1,9 @@
 """Issue 21: front ends are peers in behaviour, not only in imports. One scripted night (the deal, plays, a
 launcher jam that clears, an undo of fired cards refused, a reload advised and done, the hand scored and the
-next hand's dealer) run
-through the terminal's driver (typed lines into the TUI's `Session`), `--plain`, the table protocol (JSON
-lines into the table night, as `unox table` runs it) and the web API (the phones' HTTP requests, to a server
-driving the table night, as `unox serve` runs it) gives the same journal and the same narration.
+next hand's dealer) run through the terminal UI (the real textual app, its keys pressed through textual's
+pilot), `--plain`, the table protocol (JSON lines into the table night, as `unox table` runs it) and the web
+API (the phones' HTTP requests, to a server driving the table night, as `unox serve` runs it) gives the same
+journal, the same narration and the same refusal of the undo: its code and its words.
 
 Each driver starts from the same table (same seed, the simulated launcher with the real firmware); the jam
 is injected into the simulated device at the same step, and cleared there as a person would. The reload is
@@ -12,6 +12,7 @@ a short script reaches it."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import io
@@ -23,10 +24,13 @@ from unox.table.night import Night
 from unox.table.night_context import next_presser
 from unox.table.opening import open_play_session
 from unox.table.settings import TableSettings
+from unox.ui.app import TableApp
 from unox.ui.plain import run_plain
-from unox.ui.session import InputError, Session
+from unox.ui.session import Session
 from unox.web.client import WebClient
 from unox.web.launch import WebOptions, WebServer
+
+from tests.ui.conftest import type_line
 
 PLAYERS = ("Ann", "Bob")
 # Bob, Ann, Bob, ...: green on green until Bob has played his last card
@@ -86,15 +90,24 @@ def script(night, typed: bool) -> Iterator[object]:
 
 
 def tui() -> Session:
+    """The real table app, driven through textual's pilot: each line typed key by key into its command
+    line, its answer read under the prompt as a person reads it."""
     session = open_night(Session)
-    for step in script(session, typed=True):
-        line, refused = step if isinstance(step, tuple) else (step, None)
-        try:
-            session.submit(line)
-            assert refused is None, line
-        except InputError as exc:
-            assert refused == "refused", line
-            session.refusals.append((exc.code, str(exc)))
+
+    async def at_the_keyboard() -> None:
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            for step in script(session, typed=True):
+                line, refused = step if isinstance(step, tuple) else (step, None)
+                await type_line(pilot, line)
+                if refused is None:
+                    assert not app.refused, (line, app.message)
+                    continue
+                shown = f"Not taken: `{line}`: "
+                assert app.refused and app.message.startswith(shown), (line, app.message)
+                session.refusals.append((app.refused_code, app.message.removeprefix(shown)))
+
+    asyncio.run(at_the_keyboard())
     return session
 
 

@@ -175,6 +175,7 @@ class TableApp(App):
         self.budget = budget  # autoplay: after this many seconds, play the rest without pausing
         self.message = ""  # the answer to the last line, until the next one
         self.refused = False
+        self.refused_code: str | None = None  # the table protocol's code of that refusal, when it has one
         self.hint = ""  # the card being typed, spelled out (shown while there is no message)
         self.leaving = False  # a quit was asked for and waits for its confirmation
         self.history: list[str] = []
@@ -266,6 +267,7 @@ class TableApp(App):
     def run_line(self, line: str, *, typed: bool = False) -> bool:
         """Run one command line: done, or refused with the reason under the prompt (nothing changes)."""
         self.say("")
+        self.refused_code = None
         word = line.strip().lower()
         try:
             if self.leaving:
@@ -290,6 +292,7 @@ class TableApp(App):
                 # a fault (jam, stuck) after the motor ran is already on screen, with what to do
             return True
         except InputError as exc:
+            self.refused_code = exc.code  # the same refusal as every other front end's (issue 21)
             quoted = f"`{shortened(line.strip())}`: " if typed and line.strip() else ""
             self.say(f"Not taken: {quoted}{LONG_WORD.sub(lambda m: shortened(m.group()), str(exc))}",
                      refused=True)
