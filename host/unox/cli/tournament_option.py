@@ -59,18 +59,21 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
 
 
 @contextmanager
-def joined_seat(args: argparse.Namespace) -> Iterator[tuple[TableSeat, Path]]:
-    """The table's seat and its results journal's path, every refusal one `CommandError`."""
+def joined_seat(args: argparse.Namespace, front: str) -> Iterator[tuple[TableSeat, Path]]:
+    """The table's seat and its results journal's path, every refusal one `CommandError`; the command that
+    rejoins (`unox FRONT --tournament ...`) is kept in the journal for `unox play --list`."""
     from unox.table.journal import JournalError as TableJournalError
     from unox.table.settings import SettingsError
     from unox.tournament.join import TournamentError
     from unox.tournament.join import joined_seat as join
     from unox.tournament.journal import JournalError
+    from unox.tournament.kept import pick_up
     from unox.tournament.link import LinkError
 
     address, number = checked_options(args)
     try:
-        with join(address, number, args.journal, say=_tell) as (seat, path):
+        with join(address, number, args.journal, say=_tell,
+                  pick_up=pick_up(front, address, number, args.journal)) as (seat, path):
             yield seat, path
     except (TournamentError, JournalError, LinkError, TableJournalError, SettingsError) as exc:
         raise CommandError(str(exc)) from exc
@@ -85,7 +88,7 @@ def run_table(args: argparse.Namespace) -> int:
     from unox.tournament.night_rounds import protocol_rounds
 
     seed = whole_number("--seed", args.seed, 0, MAX_SEED)
-    with joined_seat(args) as (seat, path):
+    with joined_seat(args, "table") as (seat, path):
         address, number = seat.address, seat.number
         say = _say if args.bots else _tell  # people use stdout for the table protocol
         say(f"table {number} of {address.name} (tournament {seat.tournament}): results journal {path}")
@@ -128,14 +131,16 @@ def run_play(setup: Any) -> int:
         if setup.front == "plain":
             from unox.ui.plain import run_plain
 
+            for line in session.log:  # what opening the round said (its journal), as `unox play` does
+                print(line)
             run_plain(session, _until(done, lines), sys.stdout)
         else:
             from unox.ui.app import run_app
 
             run_app(session, poll_interval=0.05, poll_wait=0.0)
 
-    opener = _bridged(setup, _round_opener(args, ui=True))
-    with joined_seat(args) as (seat, path):
+    opener = _bridged(setup, _round_opener(args, ui=True, front="play"))
+    with joined_seat(args, "play") as (seat, path):
         attended_rounds(seat, path, opener, attend, _say)
     return 0
 
@@ -153,9 +158,9 @@ def run_serve(setup: Any) -> int:
         _serve_round(night, done, gate)
         _say(f"round {round_no} is over; its results went to the coordinator")
 
-    opener = _bridged(setup, _round_opener(args, ui=False))
+    opener = _bridged(setup, _round_opener(args, ui=False, front="serve"))
     try:
-        with joined_seat(args) as (seat, path):
+        with joined_seat(args, "serve") as (seat, path):
             attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say)
     except KeyboardInterrupt:
         return 0
@@ -213,14 +218,20 @@ def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:
         server.stop()
 
 
-def _round_opener(args: argparse.Namespace, *, ui: bool) -> Callable[[int, Path, list[str], str], Any]:
+def _round_opener(args: argparse.Namespace, *, ui: bool, front: str
+                  ) -> Callable[[int, Path, list[str], str], Any]:
     """Each round's night, opened as `unox play` opens a table: resumed from its journal, else new on the
     round's seats (`partners`, no target); the transcript of a served round is printed as `unox serve`
-    prints it."""
+    prints it. Its journal line and its leave-taking name the command that picks the round up (this one,
+    not `unox play --continue`)."""
     import copy
 
     from unox.cli.night import open_session
+    from unox.tournament.address import parse
     from unox.tournament.bot_table import NO_TARGET
+    from unox.tournament.kept import pick_up, told
+
+    picked_up_by = told(pick_up(front, parse(args.tournament), args.table, args.journal))
 
     def open_round(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
         round_args = copy.copy(args)
@@ -234,12 +245,12 @@ def _round_opener(args: argparse.Namespace, *, ui: bool) -> Callable[[int, Path,
             round_args.target, round_args.journal = str(NO_TARGET), journal
             round_args.profile, round_args.seed = args.profile, args.seed
         if not ui:
-            night = open_session(round_args)
+            night = open_session(round_args, picked_up_by=picked_up_by)
             night.table.listeners.append(_say)  # a transcript, as unox serve prints
             return night
         from unox.ui.session import Session
 
-        return open_session(round_args, Session)
+        return open_session(round_args, Session, picked_up_by=picked_up_by)
 
     return open_round
 

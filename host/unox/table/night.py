@@ -46,9 +46,11 @@ def kept_where(session: Night) -> str:
     journal = getattr(session.table, "journal", None)
     if journal is None:
         return "This table has no journal: leaving ends the game for good."
+    if session.picked_up_by:  # a tournament's round: only its own command rejoins it
+        return f"The round is kept in {journal.path}: {session.picked_up_by}."
     if re.search(r"\.round\d+$", Path(journal.path).stem):  # a tournament's round (tournament/join.py)
         return (f"The round is kept in {journal.path}: the same `unox play --tournament URL --table N` picks "
-                "it up (`unox play --continue` and `--list` see only the tables folder).")
+                "it up (`unox play --list` shows it; `--continue` does not take it).")
     return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
 
 
@@ -59,6 +61,8 @@ def edition(rules: Any) -> Any:
 
 class Night(LauncherSide):
     """One table: requests in, state and event lines out; the launcher polled, never waited on for long."""
+
+    picked_up_by: str | None = None  # "`CMD` picks it up" when that is not `unox play --continue` (a round)
 
     def __init__(self, table: Any, *, launcher: Any = None, sim: bool = False, low_water: int = LOW_WATER,
                  hopper_given: bool = False):
