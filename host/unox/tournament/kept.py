@@ -119,7 +119,7 @@ def read(path: Path) -> KeptTournamentTable | None:
     """A table's results journal, read without its lock (its table may be running); None if not one."""
     import json
 
-    if not path.is_file() or ROUND.match(path.stem):
+    if not path.is_file() or ROUND.match(path.stem) or not _ours(path):
         return None
     try:
         db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
@@ -141,6 +141,18 @@ def read(path: Path) -> KeptTournamentTable | None:
     return KeptTournamentTable(path, str(seat.get("tournament")), str(seat.get("id")), int(seat["table"]),
                                max(rounds, default=0), hands, bool((meta.get(ROUND_KEY) or {}).get("over")),
                                changed, meta.get(PICK_UP_KEY))
+
+
+def _ours(path: Path) -> bool:
+    """The file's header says it is a tournament journal (SQLite, application_id at offset 68): read with
+    plain file I/O, so any other file (a table's journal, maybe running) is never opened by SQLite here,
+    which would leave `-shm`/`-wal` files beside it."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(72)
+    except OSError:
+        return False
+    return head[:16] == b"SQLite format 3\x00" and int.from_bytes(head[68:72], "big") == APPLICATION_ID
 
 
 def glob_escape(text: str) -> str:
