@@ -16,6 +16,7 @@ from unox.cli.errors import CommandError
 from unox.cli.numbers import int_in
 from unox.cli.table_options import MAX_SEED, whole_number
 from unox.tournament.join import BOTS, MAX_TABLES
+from unox.words import counted
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def run_table(args: argparse.Namespace) -> int:
             return 0
         played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
         refused_results(seat)
-        _say(f"table {number}: every result is in ({played} hands played now)")
+        _say(f"table {number}: every result is in ({counted(played, 'hand')} played now)")
     return 0
 
 

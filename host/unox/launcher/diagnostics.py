@@ -9,6 +9,7 @@ from unoxfw.settings import LIMITS
 
 from unox.launcher.base import Launcher, LauncherStatus
 from unox.launcher.faults import fault_action
+from unox.words import counted as cards_word  # `counted` is the beam's count here
 
 
 @dataclass
@@ -118,7 +119,8 @@ def check_motor(launcher: Launcher, cards: int) -> list[Check]:
         motor = Check("motor", "fail", f"fired {result.fired} of {cards}: {reason}; {advice}")
     else:
         motor = Check("motor", "pass", f"fired {result.fired} of {cards}")
-    beam = _ok("beam count", counted == result.fired and counted > 0, f"the beam counted {counted} cards")
+    beam = _ok("beam count", counted == result.fired and counted > 0,
+               f"the beam counted {cards_word(counted, 'card')}")
     return [motor, beam]
 
 

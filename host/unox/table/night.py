@@ -25,6 +25,7 @@ from unox.table.narrate import describe, undone
 from unox.table.night_context import Context, Prompt, Refused, next_seat, settle_prompt
 from unox.table.night_launcher import LauncherSide
 from unox.table.runtime import REFUSED_PREFIX
+from unox.words import counted
 
 LOW_WATER = 13  # the most cards one firing gives: below this, a press may find the launcher dry
 UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal", "pass", "challenge")
@@ -236,7 +237,7 @@ class Night(LauncherSide):
         who = pending.get("player") or "the player"
         if reply.get("ok"):
             what = f"{who}'s {pending['cmd']}"
-            self.emit(f"Counted: {fired} card(s) came out for {what}; nothing was fired again.")
+            self.emit(f"Counted: {counted(fired, 'card')} came out for {what}; nothing was fired again.")
             settled = reply.get("settled") or {}
             request = {k: v for k, v in settled.items() if k not in ("requested", "fire_id", "fields")}
             self.emit(*describe({**request, **settled.get("fields", {})}, before, self.state))
