@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from pathlib import Path
 
 from unox.table.journal import Journal
 from unox.tournament.address import parse
@@ -87,3 +88,17 @@ def test_a_round_left_midway_names_the_command_that_rejoins_it_and_that_command_
             assert coordinator.counted() == 1  # the hand went to the tournament: the command rejoined it
         finally:
             coordinator.stop()
+
+
+def test_the_rejoin_command_keeps_the_password_out_and_the_journal_absolute(tmp_path, monkeypatch):
+    from unox.tournament.kept import pick_up, told
+
+    monkeypatch.chdir(tmp_path)
+    given = pick_up("serve", parse("mqtt://table 2:s3cret@club.local/spring"), 2, Path("my table.db"))
+    assert given == {"command": "unox serve --tournament mqtt://table%202@club.local:1883/spring --table 2 "
+                                f"--journal '{tmp_path / 'my table.db'}'", "password": True}
+    assert "s3cret" not in told(given) and told(given).endswith("(with the table's password in "
+                                                                 "UNOX_MQTT_PASSWORD) picks it up")
+    anonymous = pick_up("play", parse("mqtt://127.0.0.1:1884/spring"), 1, None)
+    assert told(anonymous) == "`unox play --tournament mqtt://127.0.0.1:1884/spring --table 1` picks it up"
+    assert parse(shlex.split(given["command"])[3]).username == "table 2"  # the URL reads back as given

@@ -8,6 +8,7 @@ a tournament's, with the command that rejoins: it is stored in the table's resul
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import sqlite3
@@ -32,8 +33,8 @@ def pick_up(front: str, address: BrokerAddress, number: int, journal: Path | Non
     user = f"{quote(address.username, safe='')}@" if address.username else ""
     words = ["unox", front, "--tournament", f"mqtt://{user}{address.host}:{address.port}/{address.name}",
              "--table", str(number)]
-    if journal is not None:
-        words += ["--journal", str(journal)]
+    if journal is not None:  # absolute: the command works from any folder
+        words += ["--journal", os.path.abspath(journal)]
     return {"command": shlex.join(words), "password": bool(address.password)}
 
 
