@@ -102,3 +102,30 @@ def test_the_rejoin_command_keeps_the_password_out_and_the_journal_absolute(tmp_
     anonymous = pick_up("play", parse("mqtt://127.0.0.1:1884/spring"), 1, None)
     assert told(anonymous) == "`unox play --tournament mqtt://127.0.0.1:1884/spring --table 1` picks it up"
     assert parse(shlex.split(given["command"])[3]).username == "table 2"  # the URL reads back as given
+
+
+def test_a_bot_tables_rejoin_command_keeps_its_bots_and_seed(broker, tmp_path):
+    """`unox table --tournament ... --bots heuristic --seed 3`: the command `--list` shows plays the same bots
+    from the same seed (a hand played again gives the same result), not people on stdin."""
+    plan = Plan(tuple(C_V2_PLAYERS))
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    with ResultsJournal(tmp_path / "club.db") as results:
+        coordinator = Coordinator(parse(broker.url("coordinator", "bots")), results, plan, say=lambda t: None)
+        coordinator.start()
+        try:
+            done = run(["table", "--tournament", broker.url("table1", "bots"), "--table", "1", "--bots",
+                        "heuristic", "--seed", "3"], env)
+            assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+        finally:
+            coordinator.stop()
+    listed = run(["play", "--list"], env).stdout.splitlines()
+    # whether the coordinator's `over` reached the table before it stopped is a race: either word is true
+    ends = (": tournament over, 12 hands scored", ": all its hands sent, 12 hands scored")
+    assert any(line.startswith("    tournament bots (id ") and line.endswith(ends) for line in listed), listed
+    assert "    nothing left to play" in listed
+    from unox.tournament.kept import read
+
+    (journal,) = (tmp_path / "state" / "unox" / "tournaments").glob("bots-*-table1.db")
+    command = read(journal).pick_up["command"]
+    assert command == (f"unox table --tournament mqtt://table1@127.0.0.1:{broker.port}/bots --table 1 "
+                       "--bots heuristic --seed 3")

@@ -56,7 +56,7 @@ def _refuse_a_tournaments(args: argparse.Namespace) -> None:
     found = ROUND.match(Path(given).stem)
     what = (f"round {found['round']} of" if found else "the results journal of") + (
         f" table {kept.table} of tournament {kept.name} (id {kept.tournament})")
-    how = kept.rejoin() if not kept.over else "that tournament is over: there is nothing left to play"
+    how = "there is nothing left to play at that table" if kept.over or kept.done else kept.rejoin()
     option = "--resume" if args.continue_path is None else "--continue"
     raise CommandError(f"{given} is {what}, played only inside its tournament, so {option} does not take it; "
                        f"{how}")

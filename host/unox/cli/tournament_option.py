@@ -72,9 +72,12 @@ def joined_seat(args: argparse.Namespace, front: str) -> Iterator[tuple[TableSea
     from unox.tournament.link import LinkError
 
     address, number = checked_options(args)
+    bots = getattr(args, "bots", None)  # a bot table replays a hand from its seed: both go in the command
+    seed = () if getattr(args, "seed", None) is None else ("--seed", str(args.seed))
+    more = () if bots is None else ("--bots", bots, *seed)
     try:
         with join(address, number, args.journal, say=_tell,
-                  pick_up=pick_up(front, address, number, args.journal)) as (seat, path):
+                  pick_up=pick_up(front, address, number, args.journal, more)) as (seat, path):
             yield seat, path
     except (TournamentError, JournalError, LinkError, TableJournalError, SettingsError) as exc:
         raise CommandError(str(exc)) from exc

@@ -18,7 +18,9 @@ from urllib.parse import quote
 
 from unox.tournament.join import default_journal
 from unox.tournament.journal import APPLICATION_ID
-from unox.tournament.seat import PICK_UP_KEY, ROUND_KEY, SEAT_KEY
+from unox.tournament.schedule import Plan, ScheduleError
+from unox.tournament.seat import PICK_UP_KEY, ROUND_KEY, SCHEDULE_KEY, SEAT_KEY
+from unox.words import counted
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,14 +29,17 @@ if TYPE_CHECKING:
 ROUND = re.compile(r"^(?P<results>.+)\.round(?P<round>\d+)$")  # unox.tournament.join.round_journal's stem
 
 
-def pick_up(front: str, address: BrokerAddress, number: int, journal: Path | None) -> dict:
-    """The command that rejoins this table (`unox FRONT --tournament URL --table N [--journal FILE]`), with
-    no password in it: a URL that had one says so, and the password goes in UNOX_MQTT_PASSWORD."""
+def pick_up(front: str, address: BrokerAddress, number: int, journal: Path | None,
+            more: tuple[str, ...] = ()) -> dict:
+    """The command that rejoins this table (`unox FRONT --tournament URL --table N [--journal FILE]`, then
+    `more`: a bot table's `--bots NAME --seed N`), with no password in it: a URL that had one says so, and
+    the password goes in UNOX_MQTT_PASSWORD."""
     user = f"{quote(address.username, safe='')}@" if address.username else ""
     words = ["unox", front, "--tournament", f"mqtt://{user}{address.host}:{address.port}/{address.name}",
              "--table", str(number)]
     if journal is not None:  # absolute: the command works from any folder
         words += ["--journal", os.path.abspath(journal)]
+    words += more
     return {"command": shlex.join(words), "password": bool(address.password)}
 
 
@@ -56,15 +61,18 @@ class KeptTournamentTable:
     table: int
     rounds: int  # the highest round whose table journal is beside it (0: none opened yet)
     hands: int  # hands scored and journalled
-    over: bool
+    over: bool  # the coordinator said so
     changed: float
     pick_up: dict | None
+    done: bool = False  # every hand of this table is scored and acknowledged (`over` may not have reached it)
 
     def status(self) -> str:
+        scored = f"{counted(self.hands, 'hand')} scored"
         if self.over:
-            return f"tournament over, {self.hands} hand{'s' if self.hands != 1 else ''} scored"
-        where = f"round {self.rounds}" if self.rounds else "no round opened yet"
-        return f"{where}, {self.hands} hand{'s' if self.hands != 1 else ''} scored"
+            return f"tournament over, {scored}"
+        if self.done:
+            return f"all its hands sent, {scored}"
+        return f"round {self.rounds}, {scored}" if self.rounds else f"no round opened yet, {scored}"
 
     def lines(self, width: int = 80) -> list[str]:
         """The file, then what it is and the command that picks it up, each within `width` where it can be."""
@@ -74,7 +82,7 @@ class KeptTournamentTable:
         head = f"{self.path.name}  {when}"
         about = f"    tournament {self.name} (id {self.tournament}), table {self.table}: {self.status()}"
         lines = [head if len(head) <= width else self.path.name, about]
-        if self.over:
+        if self.over or self.done:
             return [*lines, "    nothing left to play"]
         command = (self.pick_up or {}).get("command")
         if not isinstance(command, str):
@@ -129,6 +137,7 @@ def read(path: Path) -> KeptTournamentTable | None:
                 return None
             meta = {key: json.loads(value) for key, value in db.execute("SELECT key, value FROM meta")}
             hands = db.execute("SELECT count(*) FROM results").fetchone()[0]
+            sent = {hand_id for (hand_id,) in db.execute("SELECT hand_id FROM results WHERE acked = 1")}
         finally:
             db.close()
     except (sqlite3.Error, ValueError):
@@ -141,7 +150,18 @@ def read(path: Path) -> KeptTournamentTable | None:
     changed = max(p.stat().st_mtime for p in (path, Path(f"{path}-wal")) if p.exists())
     return KeptTournamentTable(path, str(seat.get("tournament")), str(seat.get("id")), int(seat["table"]),
                                max(rounds, default=0), hands, bool((meta.get(ROUND_KEY) or {}).get("over")),
-                               changed, meta.get(PICK_UP_KEY))
+                               changed, meta.get(PICK_UP_KEY), _all_sent(meta.get(SCHEDULE_KEY), seat, sent))
+
+
+def _all_sent(schedule: object, seat: dict, sent: set[str]) -> bool:
+    """Every hand the schedule gives this table is scored and acknowledged: the table has nothing left to
+    play, even if it stopped before the coordinator's `over` reached it."""
+    try:
+        plan = Plan.from_json(schedule)
+    except (ScheduleError, TypeError, ValueError, AttributeError, KeyError):
+        return False
+    own = {hand_id for hand_id, _round, table, *_ in plan.hands() if table == seat.get("table")}
+    return bool(own) and own <= sent
 
 
 def _ours(path: Path) -> bool:
