@@ -235,7 +235,7 @@ def seat_joins(setup, pair, args, folder: Path, watcher: Watcher) -> None:
 
     opened = _bridged(setup, lambda *a: None)
     assert opened is not None
-    with joined_seat(args) as (seat, path):
+    with joined_seat(args, setup.command) as (seat, path):
         assert seat.link.wait_connected(WAIT)
         if "journal" in pair:
             assert path == folder / "asked.db" and path.exists()
