@@ -74,6 +74,12 @@ def test_a_round_left_midway_names_the_command_that_rejoins_it_and_that_command_
                                 f"{tournament}), played only inside its tournament, so {option[0]} does not "
                                 f"take it; {picks_up}")
                 assert round_entries(round1) == played  # nothing was written to it
+            outbox = round1.with_name(f"term-{tournament}-table1.db")  # the table's results journal
+            refused = run(["play", "--plain", "--launcher", "script", "--continue", str(outbox)], env)
+            assert refused.returncode == 1 and refused.stderr == (
+                f"unox: error: {outbox} is the results journal of table 1 of tournament term (id "
+                f"{tournament}), played only inside its tournament, so --continue does not take it; "
+                f"{picks_up}\n")
             newest = run(["play", "--plain", "--continue"], env)
             assert newest.returncode == 1 and "no game in progress is kept in" in newest.stderr
             assert round_entries(round1) == played
