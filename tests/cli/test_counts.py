@@ -61,3 +61,26 @@ def test_unox_journal_check_says_1_request_replays_and_2_requests_replay(unox, t
     two = unox("journal", "check", str(tmp_path / "j.db"))
     assert two.code == 0 and "; 2 requests replay, " in two.out, two.out + two.err
     assert WRONG_ONE.search(one.out + two.out) is None
+
+
+def test_the_link_check_counts_its_frames_in_the_right_number():
+    """A count phrase grep found beside the CLI's: `unox diagnose`'s link line."""
+    from types import SimpleNamespace
+
+    from unox.launcher.diagnostics import check_link
+
+    endpoint = SimpleNamespace(retransmits=1, duplicates=0, decoder=SimpleNamespace(errors=2))
+    launcher = SimpleNamespace(link=SimpleNamespace(endpoint=endpoint))
+    check = check_link(launcher, SimpleNamespace(connected=True))
+    assert check.detail == ("lossy link: 1 retransmit (lost frames), 2 bad frames (corrupt), 0 duplicate "
+                            "frames; try another USB cable or port")
+
+
+def test_one_press_owed_is_one_press():
+    from unox.table.night_context import Context
+    from unox.ui.prompt import prompt_for
+
+    state = {"phase": "turn", "turn": "Bob", "players": ["Ann", "Bob", "Cy"], "top": "G7", "color": "G",
+             "owed": [{"player": "Cy", "presses": 1}]}
+    prompt = prompt_for(state, Context())
+    assert prompt.who == "Cy" and ": 1 press owed" in prompt.text, prompt.text

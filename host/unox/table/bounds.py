@@ -43,8 +43,9 @@ def check_fired(
     if fired > free:
         raise ProtocolError(
             "bad_fired",
-            f"{player or 'the presser'} cannot have got {fired} cards: as far as the table knows only {free} "
-            "cards are outside the hands and the discard pile; give the number that really came out",
+            f"{player or 'the presser'} cannot have got {counted(fired, 'card')}: as far as the table knows "
+            f"only {counted(free, 'card')} {'is' if free == 1 else 'are'} outside the hands and the discard "
+            "pile; give the number that really came out",
         )
 
 
