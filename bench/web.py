@@ -53,9 +53,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "host")]
+sys.path[:0] = [str(ROOT / "host"), str(ROOT)]  # the checkout: the wait for closed sockets is the tests'
 
 from unox.web.client import WebClient  # noqa: E402
+
+from tests.web.sockets import closed_by_server  # noqa: E402
 
 PIN, OPERATOR_PIN = "135713", "864208"
 HALF_OPEN = 1050
@@ -454,7 +456,7 @@ def attack(base: str, token: str, gets: int, rounds: int = ROUNDS) -> tuple[list
                 except OSError:  # already pushed out, or refused past its address's allowance
                     pass
                 held.append(sock)
-            settle_ms = taken_in(held, HALF_OPEN - MAX_HELD)
+            settle_ms = closed_by_server(held, HALF_OPEN - MAX_HELD)[1]  # the burst is taken in
             attacked += [get_state_ms(host, int(port), token) for _ in range(gets // rounds)]
         finally:
             for sock in held:
@@ -462,28 +464,6 @@ def attack(base: str, token: str, gets: int, rounds: int = ROUNDS) -> tuple[list
         print(f"the server took in the burst of {HALF_OPEN} in {settle_ms:.0f} ms (all but {MAX_HELD} pushed "
               "out)")
     return idle, attacked
-
-
-def taken_in(sockets: list[socket.socket], closed: int, timeout: float = 5.0) -> float:
-    """Milliseconds until the server has closed `closed` of `sockets` (the burst is taken in: the rest are
-    held open for their header deadline); bounded by `timeout`."""
-    started = time.perf_counter()
-    selector = selectors.DefaultSelector()
-    for sock in sockets:
-        sock.setblocking(False)
-        selector.register(sock, selectors.EVENT_READ)
-    done = 0
-    while done < closed and time.perf_counter() - started < timeout:
-        for key, _ in selector.select(timeout=0.1):
-            try:
-                data = key.fileobj.recv(1024)
-            except OSError:
-                data = b""
-            if not data:
-                selector.unregister(key.fileobj)
-                done += 1
-    selector.close()
-    return (time.perf_counter() - started) * 1000
 
 
 def main() -> int:

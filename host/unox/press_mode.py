@@ -32,7 +32,7 @@ from unox.launcher.base import MAX_FIRE, FireResult, Launcher, LauncherError, St
 from unox.launcher.clock import Clock, RealClock
 from unox.launcher.faults import fault_action
 from unox.profiles import EjectProfile
-from unox.table.narrate import counted
+from unox.words import counted
 
 KEEPALIVE_S = 0.5  # during a suspense wait, well inside the firmware's link_ms
 VIRTUAL_GAP_S = (0.3, 3.0)  # virtual presses come this far apart (uniform): some double, some slow
@@ -183,7 +183,7 @@ class PressMode:
         else:
             self.tally.estimate = self.tally.start
         self.tally.reloads += 1
-        return PressEvent("reload", f"{how}: about {self.tally.estimate} cards; press to fire")
+        return PressEvent("reload", f"{how}: about {counted(self.tally.estimate, 'card')}; press to fire")
 
     def elapsed(self) -> float:
         """Seconds since the session started, on the launcher's clock (virtual on the simulator)."""
@@ -248,8 +248,9 @@ class PressMode:
                               "restarted, or forgot it): the tally leaves them out",
                               FireResult(asked, 0, "link"), pending.press)
         self.tally.book(result)
-        return PressEvent("settled", f"the launcher is back and remembers this fire: {result.fired} card(s) "
-                          "came out; nothing was fired again", result, pending.press)
+        came = f"{counted(result.fired, 'card')} came out"
+        return PressEvent("settled", f"the launcher is back and remembers this fire: {came}; nothing was "
+                          "fired again", result, pending.press)
 
     def poll(self) -> list[PressEvent]:
         """Looks at the lid: open then closed while a reload is awaited, or after cards were fired, is a

@@ -31,7 +31,8 @@ UF2 = "micropython-v1.28.0-RPI_PICO.uf2"
 BOOTROM = "rp2040-bootrom-b1.bin"
 HARNESS = Path(__file__).resolve().parents[2] / "firmware" / "emu" / "pico.mjs"
 WHAT_TO_GET = (f"set {ENV} to a folder holding {UF2} (micropython.org/download/RPI_PICO) and {BOOTROM} "
-               "(raspberrypi/pico-bootrom b1), and run `npm ci --prefix firmware`: docs/pico.md")
+               "(the B1 boot ROM, sha256 90b31e10…), and run `npm ci --prefix firmware`: docs/pico.md says "
+               "where to get both")
 BUSY_STEP_MS = 1  # while anything moves or bytes flow: every beam edge lands on its own millisecond
 ADC_COUNTS = 4095  # the RP2040 ADC is 12 bits; read_u16() scales it up
 PRESS_GAP_MS = 60

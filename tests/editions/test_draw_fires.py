@@ -244,7 +244,7 @@ def test_journal_check_names_a_pending_draw_as_a_draw(tmp_path):
     path = tmp_path / "c.db"
     crash_during_a_draw(path, due_two=True)
     lines = check(path).lines()
-    assert any("unfinished fire" in line and "2 card(s) for Cy (draw)" in line for line in lines), lines
+    assert any("unfinished fire" in line and "2 cards for Cy (draw)" in line for line in lines), lines
 
 
 class StrictToyRules(ToyRules):

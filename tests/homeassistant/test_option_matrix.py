@@ -241,7 +241,7 @@ def seat_joins(setup, pair, args, folder: Path, watcher: Watcher) -> None:
 
     opened, bridge = _bridged(setup, lambda *a: None)
     assert opened is not None
-    with joined_seat(args, accepted=bridge) as (seat, path):  # as `unox play --tournament` joins
+    with joined_seat(args, setup.command, accepted=bridge) as (seat, path):  # as `unox play --tournament`
         assert seat.link.wait_connected(WAIT)
         if "journal" in pair:
             assert path == folder / "asked.db" and path.exists()

@@ -1,4 +1,5 @@
-"""Helpers for the tournament tests: run `unox`, read journals, score the hands independently of unox."""
+"""Helpers for the tournament tests: run `unox`, read journals, score the hands independently of unox, and
+run a coordinator and bot tables in the test's own process."""
 
 from __future__ import annotations
 
@@ -6,10 +7,19 @@ import json
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from unox.rules.variants import multi_table_rounds
+from unox.tournament.address import parse
+from unox.tournament.bot_table import play_table
+from unox.tournament.coordinator import Coordinator
+from unox.tournament.journal import ResultsJournal
+from unox.tournament.schedule import Plan
+from unox.tournament.seat import TableSeat
 
 UNOX = [sys.executable, "-m", "unox"]
 C_V3_PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -113,3 +123,65 @@ def table_process(url: str, number: int, journal: Path, seed: int = 3) -> subpro
         text=True,
         stdin=subprocess.DEVNULL,
     )
+
+
+@contextmanager
+def coordinator_here(broker, tmp_path: Path, name: str, plan: Plan, *, keep_plan: bool = False
+                     ) -> Iterator[Coordinator]:
+    """The coordinator of tournament `name` in this process, journalled to `tmp_path/club.db`; with
+    `keep_plan` the plan is kept in that journal first, as `tournament start` keeps it (for `status
+    --journal`). Stopped, and its journal closed, after."""
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        if keep_plan:
+            journal.set("plan", plan.to_json())
+        coordinator = Coordinator(parse(broker.url("coordinator", name)), journal, plan, say=lambda t: None)
+        coordinator.start()
+        try:
+            yield coordinator
+        finally:
+            coordinator.stop()
+
+
+@contextmanager
+def bot_tables(broker, tmp_path: Path, name: str, tables: tuple[int, ...] = (1, 2), *, seed: int,
+               bot: str = "heuristic", on_line: Callable[[TableSeat, str], None] | None = None
+               ) -> Iterator[list[TableSeat]]:
+    """Bot tables `tables` of tournament `name` in this process, each on its own thread with its results
+    journal `tmp_path/tableN.db`, played to the end of their schedule (each thread waited for up to
+    WAIT * 2); `on_line(seat, line)` sees each line a table says. A table's error fails the test here.
+    Yields the seats once every table has finished; stops them and closes their journals after."""
+    seats = [TableSeat(parse(broker.url(f"table{n}", name)), n, ResultsJournal(tmp_path / f"table{n}.db"))
+             for n in tables]
+    errors: list[BaseException] = []
+
+    def run(seat: TableSeat) -> None:
+        try:
+            play_table(seat, bot=bot, seed=seed, wait=WAIT,
+                       say=(lambda line: None) if on_line is None else (lambda line: on_line(seat, line)))
+        except BaseException as exc:  # reported by the test's thread
+            errors.append(exc)
+
+    try:
+        threads = [threading.Thread(target=run, args=(seat.start(),)) for seat in seats]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT * 2)
+        assert not errors, errors
+        yield seats
+    finally:
+        for seat in seats:
+            seat.stop()
+            seat.journal.close()
+
+
+def night_in_process(broker, tmp_path: Path, name: str, plan: Plan, tables: tuple[int, ...] = (1, 2), *,
+                     seed: int, bot: str = "heuristic",
+                     on_line: Callable[[TableSeat, str], None] | None = None,
+                     keep_plan: bool = False) -> tuple[dict, dict[str, int]]:
+    """A whole tournament here: the coordinator and the bot tables, until the coordinator says it is over;
+    the standings and how often each hand id arrived at the coordinator."""
+    with coordinator_here(broker, tmp_path, name, plan, keep_plan=keep_plan) as coordinator, \
+            bot_tables(broker, tmp_path, name, tables, seed=seed, bot=bot, on_line=on_line):
+        assert coordinator.over.wait(WAIT)
+        return coordinator.standings(), coordinator.journal.copies()

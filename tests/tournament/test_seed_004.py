@@ -7,14 +7,18 @@ from __future__ import annotations
 import subprocess
 from collections import Counter
 
-from unox.tournament.address import parse
-from unox.tournament.bot_table import play_table
-from unox.tournament.coordinator import Coordinator
-from unox.tournament.journal import ResultsJournal
 from unox.tournament.schedule import Plan
-from unox.tournament.seat import TableSeat
 
-from .kit import C_V2_PLAYERS, C_V3_PLAYERS, UNOX, WAIT, journal_rows, pairs_of, scored_by_hand
+from .kit import (
+    C_V2_PLAYERS,
+    C_V3_PLAYERS,
+    UNOX,
+    WAIT,
+    journal_rows,
+    night_in_process,
+    pairs_of,
+    scored_by_hand,
+)
 
 
 def _meetings(plan: Plan) -> tuple[Counter, Counter, Counter]:
@@ -59,21 +63,8 @@ def test_two_cycles_of_C_V2_and_each_players_points_with_each_partner(broker, tm
     """24 hands a player; each player's points with each partner add up to their total and equal a recount
     from the table's journal; `status` prints them."""
     plan = Plan(tuple(C_V2_PLAYERS), cycles=2)
-    with ResultsJournal(tmp_path / "club.db") as journal:
-        journal.set("plan", plan.to_json())  # as `tournament start` keeps it, for `status --journal`
-        url = broker.url("coordinator", "cycles")
-        coordinator = Coordinator(parse(url), journal, plan, say=lambda t: None).start()
-        seat = TableSeat(parse(broker.url("table1", "cycles")), 1, ResultsJournal(tmp_path / "t1.db"))
-        seat.start()
-        try:
-            play_table(seat, bot="heuristic", seed=9, say=lambda line: None, wait=WAIT)
-            assert coordinator.over.wait(WAIT)
-            standings = coordinator.standings()
-        finally:
-            seat.stop()
-            seat.journal.close()
-            coordinator.stop()
-    played = journal_rows(tmp_path / "t1.db")
+    standings, _ = night_in_process(broker, tmp_path, "cycles", plan, (1,), seed=9, keep_plan=True)
+    played = journal_rows(tmp_path / "table1.db")
     hands = {row["player"]: row["hands"] for row in standings["players"]}
     assert len(played) == 24 and hands == dict.fromkeys(C_V2_PLAYERS, 24)
     points = {row["player"]: row["points"] for row in standings["players"]}

@@ -14,19 +14,19 @@ import threading
 
 import pytest
 from unox.tournament.address import parse
-from unox.tournament.bot_table import play_table
 from unox.tournament.coordinator import Coordinator
 from unox.tournament.journal import ResultsJournal
 from unox.tournament.link import Link
 from unox.tournament.schedule import Plan
-from unox.tournament.seat import TableSeat
 
 from .kit import (
     C_V2_PLAYERS,
     C_V3_PLAYERS,
     UNOX,
     WAIT,
+    bot_tables,
     journal_rows,
+    night_in_process,
     read_until,
     scored_by_hand,
     table_process,
@@ -90,60 +90,14 @@ def test_C_V3_the_whole_tournament_by_two_table_processes_and_a_coordinator(brok
 def test_C_V2_one_table_of_four_plays_the_partner_rotation(broker, tmp_path):
     """C-V2 / D7: A+C, then A+B, then A+D, four hands each: 12 hands at one table."""
     plan = Plan(tuple(C_V2_PLAYERS))
-    with ResultsJournal(tmp_path / "club.db") as journal:
-        coordinator = Coordinator(parse(broker.url("coordinator", "c2")), journal, plan, say=lambda t: None)
-        coordinator.start()
-        seat = TableSeat(parse(broker.url("table1", "c2")), 1, ResultsJournal(tmp_path / "table1.db")).start()
-        seen = []
-        try:
-            play_table(seat, bot="heuristic", seed=5, say=seen.append, wait=WAIT)
-            assert coordinator.over.wait(WAIT)
-            standings = coordinator.standings()
-        finally:
-            seat.stop()
-            seat.journal.close()
-            coordinator.stop()
+    seen = []
+    standings, _ = night_in_process(broker, tmp_path, "c2", plan, (1,), seed=5,
+                                    on_line=lambda seat, line: seen.append(line))
     partners = [line.split("(partners ")[1].split(" against")[0] for line in seen if "(partners" in line]
     assert partners == ["Ann + Cy", "Ann + Bob", "Ann + Dee"]
     played = journal_rows(tmp_path / "table1.db")
     assert len(played) == 12 and standings["hands_per_player"] == 12
     assert _points(standings) == scored_by_hand(C_V2_PLAYERS, played)
-
-
-def _run_in_process(broker, tmp_path, name: str, on_line, players=C_V3_PLAYERS):
-    """Coordinator and two tables here, the tables on threads; `on_line(table, line)` sees each line."""
-    plan = Plan(tuple(players))
-    journal = ResultsJournal(tmp_path / "club.db")
-    coordinator = Coordinator(
-        parse(broker.url("coordinator", name)), journal, plan, say=lambda t: None
-    ).start()
-    seats = [
-        TableSeat(parse(broker.url(f"table{n}", name)), n, ResultsJournal(tmp_path / f"table{n}.db"))
-        for n in (1, 2)
-    ]
-    errors: list[BaseException] = []
-
-    def run(seat):
-        try:
-            play_table(seat, bot="heuristic", seed=11, say=lambda line: on_line(seat, line), wait=WAIT)
-        except BaseException as exc:  # reported by the test thread
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(seat.start(),)) for seat in seats]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(WAIT * 2)
-    try:
-        assert not errors, errors
-        assert coordinator.over.wait(WAIT)
-        return coordinator.standings(), journal.copies()
-    finally:
-        for seat in seats:
-            seat.stop()
-            seat.journal.close()
-        coordinator.stop()
-        journal.close()
 
 
 def test_the_broker_restarted_mid_round_tables_keep_playing_and_every_result_arrives_once(broker, tmp_path):
@@ -159,7 +113,8 @@ def test_the_broker_restarted_mid_round_tables_keep_playing_and_every_result_arr
             broker.start()
             offline["up"] = True
 
-    standings, copies = _run_in_process(broker, tmp_path, "restart", on_line)
+    standings, copies = night_in_process(broker, tmp_path, "restart", Plan(tuple(C_V3_PLAYERS)), seed=11,
+                                         on_line=on_line)
     assert offline.get("up") and offline["unsent"] >= 2
     played = _table_results(tmp_path, 2)
     assert (
@@ -210,27 +165,8 @@ def test_the_coordinator_killed_and_resumed_keeps_its_standings(broker, tmp_path
                     text=True,
                 )
 
-        seats = [
-            TableSeat(parse(broker.url(f"table{n}", "crash")), n, ResultsJournal(tmp_path / f"table{n}.db"))
-            for n in (1, 2)
-        ]
-        errors: list[BaseException] = []
-
-        def run(seat):
-            try:
-                play_table(seat, bot="random", seed=2, say=lambda line: on_line(seat, line), wait=WAIT)
-            except BaseException as exc:
-                errors.append(exc)
-            finally:
-                seat.stop()
-                seat.journal.close()
-
-        threads = [threading.Thread(target=run, args=(seat.start(),)) for seat in seats]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(WAIT * 2)
-        assert not errors, errors
+        with bot_tables(broker, tmp_path, "crash", bot="random", seed=2, on_line=on_line):
+            pass  # every table played its schedule (each sent all its results and had them acknowledged)
         out, err = state["resumed"].communicate(timeout=WAIT)
         assert state["resumed"].returncode == 0, err
     finally:

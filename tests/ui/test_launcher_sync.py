@@ -76,7 +76,7 @@ def test_a_fire_the_launcher_made_alone_shows_in_the_log_and_the_state_within_a_
         app = TableApp(session, status_interval=TICK)
         async with app.run_test(size=(80, 24)) as pilot:
             launcher.standalone.append(FireResult(3, 3, None))  # Bob pressed while the link was down
-            shown = await until(pilot, lambda: "Bob pressed: 3 card(s) came out" in "\n".join(screen(app)))
+            shown = await until(pilot, lambda: "Bob pressed: 3 cards came out" in "\n".join(screen(app)))
             return shown, app.prompt_text()
 
     shown, prompt = asyncio.run(scenario())
@@ -105,7 +105,7 @@ def test_a_fire_lost_in_flight_asks_for_the_count_then_the_device_settles_it_whe
     asking, settled, prompt = asyncio.run(scenario())
     assert "settle N" in asking
     assert settled
-    assert any("remembers Bob's press: 2 card(s) came out" in line for line in session.log)
+    assert any("remembers Bob's press: 2 cards came out" in line for line in session.log)
     assert session.state["hands"]["Bob"] == HAND + 2
     assert prompt.startswith("NEXT: Cy: play a card")
     assert len(launcher.fire_ids) == 1  # asked, never fired again
@@ -123,7 +123,7 @@ def test_plain_polling_tells_a_fire_the_launcher_made_alone_while_nobody_types()
     finally:
         os.close(write)
     assert first == ""
-    assert "While the link was down Bob pressed: 2 card(s) came out, now counted." in session.log
+    assert "While the link was down Bob pressed: 2 cards came out, now counted." in session.log
     assert session.state["hands"]["Bob"] == HAND + 2
 
 
@@ -134,7 +134,7 @@ def test_plain_play_tells_a_standalone_fire_on_an_empty_line():
     out = io.StringIO()
     run_plain(session, ["", "state"], out)
     text = out.getvalue()
-    assert "While the link was down Bob pressed: 1 card(s) came out, now counted." in text
+    assert "While the link was down Bob pressed: 1 card came out, now counted." in text
     assert "next: Cy: play a card" in text
 
 

@@ -66,4 +66,4 @@ def test_undo_after_a_press_that_fired_cards_says_they_are_out():
 
 def test_a_fire_never_heard_of_again_says_how_many_were_asked_not_fired():
     prompt = settle_prompt({"player": "Ann", "cmd": "press", "requested": 7})
-    assert "fired 7" not in prompt.text and "asked for 7 card(s)" in prompt.text
+    assert "fired 7" not in prompt.text and "asked for 7 cards" in prompt.text

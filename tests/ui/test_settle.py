@@ -45,7 +45,7 @@ def test_the_play_screen_asks_for_the_count_refuses_other_lines_and_books_it_onc
 
     async def scenario():
         async with app.run_test(size=(80, 24)) as pilot:
-            assert "settle N" in app.prompt_text() and "3 card(s) for Bob's press" in app.prompt_text()
+            assert "settle N" in app.prompt_text() and "3 cards for Bob's press" in app.prompt_text()
             assert "{" not in app.prompt_text()  # the play screen's words, no JSON (issue 8 item 6)
             await typer(pilot, "G3")
             assert app.refused and "first the count" in app.message and "settle N" in app.message
@@ -61,7 +61,7 @@ def test_the_play_screen_asks_for_the_count_refuses_other_lines_and_books_it_onc
             assert "unsettled" not in session.state
             assert session.state["hands"]["Bob"] == HAND + 2 and session.state["turn"] == "Cy"
             text = "\n".join(screen(app))
-            assert "Counted: 2 card(s) came out for Bob's press" in text
+            assert "Counted: 2 cards came out for Bob's press" in text
             assert app.prompt_text().startswith("NEXT: Cy: play a card")
 
     asyncio.run(scenario())
@@ -106,7 +106,7 @@ def test_plain_play_resumed_in_a_pending_fire_takes_the_count_and_fires_nothing(
     nexts = [line for line in out.splitlines() if line.startswith("next: ")]
     assert "settle N" in nexts[0] and "Bob's press" in nexts[0]
     assert "not taken: first the count" in out
-    assert "Counted: 2 card(s) came out for Bob's press" in out
+    assert "Counted: 2 cards came out for Bob's press" in out
     assert nexts[2].startswith("next: Cy: play a card")
     entries, fires = booked(path)
     assert entries[-1] == {"cmd": "press", "player": "Bob", "fired": 2}

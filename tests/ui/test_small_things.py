@@ -158,7 +158,7 @@ def test_a_resumed_press_the_launcher_settles_is_told(tmp_path, monkeypatch):
     session = resume_play_session(path, night=Session)
     assert "unsettled" not in session.state and session.state["hands"]["Bob"] == 7 + 6
     text = "\n".join(session.log)
-    assert "the launcher remembers it: 6 card(s) came out" in text
+    assert "the launcher remembers it: 6 cards came out" in text
     assert "Bob presses: 6 cards fired (Bob holds 13)." in text
     session.close()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import selectors
 import socket
 import time
 import urllib.request
@@ -17,6 +16,7 @@ import pytest
 from unox.web.client import ApiError, WebClient
 
 from tests.web.conftest import OPERATOR_PIN, PIN, seat
+from tests.web.sockets import closed_by_server
 from tests.web.test_abuse import half_open, handshake, port_of, wait_closed
 
 SLOW_BODIES = 320  # 32 from each of ten addresses: every one of the 256 slots, and more
@@ -48,22 +48,7 @@ def slow_body(port: int, source: str) -> socket.socket:
 
 def until_closed(sockets: list[socket.socket], closed: int, timeout: float = 5.0) -> int:
     """Wait until the server has closed `closed` of `sockets` (or `timeout` passes); how many it closed."""
-    selector = selectors.DefaultSelector()
-    for sock in sockets:
-        sock.setblocking(False)
-        selector.register(sock, selectors.EVENT_READ)
-    done, deadline = 0, time.monotonic() + timeout
-    while done < closed and time.monotonic() < deadline:
-        for key, _ in selector.select(timeout=0.1):
-            try:
-                data = key.fileobj.recv(1024)
-            except OSError:
-                data = b""
-            if not data:
-                selector.unregister(key.fileobj)
-                done += 1
-    selector.close()
-    return done
+    return closed_by_server(sockets, closed, timeout)[0]
 
 
 def log_lines(served, since: int) -> list[str]:

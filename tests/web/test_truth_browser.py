@@ -20,19 +20,27 @@ def join_page(page: Page, pin: str) -> None:
     page.get_by_role("button", name="Join", exact=True).click()
 
 
-def test_a_phones_pages_after_a_restart_with_a_new_pin_say_so_and_it_opens(serve, browser, artifacts):
-    """Items 5 and 7: five pages of one phone each rejoined with the old PIN they stored: five wrong PINs,
-    "locked" even for the right one, and a bare join page. Now the first refusal drops the stored PIN, every
-    page says the PIN changed, and the new PIN opens at once."""
+def pages_of_one_phone_then_stopped(serve, browser, count: int) -> tuple[list[Page], int]:
+    """Ann's seat open on `count` pages of one phone (one browser context: the cookie and the stored PIN and
+    seat are shared), each live; then the server stops, for the test to start again on the same port.
+    Returns the pages (the one that joined first) and the port."""
     server = serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal")
     port = int(server.url.rsplit(":", 1)[1])
-    table = Table(browser, server.url)
-    ann = table.open("Ann")
-    pages = [ann] + [ann.context.new_page() for _ in range(4)]
+    ann = Table(browser, server.url).open("Ann")
+    pages = [ann] + [ann.context.new_page() for _ in range(count - 1)]
     for page in pages[1:]:
         page.goto(server.url + "/play")
         expect(page.locator("#conn")).to_have_text("live")
     server.stop()
+    return pages, port
+
+
+def test_a_phones_pages_after_a_restart_with_a_new_pin_say_so_and_it_opens(serve, browser, artifacts):
+    """Items 5 and 7: five pages of one phone each rejoined with the old PIN they stored: five wrong PINs,
+    "locked" even for the right one, and a bare join page. Now the first refusal drops the stored PIN, every
+    page says the PIN changed, and the new PIN opens at once."""
+    pages, port = pages_of_one_phone_then_stopped(serve, browser, 5)
+    ann = pages[0]
     serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal", port=port, pin=NEW_PIN)
     for page in pages:
         expect(page.locator("#msg")).to_contain_text("The PIN has changed", timeout=20_000)
@@ -96,15 +104,8 @@ def test_a_phones_pages_after_a_restart_with_the_same_pin_all_come_back_to_its_s
     """Several pages of one phone rejoined at the same moment after a restart with the same PIN: the first
     took the seat back, the others were told 409 `seat_taken` and left for the join page with "taken by
     another phone" (and the seat forgotten), though the phone's cookie, which every page shares, held it."""
-    server = serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal")
-    port = int(server.url.rsplit(":", 1)[1])
-    table = Table(browser, server.url)
-    ann = table.open("Ann")
-    pages = [ann] + [ann.context.new_page() for _ in range(3)]
-    for page in pages[1:]:
-        page.goto(server.url + "/play")
-        expect(page.locator("#conn")).to_have_text("live")
-    server.stop()
+    pages, port = pages_of_one_phone_then_stopped(serve, browser, 4)
+    ann = pages[0]
     serve("--players", "Ann,Bob,Cy", "--launcher", "script", "--no-journal", port=port)
     for page in pages:
         expect(page.locator("#conn")).to_have_text("live", timeout=20_000)

@@ -27,10 +27,14 @@ if TYPE_CHECKING:
     from unox.table.runtime import Table
 
 NEWEST = Path("<newest>")  # `--continue` without a file
+PICKED_UP_BY = "`unox play --continue` picks it up"
 
 
-def open_session(args: argparse.Namespace, night: Any = None) -> Any:
-    """The table the options name: new, `--resume` or `--continue`, as a `night` (default: `Night`)."""
+def open_session(args: argparse.Namespace, night: Any = None, *, picked_up_by: str | None = None) -> Any:
+    """The table the options name: new, `--resume` or `--continue`, as a `night` (default: `Night`).
+
+    `picked_up_by` ("`CMD` picks it up") is for a table that `unox play --continue` must not take, a
+    tournament's round: its journal line and its leave-taking say that instead."""
     if night is None:
         from unox.table.night import Night
 
@@ -39,14 +43,39 @@ def open_session(args: argparse.Namespace, night: Any = None) -> Any:
         raise CommandError(
             "--no-journal starts a table without one; leave out --journal, --resume and --continue"
         )
+    if picked_up_by is None:
+        _refuse_a_tournaments(args)
     if args.continue_path is not None:
-        return _continue(args, night)
-    if args.resume is not None:
-        return _resume(args, night)
-    return _create(args, night)
+        session = _continue(args, night)
+    elif args.resume is not None:
+        session = _resume(args, night)
+    else:
+        session = _create(args, night, picked_up_by or PICKED_UP_BY)
+    session.picked_up_by = picked_up_by
+    return session
 
 
-def _create(args: argparse.Namespace, night: Any) -> Any:
+def _refuse_a_tournaments(args: argparse.Namespace) -> None:
+    """`--continue FILE` or `--resume FILE` on a tournament table's journal would play its round outside the
+    tournament (no seats from the schedule, no result sent): refused, naming the command that rejoins."""
+    given = args.resume if args.continue_path in (None, NEWEST) else args.continue_path
+    if given is None:
+        return
+    from unox.tournament.kept import ROUND, tournament_table
+
+    kept = tournament_table(Path(given))
+    if kept is None:
+        return
+    found = ROUND.match(Path(given).stem)
+    what = (f"round {found['round']} of" if found else "the results journal of") + (
+        f" table {kept.table} of tournament {kept.name} (id {kept.tournament})")
+    how = "there is nothing left to play at that table" if kept.over or kept.done else kept.rejoin()
+    option = "--resume" if args.continue_path is None else "--continue"
+    raise CommandError(f"{given} is {what}, played only inside its tournament, so {option} does not take it; "
+                       f"{how}")
+
+
+def _create(args: argparse.Namespace, night: Any, picked_up_by: str) -> Any:
     from unox.launcher import LauncherError
     from unox.table.journal import JournalError
     from unox.table.opening import open_play_session
@@ -67,7 +96,7 @@ def _create(args: argparse.Namespace, night: Any) -> Any:
     if journal is None:
         session.emit("No journal (--no-journal): if this program stops, the game is gone.")
     else:
-        session.emit(f"Journal: {journal} (every event is kept; `unox play --continue` picks it up)")
+        session.emit(f"Journal: {journal} (every event is kept; {picked_up_by})")
     return session
 
 
@@ -185,7 +214,7 @@ def _continue(args: argparse.Namespace, night: Any) -> Any:
         raise CommandError(str(exc)) from exc
     if unreadable:
         session.emit(skipped_line(unreadable))
-    session.emit(f"Journal: {path} (every event is kept; `unox play --continue` picks it up)")
+    session.emit(f"Journal: {path} (every event is kept; {PICKED_UP_BY})")
     return session
 
 

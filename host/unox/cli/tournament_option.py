@@ -16,6 +16,7 @@ from unox.cli.errors import CommandError
 from unox.cli.numbers import int_in
 from unox.cli.table_options import MAX_SEED, whole_number
 from unox.tournament.join import BOTS, MAX_TABLES
+from unox.words import counted
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--help` stays fast
 if TYPE_CHECKING:
@@ -59,20 +60,26 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
 
 
 @contextmanager
-def joined_seat(args: argparse.Namespace, accepted: Callable[[], None] | None = None
+def joined_seat(args: argparse.Namespace, front: str, accepted: Callable[[], None] | None = None
                 ) -> Iterator[tuple[TableSeat, Path]]:
     """The table's seat and its results journal's path, every refusal one `CommandError`; `accepted` runs
-    once the tournament's checks have passed, before anything is written (`unox.tournament.join`)."""
+    once the tournament's checks have passed, before anything is written (`unox.tournament.join`); the
+    command that rejoins (`unox FRONT --tournament ...`) is kept in the journal for `unox play --list`."""
     from unox.table.journal import JournalError as TableJournalError
     from unox.table.settings import SettingsError
     from unox.tournament.join import TournamentError
     from unox.tournament.join import joined_seat as join
     from unox.tournament.journal import JournalError
+    from unox.tournament.kept import pick_up
     from unox.tournament.link import LinkError
 
     address, number = checked_options(args)
+    bots = getattr(args, "bots", None)  # a bot table replays a hand from its seed: both go in the command
+    seed = () if getattr(args, "seed", None) is None else ("--seed", str(args.seed))
+    more = () if bots is None else ("--bots", bots, *seed)
     try:
-        with join(address, number, args.journal, say=_tell, accepted=accepted) as (seat, path):
+        with join(address, number, args.journal, say=_tell, accepted=accepted,
+                  pick_up=pick_up(front, address, number, args.journal, more)) as (seat, path):
             yield seat, path
     except (TournamentError, JournalError, LinkError, TableJournalError, SettingsError) as exc:
         raise CommandError(str(exc)) from exc
@@ -87,7 +94,7 @@ def run_table(args: argparse.Namespace) -> int:
     from unox.tournament.night_rounds import protocol_rounds
 
     seed = whole_number("--seed", args.seed, 0, MAX_SEED)
-    with joined_seat(args) as (seat, path):
+    with joined_seat(args, "table") as (seat, path):
         address, number = seat.address, seat.number
         say = _say if args.bots else _tell  # people use stdout for the table protocol
         say(f"table {number} of {address.name} (tournament {seat.tournament}): results journal {path}")
@@ -104,7 +111,7 @@ def run_table(args: argparse.Namespace) -> int:
             return 0
         played = play_table(seat, bot=args.bots, seed=seed or 0, say=_say)
         refused_results(seat)
-        _say(f"table {number}: every result is in ({played} hands played now)")
+        _say(f"table {number}: every result is in ({counted(played, 'hand')} played now)")
     return 0
 
 
@@ -130,14 +137,16 @@ def run_play(setup: Any) -> int:
         if setup.front == "plain":
             from unox.ui.plain import run_plain
 
+            for line in session.log:  # what opening the round said (its journal), as `unox play` does
+                print(line)
             run_plain(session, _until(done, lines), sys.stdout)
         else:
             from unox.ui.app import run_app
 
             run_app(session, poll_interval=0.05, poll_wait=0.0)
 
-    opener, bridge = _bridged(setup, _round_opener(args, ui=True))
-    with joined_seat(args, accepted=bridge) as (seat, path):
+    opener, bridge = _bridged(setup, _round_opener(args, ui=True, front="play"))
+    with joined_seat(args, "play", accepted=bridge) as (seat, path):
         attended_rounds(seat, path, opener, attend, _say)
     return 0
 
@@ -155,9 +164,9 @@ def run_serve(setup: Any) -> int:
         _serve_round(night, done, gate)
         _say(f"round {round_no} is over; its results went to the coordinator")
 
-    opener, bridge = _bridged(setup, _round_opener(args, ui=False))
+    opener, bridge = _bridged(setup, _round_opener(args, ui=False, front="serve"))
     try:
-        with joined_seat(args, accepted=bridge) as (seat, path):
+        with joined_seat(args, "serve", accepted=bridge) as (seat, path):
             attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say)
     except KeyboardInterrupt:
         return 0
@@ -220,14 +229,20 @@ def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:
         server.stop()
 
 
-def _round_opener(args: argparse.Namespace, *, ui: bool) -> Callable[[int, Path, list[str], str], Any]:
+def _round_opener(args: argparse.Namespace, *, ui: bool, front: str
+                  ) -> Callable[[int, Path, list[str], str], Any]:
     """Each round's night, opened as `unox play` opens a table: resumed from its journal, else new on the
     round's seats (`partners`, no target); the transcript of a served round is printed as `unox serve`
-    prints it."""
+    prints it. Its journal line and its leave-taking name the command that picks the round up (this one,
+    not `unox play --continue`)."""
     import copy
 
     from unox.cli.night import open_session
+    from unox.tournament.address import parse
     from unox.tournament.bot_table import NO_TARGET
+    from unox.tournament.kept import pick_up, told
+
+    picked_up_by = told(pick_up(front, parse(args.tournament), args.table, args.journal))
 
     def open_round(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
         round_args = copy.copy(args)
@@ -241,12 +256,12 @@ def _round_opener(args: argparse.Namespace, *, ui: bool) -> Callable[[int, Path,
             round_args.target, round_args.journal = str(NO_TARGET), journal
             round_args.profile, round_args.seed = args.profile, args.seed
         if not ui:
-            night = open_session(round_args)
+            night = open_session(round_args, picked_up_by=picked_up_by)
             night.table.listeners.append(_say)  # a transcript, as unox serve prints
             return night
         from unox.ui.session import Session
 
-        return open_session(round_args, Session)
+        return open_session(round_args, Session, picked_up_by=picked_up_by)
 
     return open_round
 

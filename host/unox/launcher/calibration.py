@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from unoxfw.settings import LIMITS
 
 from unox.launcher.base import FireResult, Launcher, LauncherError
+from unox.words import counted
 
 SWEEP = (20, 30, 40, 50, 60, 70, 80, 90, 100)
 DUTY_HEADROOM = 30  # percent above the lowest working duty: worn rollers and a sagging pack still feed
@@ -88,7 +89,7 @@ def measure(launcher: Launcher, firmware: dict, cards: int, step: Callable[[], N
         if last == "empty":
             raise CalibrationError(
                 f"calibration stopped: no card came out even at 100 % duty: load the launcher (this run "
-                f"fires about {needed} cards), check the motor wiring and the pack; {AGAIN}")
+                f"fires about {counted(needed, 'card')}), check the motor wiring and the pack; {AGAIN}")
         raise CalibrationError(fault_message(last, cards=needed, where=" at 100 % duty"))
     working = min(100, found.min_duty + DUTY_HEADROOM)
     launcher.configure({"duty": working})
@@ -109,12 +110,12 @@ def _checked(result: FireResult, n: int, needed: int) -> FireResult:
         raise CalibrationError(fault_message(result.fault, cards=needed))
     if result.fired > n:
         raise CalibrationError(
-            f"calibration stopped: a double feed ({result.fired} cards came out for {n}): fan the cards so "
-            f"they do not cling together and reload them; {AGAIN}")
+            f"calibration stopped: a double feed ({counted(result.fired, 'card')} came out for {n}): fan the "
+            f"cards so they do not cling together and reload them; {AGAIN}")
     if result.fired < n:
         raise CalibrationError(
-            f"calibration stopped: {result.fired} of {n} cards came out and no fault was reported: check the "
-            f"beam with `unox diagnose`; {AGAIN}")
+            f"calibration stopped: {result.fired} of {counted(n, 'card')} came out and no fault was "
+            f"reported: check the beam with `unox diagnose`; {AGAIN}")
     return result
 
 

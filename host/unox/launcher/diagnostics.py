@@ -9,6 +9,7 @@ from unoxfw.settings import LIMITS
 
 from unox.launcher.base import Launcher, LauncherStatus
 from unox.launcher.faults import fault_action
+from unox.words import counted as count_of  # `counted` names the beam's count in this module
 
 
 @dataclass
@@ -51,7 +52,8 @@ def check_link(launcher: Launcher, status: LauncherStatus) -> Check:
     if endpoint is None:
         return Check("link", "pass", "no serial link (direct driver)")
     lost, bad, dups = endpoint.retransmits, endpoint.decoder.errors, endpoint.duplicates
-    detail = f"{lost} retransmits (lost frames), {bad} bad frames (corrupt), {dups} duplicate frames"
+    detail = (f"{count_of(lost, 'retransmit')} (lost frames), {count_of(bad, 'bad frame')} (corrupt), "
+              f"{count_of(dups, 'duplicate frame')}")
     if lost or bad or dups:
         return Check("link", "fail", f"lossy link: {detail}; try another USB cable or port")
     return Check("link", "pass", "clean: " + detail)
@@ -118,7 +120,8 @@ def check_motor(launcher: Launcher, cards: int) -> list[Check]:
         motor = Check("motor", "fail", f"fired {result.fired} of {cards}: {reason}; {advice}")
     else:
         motor = Check("motor", "pass", f"fired {result.fired} of {cards}")
-    beam = _ok("beam count", counted == result.fired and counted > 0, f"the beam counted {counted} cards")
+    beam = _ok("beam count", counted == result.fired and counted > 0,
+               f"the beam counted {count_of(counted, 'card')}")
     return [motor, beam]
 
 

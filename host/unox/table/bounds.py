@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from unox.table.requests import DECK_SIZE, POINTS_PER_CARD, ProtocolError
+from unox.words import counted
 
 
 def deck_size(game: Any) -> int:
@@ -35,15 +36,16 @@ def check_fired(
     if due and fired > due:
         raise ProtocolError(
             "bad_fired",
-            f"{player} is due {due} card(s) now, so a draw gives at most that many (DL2), not {fired}; give "
-            "the number that really came out (fire the rest with another draw)",
+            f"{player} is due {counted(due, 'card')} now, so a draw gives at most that many (DL2), not "
+            f"{fired}; give the number that really came out (fire the rest with another draw)",
         )
     free = free_cards(state, deck)
     if fired > free:
         raise ProtocolError(
             "bad_fired",
-            f"{player or 'the presser'} cannot have got {fired} cards: as far as the table knows only {free} "
-            "cards are outside the hands and the discard pile; give the number that really came out",
+            f"{player or 'the presser'} cannot have got {counted(fired, 'card')}: as far as the table knows "
+            f"only {counted(free, 'card')} {'is' if free == 1 else 'are'} outside the hands and the discard "
+            "pile; give the number that really came out",
         )
 
 

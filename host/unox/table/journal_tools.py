@@ -14,9 +14,9 @@ from pathlib import Path
 from unox.table.journal import Journal, JournalError
 from unox.table.journal_lock import JournalDamaged
 from unox.table.journal_salvage import Salvage, salvage
-from unox.table.narrate import counted
 from unox.table.replay import BadRow, scan
 from unox.table.settings import SettingsError, TableSettings
+from unox.words import counted
 
 
 @dataclass
@@ -40,8 +40,9 @@ class Report:
         lines += [f"  bad: {row.describe()}" for row in self.bad]
         if self.pending is not None:
             lines.append(
-                f"  unfinished fire {self.pending['fire_id']}: {self.pending['requested']} card(s) for "
-                f"{self.pending['player']} ({_request_name(self.pending)}); resume the table to settle it"
+                f"  unfinished fire {self.pending['fire_id']}: "
+                f"{counted(self.pending['requested'], 'card')} for {self.pending['player']} "
+                f"({_request_name(self.pending)}); resume the table to settle it"
             )
         if not self.bad:
             lines.append("  every row replays")

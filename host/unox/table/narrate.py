@@ -13,13 +13,9 @@ from typing import Any
 
 from unox.launcher.faults import fault_action as launcher_fault_action
 from unox.rules.cards import COLOR_NAMES
+from unox.words import counted
 
 State = dict[str, Any]
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """`1 reload`, `2 reloads`, `0 presses`: a count with its noun in the right number."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def describe(request: dict[str, Any], before: State, after: State) -> list[str]:
@@ -63,7 +59,8 @@ def whats_next(state: State) -> str:
         return f"{owed[0]['player']} draws {owed[0]['draws']} from the launcher."
     if owed:
         first = owed[0]
-        what = "until the launcher fires" if first.get("until_fire") else f"{first.get('presses')} time(s)"
+        times = counted(first.get("presses") or 0, "time")
+        what = "until the launcher fires" if first.get("until_fire") else times
         return f"{first['player']} presses {what}."
     if "drawn" in state:  # a draw edition
         if state["drawn"] == state.get("turn"):
@@ -99,7 +96,7 @@ def _headline(request: dict[str, Any], before: State, after: State) -> str:
         return _press_line(player, request.get("fired"), before, after)
     if cmd == "draw":
         fired = request.get("fired") or 0
-        return f"{player} draws {fired} card{'s' if fired != 1 else ''} ({player} holds " \
+        return f"{player} draws {counted(fired, 'card')} ({player} holds " \
                f"{after.get('hands', {}).get(player)})."
     if cmd == "pass":
         return f"{player} keeps the card drawn and passes (C-T2)."
@@ -157,7 +154,7 @@ def _press_line(player: str | None, fired: int | None, before: State, after: Sta
     if fired <= 0:
         return f"{player} presses: one beep, nothing fired."
     held = after.get("hands", {}).get(player)
-    return f"{player} presses: {fired} card{'s' if fired != 1 else ''} fired ({player} holds {held})."
+    return f"{player} presses: {counted(fired, 'card')} fired ({player} holds {held})."
 
 
 def _owed_text(entry: dict[str, Any]) -> str:

@@ -25,6 +25,7 @@ from unox.table.narrate import describe, undone
 from unox.table.night_context import Context, Prompt, Refused, next_seat, settle_prompt
 from unox.table.night_launcher import LauncherSide
 from unox.table.runtime import REFUSED_PREFIX
+from unox.words import counted
 
 LOW_WATER = 13  # the most cards one firing gives: below this, a press may find the launcher dry
 UNDOABLE = ("play", "uno", "catch", "penalty", "flip", "reload", "score", "deal", "pass", "challenge")
@@ -46,9 +47,11 @@ def kept_where(session: Night) -> str:
     journal = getattr(session.table, "journal", None)
     if journal is None:
         return "This table has no journal: leaving ends the game for good."
+    if session.picked_up_by:  # a tournament's round: only its own command rejoins it
+        return f"The round is kept in {journal.path}: {session.picked_up_by}."
     if re.search(r"\.round\d+$", Path(journal.path).stem):  # a tournament's round (tournament/join.py)
         return (f"The round is kept in {journal.path}: the same `unox play --tournament URL --table N` picks "
-                "it up (`unox play --continue` and `--list` see only the tables folder).")
+                "it up (`unox play --list` shows it; `--continue` does not take it).")
     return f"The game is kept in {journal.path}: `unox play --continue` picks it up."
 
 
@@ -75,6 +78,8 @@ def undo_refusal(entries: list[dict], rules: Any = None) -> tuple[str, str] | No
 
 class Night(LauncherSide):
     """One table: requests in, state and event lines out; the launcher polled, never waited on for long."""
+
+    picked_up_by: str | None = None  # "`CMD` picks it up" when that is not `unox play --continue` (a round)
 
     def __init__(self, table: Any, *, launcher: Any = None, sim: bool = False, low_water: int = LOW_WATER,
                  hopper_given: bool = False):
@@ -248,7 +253,7 @@ class Night(LauncherSide):
         who = pending.get("player") or "the player"
         if reply.get("ok"):
             what = f"{who}'s {pending['cmd']}"
-            self.emit(f"Counted: {fired} card(s) came out for {what}; nothing was fired again.")
+            self.emit(f"Counted: {counted(fired, 'card')} came out for {what}; nothing was fired again.")
             settled = reply.get("settled") or {}
             request = {k: v for k, v in settled.items() if k not in ("requested", "fire_id", "fields")}
             self.emit(*describe({**request, **settled.get("fields", {})}, before, self.state))

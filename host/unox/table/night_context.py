@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from unox.words import counted
+
 
 class Refused(ValueError):
     """A line or a request the table cannot take; the message says what to do instead. Nothing changed.
@@ -72,9 +74,9 @@ def settle_prompt(pending: dict) -> Prompt:
     whose = f"{who}'s {cmd}" if who else f"the {cmd}"
     asked = pending.get("requested")
     text = (
-        f"the launcher was asked for {asked} card(s) for {whose} and never said how many came out (the table "
-        "stopped, or the link was lost); the table asks it again once it answers. If it cannot tell, count "
-        "the cards that came out and type settle N (e.g. settle 2; settle 0 if none came out). Nothing else "
-        "is taken until then, and nothing is fired again"
+        f"the launcher was asked for {counted(asked, 'card')} for {whose} and never said how many came out "
+        "(the table stopped, or the link was lost); the table asks it again once it answers. If it cannot "
+        "tell, count the cards that came out and type settle N (e.g. settle 2; settle 0 if none came out). "
+        "Nothing else is taken until then, and nothing is fired again"
     )
     return Prompt(who, text)

@@ -13,6 +13,7 @@ from unox.launcher.base import LauncherError, LauncherStatus, StrangerLauncher
 from unox.launcher.faults import fault_action
 from unox.table.narrate import describe
 from unox.table.night_context import Refused, next_presser
+from unox.words import counted
 
 if TYPE_CHECKING:
     from unox.table.night_context import Context, Prompt
@@ -172,7 +173,7 @@ class LauncherSide:
             device.open_lid()
             device.close_lid()
             taken = device.take_stuck()
-            taken_note = f", {taken} stuck card(s) taken." if taken else "."
+            taken_note = f", {counted(taken, 'stuck card')} taken." if taken else "."
             self.emit("Lid opened and shut, path cleared" + taken_note)
             self._check_status()
         if self.ctx.fault in ("jam", "stuck"):

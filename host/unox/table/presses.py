@@ -24,6 +24,7 @@ from unox.table.narrate import fault_action, nobody_owes
 from unox.table.replay import apply_request, rule_errors
 from unox.table.requests import ProtocolError
 from unox.table.settling import Settling, fire_name, fire_record, fire_request, request_of
+from unox.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -208,14 +209,14 @@ class Presses(Settling):
                 self.unsettled = record
                 return self.refuse(
                     "journal_error",
-                    f"{fired} card(s) came out for {fire_name(record)} but the journal could not record it "
-                    f"({str(exc)[:100]}): "
+                    f"{counted(fired, 'card')} came out for {fire_name(record)} but the journal could not "
+                    f"record it ({str(exc)[:100]}): "
                     f'free disk space or fix the permissions, then send {{"cmd":"settle","fired":{fired}}}',
                 )
         if refused is not None:
             return self.refuse(
                 getattr(refused, "code", "bad_fired"),
-                f"{fired} card(s) came out for {fire_name(record)}, but the rules refused them "
+                f"{counted(fired, 'card')} came out for {fire_name(record)}, but the rules refused them "
                 f"({getattr(refused, 'message', refused)}): put them back in the launcher",
             )
         if request is None:
@@ -223,8 +224,8 @@ class Presses(Settling):
             return self.refuse("launcher_fault", f"{why} The {template['cmd']} did not count.")
         if taken < fired:
             self.emit(
-                f"The launcher gave {fired - taken} card(s) more than {fire_name(record)} was due: put them "
-                "back in the launcher."
+                f"The launcher gave {counted(fired - taken, 'card')} more than {fire_name(record)} was due: "
+                "put them back in the launcher."
             )
         return self._accepted(request, before)
 

@@ -24,6 +24,7 @@ from unox.table.presses import JOURNAL_ERRORS, Presses
 from unox.table.replay import apply_request, check_in_state, edition_terms, rule_errors, scan
 from unox.table.requests import ProtocolError, check_request
 from unox.table.settings import SettingsError, TableSettings
+from unox.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +111,8 @@ class Table(Presses):
                 journal.lock()
                 if len(journal) or journal.fires():
                     raise JournalError(
-                        f"{journal.path} already holds {len(journal)} requests of another table; resume it "
-                        "with --resume, or give a new journal file"
+                        f"{journal.path} already holds {counted(len(journal), 'request')} of another table; "
+                        "resume it with --resume, or give a new journal file"
                     )
                 journal.settings = settings.to_dict()
                 board = getattr(launcher, "board_id", None)

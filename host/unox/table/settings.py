@@ -9,6 +9,8 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from unox.words import counted
+
 SCORINGS = ("g1", "g2", "g3")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 MAX_NAME = 40
@@ -116,7 +118,7 @@ def _short(value: Any) -> str:
 def check_players(players: tuple[str, ...]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise SettingsError(
-            f"{len(players)} player(s) given; a table seats {MIN_PLAYERS} to {MAX_PLAYERS}, "
+            f"{counted(len(players), 'player')} given; a table seats {MIN_PLAYERS} to {MAX_PLAYERS}, "
             "e.g. --players Ann,Bob,Cy"
         )
     for name in players:

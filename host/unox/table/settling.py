@@ -17,6 +17,7 @@ from unox.launcher.base import MAX_FIRE
 from unox.table.journal import JournalError
 from unox.table.replay import apply_request, edition_terms, rule_errors
 from unox.table.requests import ProtocolError, check_request, table_requests
+from unox.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class Settling:
         if result is not None:
             self.emit(
                 f"The table stopped during {fire_name(record)}; the launcher remembers it: "
-                f"{result.fired} card(s) came out. Nothing was fired again."
+                f"{counted(result.fired, 'card')} came out. Nothing was fired again."
             )
             self._resolve(record, result.fired, result.fault, "device")
             return
@@ -167,14 +168,14 @@ class Settling:
         name, asked = fire_name(pending), pending.get("requested")
         if getattr(self, "_ask_device", None) is not None and self.launcher is not None:
             return (
-                f"The launcher did not answer while firing {asked} card(s) for {name}. Once it is back "
-                "the table asks it how many came out; if it cannot tell, count the cards that came out for "
-                f'{name} and send {{"cmd":"settle","fired":N}}. Nothing else is taken until then, and '
+                f"The launcher did not answer while firing {counted(asked, 'card')} for {name}. Once it is "
+                "back the table asks it how many came out; if it cannot tell, count the cards that came out "
+                f'for {name} and send {{"cmd":"settle","fired":N}}. Nothing else is taken until then, and '
                 "nothing is fired again."
             )
         return (
-            f"The table stopped while firing {asked} card(s) for {name}, and the launcher cannot say how "
-            f"many came out. Count the cards that came out for {name} and send "
+            f"The table stopped while firing {counted(asked, 'card')} for {name}, and the launcher cannot "
+            f"say how many came out. Count the cards that came out for {name} and send "
             '{"cmd":"settle","fired":N}; nothing else is taken until then, and nothing is fired again.'
         )
 
@@ -226,8 +227,8 @@ class Settling:
         self.unsettled = None
         self._ask_device = None
         self.emit(
-            f"The launcher is back and remembers {fire_name(pending)}: {result.fired} card(s) came out. "
-            "Nothing was fired again."
+            f"The launcher is back and remembers {fire_name(pending)}: {counted(result.fired, 'card')} came "
+            "out. Nothing was fired again."
         )
         self._resolve(pending, result.fired, result.fault, "device")
 
@@ -271,13 +272,13 @@ class Settling:
                 raise
         if request is None:
             line = (
-                f"While the link was down the launcher fired alone: {fired} card(s), but {why}; "
+                f"While the link was down the launcher fired alone: {counted(fired, 'card')}, but {why}; "
                 "nothing changed at the table."
             )
         else:
             self._accepted(request, before)
             who = presser if presser is not None else "the dealer"
-            line = f"While the link was down {who} pressed: {fired} card(s) came out, now counted."
+            line = f"While the link was down {who} pressed: {counted(fired, 'card')} came out, now counted."
         self.emit(line)
         return line
 

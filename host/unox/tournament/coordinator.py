@@ -20,6 +20,7 @@ from unox.tournament.journal import ResultsJournal
 from unox.tournament.link import Link
 from unox.tournament.schedule import Plan
 from unox.tournament.standings import ResultError, Tally, checked
+from unox.words import counted
 
 BATCH = 200  # results journalled in one transaction at most
 STOP = object()
@@ -128,7 +129,7 @@ class Coordinator:
                 try:
                     self.receive_many(batch)
                 except Exception as exc:  # a full disk: say so; the tables send again, nothing is lost
-                    self.say(f"unox tournament: could not journal {len(batch)} results: {exc}")
+                    self.say(f"unox tournament: could not journal {counted(len(batch), 'result')}: {exc}")
             if stop:
                 return
 

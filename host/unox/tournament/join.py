@@ -36,15 +36,18 @@ def default_journal(name: str, table: int, tournament: str) -> Path:
 @contextmanager
 def joined_seat(address: BrokerAddress, number: int, given: Path | None, *,
                 say: Callable[[str], None] | None = None,
-                accepted: Callable[[], None] | None = None) -> Iterator[tuple[TableSeat, Path]]:
+                accepted: Callable[[], None] | None = None,
+                pick_up: dict | None = None) -> Iterator[tuple[TableSeat, Path]]:
     """The table's seat in the tournament open now under the address's name, and its results journal (the
     `given` one, checked to be this table's of this tournament, or the default); stopped and closed after.
 
     The broker is asked first (which tournament is open under the name, and whether it has this table), so
     nothing is written before it accepted us; an existing journal is checked before that. `accepted` runs
     once every check has passed and before anything is written (the CLI starts Home Assistant's bridge
-    there, which may still refuse the start: a wrong tournament name then leaves no device behind)."""
-    from unox.tournament.seat import TableSeat, bind, bound_id, check_journal, discover
+    there, which may still refuse the start: a wrong tournament name then leaves no device behind).
+    `pick_up` (the command that rejoins, `unox.tournament.kept.pick_up`) is kept in the journal for
+    `unox play --list`."""
+    from unox.tournament.seat import PICK_UP_KEY, TableSeat, bind, bound_id, check_journal, discover
 
     journal = None
     try:
@@ -60,6 +63,8 @@ def joined_seat(address: BrokerAddress, number: int, given: Path | None, *,
         if journal is None:
             journal = _open(path)
         bind(journal, address.name, number, plan.tournament)
+        if pick_up is not None:
+            journal.set(PICK_UP_KEY, pick_up)
         seat = TableSeat(address, number, journal, say=say).start()
         try:
             yield seat, path

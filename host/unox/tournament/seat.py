@@ -27,6 +27,7 @@ RESEND = 2.0  # seconds without a receipt before a result is sent again
 SCHEDULE_KEY = "tournament/schedule"
 ROUND_KEY = "tournament/round"
 SEAT_KEY = "tournament/seat"  # {"tournament": name, "table": n, "id": the tournament's id}
+PICK_UP_KEY = "tournament/pick_up"  # the command that rejoins (unox.tournament.kept), for `unox play --list`
 REFUSED_KEY = "tournament/refused/"  # + hand id: why the coordinator refused that result
 CONNECT_S = 10.0  # a broker that does not answer within this is said, and the table stops
 NAME_S = 10.0  # no tournament of that name on the broker within this: a wrong name (or no coordinator yet)

@@ -11,6 +11,7 @@ from typing import Any
 from unox.launcher.faults import fault_action
 from unox.table.night_context import Context, Prompt, settle_prompt
 from unox.ui.commands import card_meaning, color_name, flip_examples, request_usage, rules_of
+from unox.words import counted
 
 
 def press_hint(ctx: Context) -> str:
@@ -74,7 +75,7 @@ def _turn_prompt(state: dict, ctx: Context) -> Prompt:
         if first.get("until_fire"):
             return Prompt(first["player"], f"{press_hint(ctx)} until cards come out (Wild Hit-Fire)")
         n = first.get("presses", 1)
-        return Prompt(first["player"], f"{press_hint(ctx)}: {n} press{'es' if n != 1 else ''} owed")
+        return Prompt(first["player"], f"{press_hint(ctx)}: {counted(n, 'press', 'presses')} owed")
     turn = state.get("turn")
     top = state.get("top") or ""
     color = color_name(state.get("color"))

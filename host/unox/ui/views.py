@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from unox.table.narrate import counted
 from unox.ui.commands import card_meaning, color_name, rules_of
 from unox.ui.prompt import Context
+from unox.words import counted
 
 ARROWS = {"left": "left (clockwise)", "right": "right (anticlockwise)"}
 TURN_MARKER = "▶"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from unox.cli.errors import CommandError
 from unox.cli.launcher_option import add_configured_launcher
+from unox.words import counted
 
 FIRMWARE_ENV = "UNOX_FIRMWARE"
 MKDIRS = "import os\nfor d in ('/lib', '/lib/unoxfw'):\n try: os.mkdir(d)\n except OSError: pass"
@@ -187,7 +188,8 @@ def flash(port: str | None, *, runner: Runner | None = None, dry_run: bool = Fal
             continue
         if step == 1:  # once the port is known free: a refusal stays one line
             print(f"flashing {port}: waiting up to {answer_s:g} s for MicroPython's REPL (main.py handed it "
-                  f"over, or mpremote stops an older firmware with Ctrl-C), then copying {files} files",
+                  "over, or mpremote stops an older firmware with Ctrl-C), then copying "
+                  f"{counted(files, 'file')}",
                   file=sys.stderr, flush=True)
         wait = answer_s if step == 1 else COPY_WAIT_S
         try:

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from unox.cli.errors import CommandError
+from unox.words import counted
 
 EXAMPLE = """examples:
   unox journal check game.db     every row replays? (read only; works beside a running table)
@@ -60,14 +61,12 @@ def run_repair(args: argparse.Namespace) -> int:
         print(f"{args.file}: every row replays; nothing to repair")
         return 0
     print(
-        f"{args.file}: set aside {len(report.bad)} row(s) that did not replay into the journal's dropped "
-        "table; "
+        f"{args.file}: set aside {counted(len(report.bad), 'row')} that did not replay into the journal's "
+        "dropped table; "
         f"the file as it was is backed up at {report.backup}"
     )
     for row in report.bad:
         print(f"  set aside: {row.describe()}")
-    from unox.table.narrate import counted
-
     replay = counted(report.replayed, "request replays", "requests replay")
     print(f"now: {replay}, phase {report.phase}; resume with --resume {args.file}")
     return 0
@@ -80,8 +79,8 @@ def _salvaged(salvage) -> int:
 
     counts = ", ".join(f"{name} {count}" for name, count in salvage.saved.items())
     print(
-        f"{salvage.source} is damaged: saved the {salvage.rows} rows SQLite could still read ({counts}) into "
-        f"{salvage.target}; {salvage.source} is kept as it was"
+        f"{salvage.source} is damaged: saved the {counted(salvage.rows, 'row')} SQLite could still read "
+        f"({counts}) into {salvage.target}; {salvage.source} is kept as it was"
     )
     try:
         report = check(salvage.target)

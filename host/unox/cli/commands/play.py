@@ -104,16 +104,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list() -> int:
+    """The tables folder, then the tournament tables kept on this machine (each with the command that
+    rejoins its tournament: `--continue` does not take them)."""
     from unox.table.saved import saved_tables, tables_dir
+    from unox.tournament.kept import folder, kept_tables
 
     tables = saved_tables()
     if not tables:
         print(f"No tables kept in {tables_dir()} yet; `unox play --players Ann,Bob,Cy` starts one.")
-        return 0
-    print("Tables kept here, newest first (`unox play --continue FILE` picks one up):")
-    print(f"  {tables_dir()}")
-    for saved in tables:
-        print(saved.line())
+    else:
+        print("Tables kept here, newest first (`unox play --continue FILE` picks one up):")
+        print(f"  {tables_dir()}")
+        for saved in tables:
+            print(saved.line())
+    rounds = kept_tables()
+    if rounds:
+        print("Tournament tables, newest first (each rejoins with the command shown):")
+        print(f"  {folder()}")
+        for kept in rounds:
+            print("\n".join(kept.lines()))
     return 0
-
-

@@ -8,6 +8,7 @@ from pathlib import Path
 from unox.cli.errors import CommandError
 from unox.cli.numbers import SEED_MAX, int_in
 from unox.profiles import PROFILE_NAMES
+from unox.words import counted
 
 MAX_PRESSES = 10_000_000
 
@@ -67,7 +68,8 @@ def format_table(stats: dict) -> str:
     from unox.profiles.builtin import MEASURED_GAP_SHARES
 
     lines = [
-        f"profile {stats['profile']}: {stats['presses']} presses, {stats['firings']} firings",
+        f"profile {stats['profile']}: {counted(stats['presses'], 'press', 'presses')}, "
+        f"{counted(stats['firings'], 'firing')}",
         "presses since last firing | share of firings | measured unit | mean cards",
     ]
     for gap, share in stats["fire_gaps"].items():

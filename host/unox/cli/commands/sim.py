@@ -106,10 +106,11 @@ def run(args: argparse.Namespace) -> int:
 
 def format_summary(s: dict[str, Any]) -> str:
     """The summary as a few lines of text."""
-    from unox.table.narrate import counted
+    from unox.words import counted
 
     seats = "  ".join(f"{seat}:{wins}" for seat, wins in s["wins_by_seat"].items())
-    bots = "  ".join(f"{b}: {s['wins_by_bot'][b]} ({n} seats)" for b, n in s["seats_by_bot"].items())
+    bots = "  ".join(f"{b}: {s['wins_by_bot'][b]} ({counted(n, 'seat')})"
+                     for b, n in s["seats_by_bot"].items())
     return "\n".join(
         [
             f"{counted(s['games'], 'game')}, {s['players']} players, {s['rules']} rules"
