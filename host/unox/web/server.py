@@ -138,7 +138,7 @@ class Api:
         operator = self.seats.opens(body.get("pin")) == OPERATOR
         response = AsciiJSON({"ok": True, "token": token, "seat": body["seat"], "operator": operator})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
-        self.hub.publish_seats(self.seats.taken())
+        self.hub.publish_seats(self.seats.taken(), self.seats.views_open)
         return response
 
     async def pin(self, request: Request) -> Response:
@@ -202,7 +202,7 @@ class Api:
             return error(400, "unknown_seat", f"send {{\"seat\": NAME}} with one of: {players}")
         freed = self.seats.free(name)
         self.hub.close_seat(name)
-        self.hub.publish_seats(self.seats.taken())
+        self.hub.publish_seats(self.seats.taken(), self.seats.views_open)
         return AsciiJSON({"ok": True, "seat": name, "freed": freed, "taken": self.seats.taken(),
                           "views_open": self.seats.views_open})
 
@@ -220,6 +220,7 @@ class Api:
         if not isinstance(wanted, bool):
             return error(400, "bad_request", 'send {"open": true} or {"open": false}')
         self.seats.open_views(wanted)
+        self.hub.publish_seats(self.seats.taken(), self.seats.views_open)
         return AsciiJSON({"ok": True, "views_open": self.seats.views_open})
 
     async def requests(self, request: Request) -> Response:

@@ -148,7 +148,7 @@ function receive(m) {
   else if (m.type === "history") logLines = m.lines.slice(-60);
   else if (m.type === "hello") { welcome(m); }
   else if (m.type === "launcher") device = m.launcher;
-  else if (m.type === "seats") taken = m.taken;
+  else if (m.type === "seats") { taken = m.taken; if (m.views_open !== undefined) viewsOpen = m.views_open; }
   else if (m.type === "reply") { if (m.reply && m.reply.state) setState(m.reply.state); }
   else if (m.type === "freed") { // the operator gave this seat to another phone: never take it back by itself
     freed = true; store.set("seat", null); store.set("pin", null); tab.set("operator_pin", null);
