@@ -299,6 +299,8 @@ def casting_call(hand: Hand) -> None:
             expect(bob.locator("#req-card")).to_have_count(0)  # nothing to name before it is out
             reply = hand.click(bob, "#answer")
             assert reply["launcher"]["fired"] == 1, reply["launcher"]
+        # the card is named, never "(if any)": a phone always says which came out
+        expect(bob.locator("#req-card .label")).to_have_text(re.compile(r"^The card that came out:\s*$"))
         hand.choose(bob, "#req-card", "red", face)
         expect(bob.locator("#answer")).to_have_text(f"Done: red {face}")
         hand.shot(bob, f"turn-{face}", panel="#pending")

@@ -354,7 +354,7 @@ function pendingPanel(mayAnswer) {
     if (before) break; // nothing to pick before the card is out
     if (name === "fired" || name === "item" && E.items.length) continue; // the launcher says it; the card carries its item
     wrap.append(h("div", { class: "row field", id: "req-" + name, role: "group", "aria-label": fieldWords(name) },
-      h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
+      h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) || name === "card" ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
   }
   const request = () => {
     const out = { cmd: p.cmd, player: p.player };
@@ -384,7 +384,9 @@ function pendingPanel(mayAnswer) {
   wrap.append(row);
   return wrap;
 }
-// A field the request declares optional may be what this choice needs (Mario Kart's `needs`).
+// A field the request declares optional may be what this choice needs (Mario Kart's `needs`). The card that
+// came out is optional only to a table that knows it (dealt mode): a phone always names it, so it is never
+// "(if any)" on the page.
 const needed = (name, f, p) => f.required || (Array.isArray(p.needs) && p.needs.includes(name));
 // One field's widget: players as buttons, cards with the picker, colours and items by name.
 function choiceOf(name, f, req, p) {
