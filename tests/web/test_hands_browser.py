@@ -235,6 +235,9 @@ def classic(hand: Hand) -> None:
     hand.shot(cy, "challenge", panel="#challenge",
               buttons=("Bob held a matching card: guilty", "Bob did not: not guilty"))
     expect(cy.locator("#challenge h2")).to_have_text("Challenge Bob?")
+    # said to Cy on her own phone, as "You went out" is (it once read "Cy may challenge ... to Cy")
+    expect(cy.locator("#challenge .note")).to_have_text(
+        "You may challenge before drawing: Bob shows their hand to you.")
     expect(hand.phones["Ann"].locator("#challenge")).to_have_count(0)
     hand.click(cy, "#innocent")  # C-A7: not guilty, Cy draws 6
     expect(cy.locator("#turn")).to_have_text("You owe 6 draws")

@@ -317,7 +317,8 @@ function challengePanel(player) {
   const c = S.challenge;
   if (!c || c.player !== player) return null;
   return h("div", { class: "panel", id: "challenge" }, h("h2", {}, "Challenge " + c.against + "?"),
-    h("p", { class: "note" }, player + " may challenge before drawing: " + c.against + " shows their hand to " + player + "."),
+    h("p", { class: "note" }, player === me ? "You may challenge before drawing: " + c.against + " shows their hand to you."
+      : player + " may challenge before drawing: " + c.against + " shows their hand to " + player + "."),
     h("div", { class: "row" }, btn(c.against + " held a matching card: guilty", () => send({ cmd: "challenge", player, guilty: true }), { id: "guilty" }),
       btn(c.against + " did not: not guilty", () => send({ cmd: "challenge", player, guilty: false }), { id: "innocent" })));
 }
