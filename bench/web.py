@@ -33,7 +33,8 @@ then for each of `slow_body` and `reopen`: `<name>_idle_load_p99_ms`, `<name>_at
 `<name>_attack_ratio` (the goal is at most 3), `<name>_opened` (the attacker's new connections),
 `<name>_server_cpu_share` and `<name>_attacker_cpu_share` (of one core, while the attacker ran),
 `<name>_server_cpu_us_per_conn` and `<name>_loadavg` (the 1-minute load average before and after: the
-attacker and the server share this machine's cores), and `phones_kept_sockets`.
+attacker and the server share this machine's cores), `<name>_listen_overflows` (connections the kernel
+dropped on a full accept queue meanwhile: each costs its client a 1 s SYN retry), and `phones_kept_sockets`.
 """
 
 from __future__ import annotations
@@ -232,7 +233,8 @@ def measure(proc: subprocess.Popen, base: str, requests: int, clients: int, gets
         print(f"{name}: while it ran the server used {cpu['server_cpu_share']:.0%} of a core "
               f"({cpu['server_cpu_us_per_conn']:.0f} us per attacker connection), the attacker "
               f"{cpu['attacker_cpu_share']:.0%}; load average {cpu['loadavg'][0]} before, "
-              f"{cpu['loadavg'][1]} after")
+              f"{cpu['loadavg'][1]} after; {cpu['listen_overflows']} connections dropped on a full accept "
+              "queue")
         floods.update({f"{name}_idle_load_p99_ms": round(li, 3), f"{name}_attack_load_p99_ms": round(la, 3),
                        f"{name}_attack_ratio": round(la / li, 3), f"{name}_opened": opened,
                        **{f"{name}_{key}": value for key, value in cpu.items()}})
@@ -311,6 +313,18 @@ def load_average() -> float:
     return float(Path("/proc/loadavg").read_text().split()[0])
 
 
+def listen_overflows() -> int:
+    """The kernel's count of connections dropped because a listening socket's accept queue was full (a
+    client then waits about 1 s for its SYN to be sent again). It counts every socket of this network
+    namespace, the server's among them."""
+    lines = Path("/proc/net/netstat").read_text().splitlines()
+    for names, values in zip(lines[::2], lines[1::2], strict=False):
+        if names.startswith("TcpExt:"):
+            counts = dict(zip(names.split()[1:], map(int, values.split()[1:]), strict=True))
+            return counts.get("ListenOverflows", 0)
+    return 0
+
+
 def run_attacker(attacker, host: str, port: int, stop, count, cpu) -> None:
     """`attacker` in this process, then the CPU seconds it used into `cpu`."""
     attacker(host, port, stop, count)
@@ -331,7 +345,7 @@ def flood_rounds(base: str, token: str, loads: int, attacker,
     attacked: list[float] = []
     opened = 0
     server_cpu = attacker_cpu = wall = 0.0
-    loadavg = [load_average()]
+    loadavg, overflows = [load_average()], listen_overflows()
     for _ in range(ROUNDS):
         idle += [page_load_ms(host, int(port), token) for _ in range(loads // ROUNDS)]
         stop, count, used = fork.Event(), fork.Value("l", 0), fork.Value("d", 0.0)
@@ -352,9 +366,11 @@ def flood_rounds(base: str, token: str, loads: int, attacker,
         attacker_cpu += used.value
         opened += count.value
     loadavg.append(load_average())
+    overflows = listen_overflows() - overflows
     cpu = {"server_cpu_share": round(server_cpu / wall, 3),
            "attacker_cpu_share": round(attacker_cpu / wall, 3),
-           "server_cpu_us_per_conn": round(1e6 * server_cpu / max(1, opened), 1), "loadavg": loadavg}
+           "server_cpu_us_per_conn": round(1e6 * server_cpu / max(1, opened), 1), "loadavg": loadavg,
+           "listen_overflows": overflows}
     return idle, attacked, opened, cpu
 
 
