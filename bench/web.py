@@ -30,8 +30,11 @@ still answer a request afterwards (`phones_kept_sockets`).
 The last line is JSON: fanout_p99_ms, request_p99_ms, ratio (fan-out p99 / request p99), page_bytes,
 idle_request_p99_ms, attack_request_p99_ms, attack_ratio (attack p99 / idle p99; the goal is at most 3),
 then for each of `slow_body` and `reopen`: `<name>_idle_load_p99_ms`, `<name>_attack_load_p99_ms`,
-`<name>_attack_ratio` (the goal is at most 3), `<name>_opened` (the attacker's new connections), and
-`phones_kept_sockets`.
+`<name>_attack_ratio` (the goal is at most 3), `<name>_opened` (the attacker's new connections),
+`<name>_server_cpu_share` and `<name>_attacker_cpu_share` (of one core, while the attacker ran),
+`<name>_server_cpu_us_per_conn` and `<name>_loadavg` (the 1-minute load average before and after: the
+attacker and the server share this machine's cores), `<name>_listen_overflows` (connections the kernel
+dropped on a full accept queue meanwhile: each costs its client a 1 s SYN retry), and `phones_kept_sockets`.
 """
 
 from __future__ import annotations
@@ -41,7 +44,9 @@ import errno
 import http.client
 import json
 import multiprocessing
+import os
 import re
+import resource
 import selectors
 import shutil
 import socket
@@ -220,14 +225,21 @@ def measure(proc: subprocess.Popen, base: str, requests: int, clients: int, gets
           f"p99 {attack_p99:.2f} ms")
     floods = {}
     for name, attacker in (("slow_body", slow_bodies), ("reopen", reopening_flood)):
-        loads_idle, loads_attacked, opened = flood_rounds(base, operator.token, gets // 4, attacker)
+        loads_idle, loads_attacked, opened, cpu = flood_rounds(base, operator.token, gets // 4, attacker,
+                                                               proc.pid)
         li, la = p99(loads_idle), p99(loads_attacked)
         print(f"{name}: the slowest attacked loads {sorted(loads_attacked)[-4:]}", file=sys.stderr)
         print(f"{name}: a page load (4 requests, a new connection) idle median {median(loads_idle):.2f} ms, "
               f"p99 {li:.2f} ms; attacked median {median(loads_attacked):.2f} ms, p99 {la:.2f} ms; the "
               f"attacker opened {opened} connections")
+        print(f"{name}: while it ran the server used {cpu['server_cpu_share']:.0%} of a core "
+              f"({cpu['server_cpu_us_per_conn']:.0f} us per attacker connection), the attacker "
+              f"{cpu['attacker_cpu_share']:.0%}; load average {cpu['loadavg'][0]} before, "
+              f"{cpu['loadavg'][1]} after; {cpu['listen_overflows']} connections dropped on a full accept "
+              "queue")
         floods.update({f"{name}_idle_load_p99_ms": round(li, 3), f"{name}_attack_load_p99_ms": round(la, 3),
-                       f"{name}_attack_ratio": round(la / li, 3), f"{name}_opened": opened})
+                       f"{name}_attack_ratio": round(la / li, 3), f"{name}_opened": opened,
+                       **{f"{name}_{key}": value for key, value in cpu.items()}})
     kept = all(phone.still_live() for phone in phones)
     for phone in phones:
         phone.sock.close()
@@ -293,18 +305,55 @@ def page_load_ms(host: str, port: int, token: str) -> float:
     return (time.perf_counter() - sent) * 1000
 
 
-def flood_rounds(base: str, token: str, loads: int, attacker) -> tuple[list[float], list[float], int]:
+def cpu_s(pid: int) -> float:
+    """The CPU seconds (user and system) process `pid` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def listen_overflows() -> int:
+    """The kernel's count of connections dropped because a listening socket's accept queue was full (a
+    client then waits about 1 s for its SYN to be sent again). It counts every socket of this network
+    namespace, the server's among them."""
+    lines = Path("/proc/net/netstat").read_text().splitlines()
+    for names, values in zip(lines[::2], lines[1::2], strict=False):
+        if names.startswith("TcpExt:"):
+            counts = dict(zip(names.split()[1:], map(int, values.split()[1:]), strict=True))
+            return counts.get("ListenOverflows", 0)
+    return 0
+
+
+def run_attacker(attacker, host: str, port: int, stop, count, cpu) -> None:
+    """`attacker` in this process, then the CPU seconds it used into `cpu`."""
+    attacker(host, port, stop, count)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu.value = usage.ru_utime + usage.ru_stime
+
+
+def flood_rounds(base: str, token: str, loads: int, attacker,
+                 server_pid: int) -> tuple[list[float], list[float], int, dict]:
     """Page loads idle, then while `attacker(host, port, stop, count)` runs in its own process; ROUNDS
-    rounds. Returns the idle and attacked load times and how many connections the attacker opened."""
+    rounds. Returns the idle and attacked load times, how many connections the attacker opened, and where
+    the CPU went while it ran: the server's and the attacker's share of one core, the server's CPU per
+    attacker connection, and the load average (the attacker and the server share this machine's cores, so
+    a busy machine shows in the attacked tail whatever the server does)."""
     host, port = base.split("://")[1].split(":")
     fork = multiprocessing.get_context("fork")
     idle: list[float] = []
     attacked: list[float] = []
     opened = 0
+    server_cpu = attacker_cpu = wall = 0.0
+    loadavg, overflows = [load_average()], listen_overflows()
     for _ in range(ROUNDS):
         idle += [page_load_ms(host, int(port), token) for _ in range(loads // ROUNDS)]
-        stop, count = fork.Event(), fork.Value("l", 0)
-        proc = fork.Process(target=attacker, args=(host, int(port), stop, count), daemon=True)
+        stop, count, used = fork.Event(), fork.Value("l", 0), fork.Value("d", 0.0)
+        proc = fork.Process(target=run_attacker, args=(attacker, host, int(port), stop, count, used),
+                            daemon=True)
+        began, server_began = time.perf_counter(), cpu_s(server_pid)
         proc.start()
         try:
             stop.wait(ATTACK_RAMP_S)  # the attack's ramp; `stop` is never set here, so this is its time
@@ -314,8 +363,17 @@ def flood_rounds(base: str, token: str, loads: int, attacker) -> tuple[list[floa
             proc.join(timeout=30)
             if proc.is_alive():
                 proc.kill()
+        wall += time.perf_counter() - began
+        server_cpu += cpu_s(server_pid) - server_began
+        attacker_cpu += used.value
         opened += count.value
-    return idle, attacked, opened
+    loadavg.append(load_average())
+    overflows = listen_overflows() - overflows
+    cpu = {"server_cpu_share": round(server_cpu / wall, 3),
+           "attacker_cpu_share": round(attacker_cpu / wall, 3),
+           "server_cpu_us_per_conn": round(1e6 * server_cpu / max(1, opened), 1), "loadavg": loadavg,
+           "listen_overflows": overflows}
+    return idle, attacked, opened, cpu
 
 
 class Attacker:

@@ -110,14 +110,16 @@ def test_a_flood_of_joins_never_pushes_out_a_players_token():
     book = seats()
     ann, bob = book.join("10.0.0.7", "1234", "Ann"), book.join("10.0.0.8", "1234", "Bob")
     first_view = book.join("10.0.0.9", "1234", "table")
+    refused = set()
     for i in range(500):
         seat = ("table", "operator", "Ann")[i % 3]
         try:
             book.join("10.0.0.66", "987654" if seat == "operator" else "1234", seat)
         except JoinRefused as taken:
-            assert (seat, taken.status) == ("Ann", 409)
+            refused.add((seat, taken.status, taken.code))
+    assert refused == {("Ann", 409, "seat_taken"), ("table", 409, "views_full")}
     assert book.seat_of(ann) == "Ann" and book.seat_of(bob) == "Bob"
-    assert book.seat_of(first_view) is None  # the oldest table view went first
+    assert book.seat_of(first_view) == "table"  # the views already there stay: a new one is refused
     held = list(book.tokens.values())
     assert held.count("table") == MAX_VIEWS and held.count("operator") == MAX_OPERATORS
     assert len(book.tokens) == 2 + MAX_VIEWS + MAX_OPERATORS
@@ -190,3 +192,34 @@ def test_a_six_digit_pin_outlasts_an_evening_of_guessing():
             guesses += refused.status == 401
             clock.t += 1.0 if refused.status == 401 else max(1.0, book.everyone.until - clock.t)
     assert guesses < 12 * 3600 / MAX_LOCKOUT_S * MAX_WRONG_PINS_ALL + 200 < 10**6 / 2
+
+
+def test_the_operators_sign_out_closes_the_table_view_to_the_player_pin_until_it_is_opened_again():
+    """Item 2 of round two: right after the operator signed the table views out, anyone with the player PIN
+    took their places back. Now the sign-out closes the table view to the player PIN (403 `views_closed`),
+    the players' seats stay open, the operator PIN still opens a view, and `open_views` lets them in again."""
+    book = seats()
+    view = book.join("10.0.0.9", "1234", "table")
+    assert book.free("table") and book.seat_of(view) is None and not book.views_open
+    with pytest.raises(JoinRefused) as closed:
+        book.join("10.0.0.66", "1234", "table")
+    assert (closed.value.status, closed.value.code) == (403, "views_closed")
+    assert "ask the operator to let table views join again" in closed.value.message
+    assert [t for t, s in book.tokens.items() if s == "table"] == []  # the refused join left no token
+    assert book.seat_of(book.join("10.0.0.7", "1234", "Ann")) == "Ann"
+    assert book.seat_of(book.join("10.0.0.8", "987654", "table")) == "table"  # the operator's own PIN
+    book.open_views()
+    assert book.seat_of(book.join("10.0.0.66", "1234", "table")) == "table"
+
+
+def test_checking_a_pin_takes_no_token_and_counts_a_wrong_one_like_a_join():
+    """The join page checks the PIN first; that once took a table view per visit (and pushed out the TV)."""
+    book = seats()
+    assert book.check("10.0.0.7", "1234") == "players" and book.check("10.0.0.7", "987654") == "operator"
+    assert book.tokens == {}
+    for i in range(5):
+        with pytest.raises(JoinRefused):
+            book.check("10.0.0.7", f"000{i}")
+    with pytest.raises(JoinRefused) as locked:
+        book.check("10.0.0.7", "1234")
+    assert locked.value.code == "locked_out"

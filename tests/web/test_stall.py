@@ -115,7 +115,12 @@ def test_table_view_sockets_cannot_take_the_players_slots_and_the_operator_signs
             while True:
                 sock.receive()
     assert view.call("/api/state")[0] == 401  # the view's token is gone too
-    assert seat(table, "table").socket().receive_until("hello")["seat"] == "table"  # and a new one joins
+    # the sign-out closes the table view to the player PIN: nobody takes the places back meanwhile
+    status, reply = WebClient(table.url).call("/api/join", {"pin": PIN, "seat": "table"})
+    assert (status, reply["error"]["code"]) == (403, "views_closed")
+    status, reply = operator.call("/api/seats/views", {"open": True})
+    assert status == 200 and reply["views_open"] is True
+    assert seat(table, "table").socket().receive_until("hello")["seat"] == "table"  # now a new one joins
     for phone in phones:
         phone.send({"cmd": "state"})
         assert phone.receive_until("reply")["reply"]["ok"]
@@ -191,3 +196,40 @@ def test_the_old_pin_from_every_page_of_a_device_does_not_lock_out_the_new_one(t
         WebClient(table.url).call("/api/join", {"pin": f"22222{i}", "seat": "Bob"})
     status, reply = WebClient(table.url).call("/api/join", {"pin": PIN, "seat": "Bob"})
     assert status == 429 and json.dumps(reply).count("locked for") == 1
+
+
+def test_table_view_joins_never_sign_the_tv_out_and_only_the_operator_opens_the_views_again(table):
+    """Item 2 of round two: joining as a table view 32 times signed the TV out (the oldest view gave way),
+    and right after the operator signed the views out anyone with the player PIN took them again. Now the
+    33rd view is refused, the TV keeps its socket, and after a sign-out only the operator reopens them."""
+    tv = seat(table, "table")
+    tv_socket = tv.socket()
+    assert tv_socket.receive_until("hello")["seat"] == "table"
+    guest = WebClient(table.url)
+    codes = [guest.call("/api/join", {"pin": PIN, "seat": "table"})[0] for _ in range(40)]
+    assert codes.count(200) == 31 and codes[31:] == [409] * 9
+    status, reply = guest.call("/api/join", {"pin": PIN, "seat": "table"})
+    assert reply["error"]["code"] == "views_full" and "ask the operator" in reply["error"]["message"]
+    assert tv.call("/api/state")[0] == 200  # the TV's token still opens
+    tv_socket.send({"cmd": "state"})
+    assert tv_socket.receive_until("reply")["reply"]["ok"]
+    tv_socket.close()
+    # checking the PIN (as the join page does first) takes no place
+    status, reply = guest.call("/api/pin", {"pin": PIN})
+    assert status == 200 and reply == {"ok": True, "operator": False, "views_open": True,
+                                       "free": ["Ann", "Bob", "Cy"]}
+    assert guest.call("/api/pin", {"pin": "000000"})[1]["error"]["code"] == "bad_pin"
+
+    operator = seat(table, "operator")
+    ann = seat(table, "Ann")
+    assert ann.call("/api/seats/views", {"open": True})[0] == 403  # only the operator reopens
+    status, reply = operator.call("/api/seats/free", {"seat": "table"})
+    assert status == 200 and reply["views_open"] is False
+    assert guest.call("/api/pin", {"pin": PIN})[1]["views_open"] is False
+    for _ in range(3):  # the player PIN no longer opens a view, whoever asks, however often
+        status, reply = guest.call("/api/join", {"pin": PIN, "seat": "table"})
+        assert (status, reply["error"]["code"]) == (403, "views_closed")
+    assert seat(table, "Bob").state()["seat"] == "Bob"  # the players' seats stay open
+    assert operator.call("/api/seats/views", {"open": "yes"})[0] == 400
+    assert operator.call("/api/seats/views", {"open": True}) == (200, {"ok": True, "views_open": True})
+    assert seat(table, "table").state()["seat"] == "table"

@@ -112,3 +112,35 @@ def test_a_phones_pages_after_a_restart_with_the_same_pin_all_come_back_to_its_s
         expect(page.locator("#who")).to_have_text("Ann")
     assert ann.evaluate("localStorage.getItem('unox.seat')") is not None
     assert ann.evaluate("localStorage.getItem('unox.why')") is None
+
+
+def test_the_operator_signs_the_table_views_out_and_lets_them_join_again(serve, browser, artifacts):
+    """Item 2 of round two: right after the operator signed the table views out, anyone with the player PIN
+    took their places back. Now the sign-out closes the table view until the operator's page lets the views
+    in again; the TV's page says why meanwhile, and a player's phone still joins."""
+    server = serve("--players", "Ann,Bob", "--launcher", "script", "--no-journal")
+    table = Table(browser, server.url)
+    op, tv = table.open("operator"), table.open("table")
+    laptop = table.open("operator")  # the operator's second page hears of it by its socket
+    expect(op.locator("#open-views")).to_have_count(0)
+    op.locator("#free-table").click()
+    expect(op.locator("#msg")).to_contain_text("Every table view is signed out and the table view is closed")
+    expect(op.locator("#views-note")).to_contain_text("The table view is closed")
+    expect(op.locator("#open-views")).to_have_text("Let table views join again")
+    expect(laptop.locator("#open-views")).to_have_text("Let table views join again")
+    op.locator("#seat-list").screenshot(path=artifacts / "views-closed.png")
+    expect(tv.get_by_label("PIN")).to_be_visible()
+    join_page(tv, PIN)
+    tv.get_by_role("button", name="The table view (tablet or TV)", exact=True).click()
+    expect(tv.locator("#msg")).to_have_text("The operator has closed the table view: ask the operator to let "
+                                            "table views join again, then try again.")
+    assert tv.url.endswith("/")  # still on the join page: nothing was taken
+    table.open("Ann")  # the players' seats stay open
+
+    op.locator("#open-views").click()
+    expect(op.locator("#msg")).to_have_text("Table views may join again: type the PIN on the TV or tablet")
+    expect(op.locator("#open-views")).to_have_count(0)
+    expect(laptop.locator("#open-views")).to_have_count(0)
+    tv.get_by_role("button", name="The table view (tablet or TV)", exact=True).click()
+    expect(tv.locator("#conn")).to_have_text("live")
+    expect(tv.locator("#who")).to_have_text("Table view")

@@ -159,9 +159,10 @@ class Hub:
         self._state_text = text
         self.broadcast({"type": "state", "state": state})
 
-    def publish_seats(self, taken: list[str]) -> None:
-        """Which players' seats a phone holds: the join page offers the rest, the operator may free them."""
-        self.broadcast({"type": "seats", "taken": taken})
+    def publish_seats(self, taken: list[str], views_open: bool = True) -> None:
+        """Which players' seats a phone holds: the join page offers the rest, the operator may free them;
+        and whether the table view is open, so every operator page offers the right control."""
+        self.broadcast({"type": "seats", "taken": taken, "views_open": views_open})
 
     def close_seat(self, seat: str) -> None:
         """The operator freed `seat`: its pages are told so (they must not simply join it again), then lose

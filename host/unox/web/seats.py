@@ -3,8 +3,10 @@
 A seat is a player's name, `operator` (anything, for anyone) or `table` (read-only, for a tablet or TV).
 The player PIN opens the players' seats and the table view; only the operator PIN opens the operator's.
 A player's seat is one phone's: a second join is refused (409) until the operator frees it, so no flood of
-joins can take a seat or push a player's token out. Wrong PINs are limited per address and for the whole
-table, each lockout twice as long as the last.
+joins can take a seat or push a player's token out. The table views are capped and never pushed out either:
+the operator signs them all out, which also closes the table view to the player PIN until the operator opens
+it again, so nobody with the player PIN takes the places back meanwhile. Wrong PINs are limited per address
+and for the whole table, each lockout twice as long as the last.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ MAX_WRONG_PINS_ALL = 20  # from every address together within the window
 LOCKOUT_WINDOW_S = 60.0
 LOCKOUT_S = 60.0  # the first lockout; each next one lasts twice as long as the last
 MAX_LOCKOUT_S = 3600.0
-MAX_VIEWS = 32  # table-view tokens (a probe of the PIN is one): the oldest view goes first
+MAX_VIEWS = 32  # table-view tokens: past it a new view is refused, the views already there stay
 MAX_OPERATORS = 4  # the operator on a phone and a laptop, and a reload or two
 PLAYER_CMDS = ("play", "uno", "press", "catch", "draw", "pass", "challenge", "state")
 # Which field of a request names the player acting; a player's token may only fill it with themselves.
@@ -105,9 +107,12 @@ class Seats:
         self.tokens: dict[str, str] = {}
         self.by_address: dict[str, Lockout] = {}
         self.everyone = Lockout(MAX_WRONG_PINS_ALL)
+        # False once the operator signed the table views out: the player PIN no longer opens a table view
+        self.views_open = True
 
-    def join(self, client: str, pin: Any, seat: Any) -> str:
-        """A new token for `seat`, or JoinRefused: a lockout, a wrong PIN, a seat unknown, closed or taken."""
+    def check(self, client: str, pin: Any) -> str:
+        """What `pin` opens (`operator` or `players`), booked like a join's PIN; JoinRefused when locked out
+        or wrong. The join page asks this first, so checking a PIN takes no seat and no table view."""
         now = self.clock()
         mine = self.by_address.get(client)
         wait = max(self.everyone.wait(now), mine.wait(now) if mine else 0)
@@ -119,6 +124,11 @@ class Seats:
             self.by_address.setdefault(client, Lockout(MAX_WRONG_PINS)).wrong_pin(now, tried)
             self.everyone.wrong_pin(now, tried)
             raise JoinRefused(401, "bad_pin", "wrong PIN: type the PIN shown where unox serve runs")
+        return opens
+
+    def join(self, client: str, pin: Any, seat: Any) -> str:
+        """A new token for `seat`, or JoinRefused: a lockout, a wrong PIN, a seat unknown, closed or taken."""
+        opens = self.check(client, pin)
         seats = (*self.players, OPERATOR, TABLE)
         if seat not in seats:
             raise JoinRefused(
@@ -130,12 +140,18 @@ class Seats:
         if seat in self.players and seat in self.tokens.values():
             raise JoinRefused(409, "seat_taken", f"{seat}'s seat is taken by another phone: if that phone "
                               f"is yours, ask the operator to free {seat}'s seat, then join again")
+        if seat == TABLE:
+            if not self.views_open and opens != OPERATOR:
+                raise JoinRefused(403, "views_closed", "the operator signed the table views out: ask the "
+                                  "operator to let table views join again, then join")
+            if sum(s == TABLE for s in self.tokens.values()) >= MAX_VIEWS:
+                raise JoinRefused(409, "views_full", f"all {MAX_VIEWS} table-view places are taken: ask the "
+                                  "operator to sign the table views out and let them join again")
         token = secrets.token_urlsafe(24)
         self.tokens[token] = seat
-        if seat in RESERVED_SEATS:
-            bound = MAX_OPERATORS if seat == OPERATOR else MAX_VIEWS
-            held = [t for t, s in self.tokens.items() if s == seat]
-            for old in held[: max(0, len(held) - bound)]:
+        if seat == OPERATOR:  # only the operator PIN opens it: the oldest of its own tokens gives way
+            held = [t for t, s in self.tokens.items() if s == OPERATOR]
+            for old in held[: max(0, len(held) - MAX_OPERATORS)]:
                 del self.tokens[old]
         return token
 
@@ -155,11 +171,18 @@ class Seats:
         return [p for p in self.players if p in held]
 
     def free(self, seat: str) -> bool:
-        """The operator frees `seat`: its phone's token stops working; False when nobody held it."""
+        """The operator frees `seat`: its phone's token stops working; False when nobody held it. Freeing
+        the table views also closes them to the player PIN until `open_views`."""
         gone = [t for t, s in self.tokens.items() if s == seat]
         for token in gone:
             del self.tokens[token]
+        if seat == TABLE:
+            self.views_open = False
         return bool(gone)
+
+    def open_views(self, open_: bool = True) -> None:
+        """The operator lets table views join with the player PIN again (or closes them, signing none out)."""
+        self.views_open = open_
 
     def seat_of(self, token: str | None) -> str | None:
         return self.tokens.get(token) if token else None

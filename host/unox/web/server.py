@@ -109,7 +109,9 @@ class Api:
             Route("/api/join", self.join, methods=["POST"]),
             Route("/api/requests", self.requests, methods=["POST"]),
             Route("/api/state", self.state),
+            Route("/api/pin", self.pin, methods=["POST"]),
             Route("/api/seats/free", self.free_seat, methods=["POST"]),
+            Route("/api/seats/views", self.views, methods=["POST"]),
             WebSocketRoute("/api/ws", self.websocket),
         ]
 
@@ -134,8 +136,23 @@ class Api:
         operator = self.seats.opens(body.get("pin")) == OPERATOR
         response = AsciiJSON({"ok": True, "token": token, "seat": body["seat"], "operator": operator})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
-        self.hub.publish_seats(self.seats.taken())
+        self.hub.publish_seats(self.seats.taken(), self.seats.views_open)
         return response
+
+    async def pin(self, request: Request) -> Response:
+        """`POST /api/pin {"pin":"…"}`: what a PIN opens and the free seats, with no token made. The join
+        page asks this before it offers the seats, so a phone passing through takes no table view."""
+        raw = await read_body(request)
+        body = parse_json(raw) if raw is not None else None
+        if not isinstance(body, dict):
+            return error(400, "bad_request", 'send {"pin":"1234"}')
+        try:
+            opens = self.seats.check(client_id(request), body.get("pin"))
+        except JoinRefused as exc:
+            return error(exc.status, exc.code, exc.message)
+        taken = self.seats.taken()
+        return AsciiJSON({"ok": True, "operator": opens == OPERATOR, "views_open": self.seats.views_open,
+                          "free": [p for p in self.seats.players if p not in taken]})
 
     def undo_refused(self, request: Any) -> tuple[str, str] | None:
         """An undo of cards a launcher fired: the table night's one refusal (`not_undoable`, its words), asked
@@ -168,7 +185,7 @@ class Api:
             "ok": True, "state": state, "seat": seat, "presses": self.presses,
             "read_only": self.seats.read_only, "launcher": self.hub.device, "cards": self.edition,
             "free": [p for p in self.seats.players if p not in taken], "taken": taken,
-            "join": self.how_to_join,
+            "join": self.how_to_join, "views_open": self.seats.views_open,
         }
 
     async def free_seat(self, request: Request) -> Response:
@@ -186,8 +203,26 @@ class Api:
             return error(400, "unknown_seat", f"send {{\"seat\": NAME}} with one of: {players}")
         freed = self.seats.free(name)
         self.hub.close_seat(name)
-        self.hub.publish_seats(self.seats.taken())
-        return AsciiJSON({"ok": True, "seat": name, "freed": freed, "taken": self.seats.taken()})
+        self.hub.publish_seats(self.seats.taken(), self.seats.views_open)
+        return AsciiJSON({"ok": True, "seat": name, "freed": freed, "taken": self.seats.taken(),
+                          "views_open": self.seats.views_open})
+
+    async def views(self, request: Request) -> Response:
+        """`POST /api/seats/views {"open":true}`: the operator lets table views join with the player PIN
+        again after signing them out (`false` closes them without signing anyone out)."""
+        seat = self.seat_or_401(request)
+        if isinstance(seat, Response):
+            return seat
+        if seat != OPERATOR:
+            return error(403, "forbidden", "only the operator opens or closes the table views")
+        raw = await read_body(request)
+        body = parse_json(raw) if raw is not None else None
+        wanted = body.get("open") if isinstance(body, dict) else None
+        if not isinstance(wanted, bool):
+            return error(400, "bad_request", 'send {"open": true} or {"open": false}')
+        self.seats.open_views(wanted)
+        self.hub.publish_seats(self.seats.taken(), self.seats.views_open)
+        return AsciiJSON({"ok": True, "views_open": self.seats.views_open})
 
     async def requests(self, request: Request) -> Response:
         seat = self.seat_or_401(request)

@@ -29,7 +29,7 @@ const keep = (area) => ({
 // only (sessionStorage): it survives a reload and a server restart, and goes with the tab.
 const store = keep(() => localStorage), tab = keep(() => sessionStorage);
 let S = null, me = null, presses = "count", readOnly = false, device = null, logLines = [], message = "";
-let taken = [], joinInfo = null, freed = false, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
+let taken = [], viewsOpen = true, joinInfo = null, freed = false, pick = {}, acting = null, points = {}, lastTurnKey = "", ws = null, retry = 0, heard = 0;
 
 // ---- building the DOM -------------------------------------------------------------------------
 function h(tag, attrs, ...kids) {
@@ -69,10 +69,10 @@ async function api(path, body) {
   try { data = await res.json(); } catch (e) { data = { ok: false, error: { message: "the server answered " + res.status } }; }
   return { status: res.status, data };
 }
-async function join(pin, seat, probe) {
+async function join(pin, seat) {
   const { status, data } = await api("/api/join", { pin, seat });
   // The operator PIN opens everything: it is never kept on the device (the cookie keeps the page signed in).
-  if (status === 200 && !probe) {
+  if (status === 200) {
     store.set("pin", seat === "operator" ? null : pin); tab.set("operator_pin", seat === "operator" ? pin : null);
     store.set("seat", seat); store.set("why", null);
   }
@@ -112,6 +112,9 @@ async function rejoin() {
     leave(seat + "'s seat was taken by another phone while this one was away: ask the operator to free it, then join again.");
   } else if (code === "locked_out") {
     leave(refusal(data, status));
+  } else if (code === "views_closed" || code === "views_full") { // the operator closed the table views
+    store.set("seat", null);
+    leave(refusal(data, status));
   } else if (code === "unknown_seat") {
     store.set("seat", null);
     leave("There is no seat " + seat + " at this table any more: take another one.");
@@ -145,7 +148,7 @@ function receive(m) {
   else if (m.type === "history") logLines = m.lines.slice(-60);
   else if (m.type === "hello") { welcome(m); }
   else if (m.type === "launcher") device = m.launcher;
-  else if (m.type === "seats") taken = m.taken;
+  else if (m.type === "seats") { taken = m.taken; if (m.views_open !== undefined) viewsOpen = m.views_open; }
   else if (m.type === "reply") { if (m.reply && m.reply.state) setState(m.reply.state); }
   else if (m.type === "freed") { // the operator gave this seat to another phone: never take it back by itself
     freed = true; store.set("seat", null); store.set("pin", null); tab.set("operator_pin", null);
@@ -158,7 +161,7 @@ function receive(m) {
   render();
 }
 function setConn(on) { const c = $("conn"); c.textContent = on ? "live" : "reconnecting…"; c.className = on ? "on" : "off"; }
-function welcome(w) { joinInfo = w.join || null; me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; taken = w.taken || []; setEdition(w.cards); setState(w.state); }
+function welcome(w) { joinInfo = w.join || null; me = w.seat; presses = w.presses; readOnly = w.read_only; device = w.launcher; taken = w.taken || []; viewsOpen = w.views_open !== false; setEdition(w.cards); setState(w.state); }
 async function loadState() {
   let r;
   try { r = await api("/api/state"); } catch (e) { return true; } // the server is away: the socket retries
@@ -314,7 +317,8 @@ function challengePanel(player) {
   const c = S.challenge;
   if (!c || c.player !== player) return null;
   return h("div", { class: "panel", id: "challenge" }, h("h2", {}, "Challenge " + c.against + "?"),
-    h("p", { class: "note" }, player + " may challenge before drawing: " + c.against + " shows their hand to " + player + "."),
+    h("p", { class: "note" }, player === me ? "You may challenge before drawing: " + c.against + " shows their hand to you."
+      : player + " may challenge before drawing: " + c.against + " shows their hand to " + player + "."),
     h("div", { class: "row" }, btn(c.against + " held a matching card: guilty", () => send({ cmd: "challenge", player, guilty: true }), { id: "guilty" }),
       btn(c.against + " did not: not guilty", () => send({ cmd: "challenge", player, guilty: false }), { id: "innocent" })));
 }
@@ -351,7 +355,7 @@ function pendingPanel(mayAnswer) {
     if (before) break; // nothing to pick before the card is out
     if (name === "fired" || name === "item" && E.items.length) continue; // the launcher says it; the card carries its item
     wrap.append(h("div", { class: "row field", id: "req-" + name, role: "group", "aria-label": fieldWords(name) },
-      h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
+      h("span", { class: "label" }, fieldWords(name) + (needed(name, f, p) || name === "card" ? ": " : " (if any): ")), choiceOf(name, f, req, p)));
   }
   const request = () => {
     const out = { cmd: p.cmd, player: p.player };
@@ -381,7 +385,9 @@ function pendingPanel(mayAnswer) {
   wrap.append(row);
   return wrap;
 }
-// A field the request declares optional may be what this choice needs (Mario Kart's `needs`).
+// A field the request declares optional may be what this choice needs (Mario Kart's `needs`). The card that
+// came out is optional only to a table that knows it (dealt mode): a phone always names it, so it is never
+// "(if any)" on the page.
 const needed = (name, f, p) => f.required || (Array.isArray(p.needs) && p.needs.includes(name));
 // One field's widget: players as buttons, cards with the picker, colours and items by name.
 function choiceOf(name, f, req, p) {
@@ -453,6 +459,8 @@ const REFUSED = {
   operator_pin: () => "That PIN is the players'. The operator joins with the operator PIN.",
   seat_taken: (r, m) => ((String(m).match(/^([^\s"{}:]+)'s seat/) || [0, "This"])[1]) + "'s seat is taken by another phone: if that phone is yours, ask the operator to free the seat, then join again.",
   unknown_seat: () => "That seat is not at this table: take one of the seats offered.",
+  views_closed: () => "The operator has closed the table view: ask the operator to let table views join again, then try again.",
+  views_full: () => "Every table-view place is taken: ask the operator to sign the table views out and let them join again.",
   no_token: () => "This page is not signed in: type the PIN again.",
   too_many_sockets: () => "Too many pages of the table are open: close some and reload.",
   bad_origin: () => "Only the table's own page may act here: open the address unox printed.",
@@ -609,14 +617,24 @@ function seatsPanel(players) {
       : h("p", { class: "note" }, "No player has joined from a phone yet."),
     h("p", { class: "note" }, "Freeing a seat signs that phone out, so another phone (or the same one again) can take it."),
     h("div", { class: "row" }, btn("Sign out the table views", () => freeSeat("table"), { id: "free-table" })),
-    h("p", { class: "note" }, "Every TV or tablet showing the table then needs the PIN again."));
+    viewsOpen ? h("p", { class: "note", id: "views-note" }, "Every TV or tablet showing the table then needs the PIN again, and no new one can join until you let them.")
+      : h("div", {}, h("p", { class: "note", id: "views-note" }, "The table view is closed: no TV or tablet can join with the player PIN until you let them."),
+        h("div", { class: "row" }, btn("Let table views join again", () => openViews(), { id: "open-views" }))));
+}
+// After the operator signs the table views out they stay closed, so nobody with the player PIN takes their
+// places back meanwhile; the operator opens them again when the TV is ready to join.
+async function openViews() {
+  const r = await api("/api/seats/views", { open: true });
+  message = r.status !== 200 ? refusal(r.data, r.status) : "Table views may join again: type the PIN on the TV or tablet";
+  if (r.status === 200) viewsOpen = r.data.views_open;
+  render();
 }
 async function freeSeat(player) {
   const r = await api("/api/seats/free", { seat: player });
   message = r.status !== 200 ? refusal(r.data, r.status) : player === "table"
-    ? "Every table view is signed out: a TV shows the table again once the PIN is typed on it"
+    ? "Every table view is signed out and the table view is closed: let table views join again when the TV is ready"
     : player + "'s seat is free: that phone can join again";
-  if (r.status === 200) taken = r.data.taken;
+  if (r.status === 200) { taken = r.data.taken; viewsOpen = r.data.views_open; }
   render();
 }
 function scoreForm(players) {
@@ -652,7 +670,7 @@ function joinPage(seats, pinGiven) {
     const pin = h("input", { id: "pin", type: "password", inputmode: "numeric", autocomplete: "off", "aria-label": "PIN", placeholder: "PIN" });
     const go = async () => {
       let r;
-      try { r = await join(pin.value, "table", true); } catch (e) { return say("no connection to the table: check the Wi-Fi and try again"); }
+      try { r = await api("/api/pin", { pin: pin.value }); } catch (e) { return say("no connection to the table: check the Wi-Fi and try again"); }
       if (r.status !== 200) return say(refusal(r.data, r.status));
       say("");
       if (r.data.operator) { // the operator's own PIN: straight to the operator's seat
@@ -660,9 +678,7 @@ function joinPage(seats, pinGiven) {
         if (o.status !== 200) return say(refusal(o.data, o.status));
         return location.assign("/operator");
       }
-      const st = await api("/api/state");
-      if (st.status !== 200) return say(refusal(st.data, st.status));
-      $("app").replaceChildren(...joinPage(st.data.free || [], pin.value));
+      $("app").replaceChildren(...joinPage(r.data.free || [], pin.value));
     };
     pin.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     return [h("h1", {}, "Join the table"), h("p", {}, "Type the PIN shown where unox serve runs."), err,
@@ -672,7 +688,7 @@ function joinPage(seats, pinGiven) {
     const { status, data } = await join(pinGiven, seat);
     if (status === 409) { // taken meanwhile: offer only the seats still free, and say why this one went
       message = refusal(data, status);
-      const st = await api("/api/state");
+      const st = await api("/api/pin", { pin: pinGiven });
       const free = st.status === 200 ? (st.data.free || []) : seats.filter((p) => p !== seat);
       $("app").replaceChildren(...joinPage(free, pinGiven));
       return;
