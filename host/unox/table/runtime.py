@@ -170,6 +170,15 @@ class Table(Presses):
         table.settle_pending()
         return table
 
+    def rebind_launcher(self, board: str) -> None:
+        """Bind the table to launcher `board` (a person accepted it in place of the bound one): journalled
+        first, so a JournalError leaves the binding as it was."""
+        with self._lock:
+            old = self.journal.get_meta(BOARD_KEY) if self.journal is not None else None
+            if self.journal is not None:
+                self.journal.set_meta(BOARD_KEY, board)
+            self.rebound = (str(old) if old is not None else "unknown", board)
+
     def _replay_journal(self) -> None:
         journal = self.journal
         assert journal is not None
