@@ -240,7 +240,7 @@ def _round_opener(args: argparse.Namespace, *, ui: bool) -> Callable[[int, Path,
         if journal.exists() and journal.stat().st_size:
             round_args.resume = journal
             # --launcher is in every tournament command line: only --accept-launcher takes another board
-            round_args.accept_launcher = args.accept_launcher
+            round_args.round_accepts_launcher = args.accept_launcher
         else:
             round_args.players, round_args.rules, round_args.variant = ",".join(seated), rules, "partners"
             round_args.target, round_args.journal = str(NO_TARGET), journal
