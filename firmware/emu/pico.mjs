@@ -1,11 +1,13 @@
 // The emulated Raspberry Pi Pico for unoxsim.pico: MicroPython's official RPI_PICO build in rp2040js,
 // stepped in lockstep by a Python parent that owns the launcher's physics (simulator/unoxsim).
 //
-// Usage: node pico.mjs DIR [--image FLASH.bin] [--plain]
+// Usage: node pico.mjs DIR [--image FLASH.bin] [--plain] [--uid HEX16]
 //   DIR holds micropython-v1.28.0-RPI_PICO.uf2 and rp2040-bootrom-b1.bin (UNOX_PICO_DIR, docs/pico.md).
 //   --image boots from a saved flash image (firmware already on it) instead of the UF2.
 //   --plain steps a core asleep in WFE/WFI one cycle at a time instead of jumping to its next alarm: the
 //       reference tests/pico/test_pico_emulator.py holds the jump against (the same replies, line for line).
+//   --uid the 8 bytes this chip's flash answers to Read Unique ID (0x4B), so machine.unique_id() and the
+//       HELLO's board differ per chip (rp2040js's flash answers zeros); without it, zeros as rp2040js gives.
 //
 // Protocol: one JSON object per line on stdin, one JSON reply per line on stdout; nothing else is printed
 // on stdout. The chip runs only inside a `run`, so every emulated microsecond happens between two lines
@@ -77,11 +79,43 @@ function loadUF2(file, flash) {
   }
 }
 
+function answerUniqueId(mcu, uid) {
+  // The SDK reads the flash's unique id at boot (flash_get_unique_id): chip select forced low through
+  // IO_QSPI's SS_CTRL (OUTOVER, bits 8-9: 2 low, 3 high), then 0x4B, four dummy bytes and eight bytes clocked
+  // in through the SSI's DR0, one read per write. rp2040js models neither the select nor the answer, so
+  // this follows the select and answers the id's bytes; any other command still reads zeros.
+  const ssi = mcu.peripherals[0x18000];
+  const ioQspi = mcu.peripherals[0x40018];
+  const txn = { on: false, bytes: [] };
+  const qspiWrite = ioQspi.writeUint32.bind(ioQspi);
+  ioQspi.writeUint32 = (offset, value) => {
+    if (offset === 0x0c) { // GPIO_QSPI_SS_CTRL: a forced-low select starts a command, any other ends it
+      txn.on = ((value >>> 8) & 3) === 2;
+      txn.bytes = [];
+      return;
+    }
+    qspiWrite(offset, value);
+  };
+  const ssiWrite = ssi.writeUint32.bind(ssi);
+  ssi.writeUint32 = (offset, value) => {
+    if (offset === 0x60 && txn.on) {
+      txn.bytes.push(value & 0xff);
+      const at = txn.bytes.length - 1 - 5; // 0x4B, 4 dummy bytes, then the id
+      ssi.dr0 = txn.bytes[0] === 0x4b && at >= 0 && at < uid.length ? uid[at] : 0;
+      return;
+    }
+    ssiWrite(offset, value);
+  };
+}
+
 const args = process.argv.slice(2);
 const dir = args[0];
 if (!dir) die('usage: node pico.mjs DIR [--image FLASH.bin]');
 const imageAt = args.indexOf('--image');
 const PLAIN = args.includes('--plain'); // no skipping over sleep: the reference the shortcut is tested against
+const uidAt = args.indexOf('--uid');
+const UID = uidAt >= 0 ? Buffer.from(args[uidAt + 1] || '', 'hex') : null;
+if (UID && UID.length !== 8) die(`--uid ${args[uidAt + 1]}: give 16 hex digits (the flash's 64-bit id)`);
 const romFile = path.join(dir, ROM_NAME);
 const uf2File = path.join(dir, UF2_NAME);
 for (const f of [romFile, uf2File]) if (!fs.existsSync(f)) die(`${f} is missing (see docs/pico.md)`);
@@ -108,6 +142,7 @@ function boot(flashImage, reason) {
   if (flashImage) mcu.flash.set(flashImage);
   else loadUF2(uf2File, mcu.flash);
   mcu.onBreak = (code) => flashOp(mcu, code);
+  if (UID) answerUniqueId(mcu, UID);
   const wdt = mcu.peripherals[0x40058];
   wdt.reason = reason;
   wdt.onWatchdogTrigger = () => {

@@ -17,6 +17,7 @@ import heapq
 import itertools
 import json
 import os
+import random
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -53,11 +54,21 @@ def pico_dir() -> Path:
     return folder
 
 
+def chip_uid(seed: int) -> bytes:
+    """The emulated chip's flash id for `seed` (its `machine.unique_id()`): stable per seed, one per chip,
+    and not the id of `VirtualDevice(seed=seed)` (another kind of launcher)."""
+    rng = random.Random(f"{seed}:pico-uid")
+    return bytes(rng.randrange(256) for _ in range(8))
+
+
 class PicoChip:
     """The Node process running the emulated RP2040; `run(us, ...)` is one lockstep slice."""
 
-    def __init__(self, folder: Path, image: Path | None = None, *, plain: bool = False) -> None:
+    def __init__(self, folder: Path, image: Path | None = None, *, plain: bool = False,
+                 uid: bytes | None = None) -> None:
         command = ["node", str(HARNESS), str(folder)]
+        if uid is not None:  # what the flash answers to Read Unique ID: machine.unique_id(), HELLO's board
+            command += ["--uid", uid.hex()]
         if image is not None:
             command += ["--image", str(image)]
         if plain:  # no jumping over WFE/WFI sleep: the reference its shortcut is tested against
@@ -153,7 +164,8 @@ class PicoDevice:
         self.boots = 1
         self.boot_info: dict[str, Any] = {}  # this boot: when the watchdog was armed, when pads came up (ns)
         self.awake_ns = 0  # emulated ns the chip's core executed; the rest of now_us() it slept in WFE/WFI
-        self.chip = PicoChip(folder or pico_dir(), image, plain=plain)
+        self.uid = chip_uid(seed)
+        self.chip = PicoChip(folder or pico_dir(), image, plain=plain, uid=self.uid)
 
     # -- time -----------------------------------------------------------------------------------------
     def now_ms(self) -> int:

@@ -75,6 +75,10 @@ def refuse_pairs(command: str, args: argparse.Namespace) -> None:
     given = {name for name in ("journal", "resume", "continue_path", "players", "rules", "variant", "target",
                                "scoring", "tournament", "mqtt") if getattr(args, name, None) is not None}
     no_journal = getattr(args, "no_journal", False)
+    if getattr(args, "accept_launcher", False) and "tournament" not in given:
+        raise CommandError("--accept-launcher is for a tournament seat (with --tournament); a table takes "
+                           "another launcher with --resume FILE --launcher serial:PORT, or `launcher accept` "
+                           "typed while it runs")
     if no_journal and given & {"journal", "resume", "continue_path"}:
         raise CommandError("--no-journal starts a table without one; leave out --journal, --resume and "
                            "--continue")

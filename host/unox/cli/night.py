@@ -181,7 +181,8 @@ def _resume(args: argparse.Namespace, night: Any) -> Any:
 
     path = check_resume_args(args)
     try:
-        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night)
+        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night,
+                                   accept=getattr(args, "round_accepts_launcher", None))
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
 

@@ -33,6 +33,10 @@ def add_tournament_options(parser: argparse.ArgumentParser, *, bots: bool = True
                        help="join a tournament: mqtt://[USER:PASS@]HOST[:PORT]/NAME")
     group.add_argument("--table", metavar="N", type=int_in(1, MAX_TABLES),
                        help=f"this table's number in the tournament, 1 to {MAX_TABLES}")
+    group.add_argument("--accept-launcher", action="store_true",
+                       help="a round resumed from its journal fires the launcher --launcher names even "
+                       "when it is another board than the round's own (it is then bound to it); without "
+                       "this, another board is refused")
     if not bots:
         return
     group.add_argument("--bots", choices=BOTS,
@@ -46,6 +50,9 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
 
     if args.table is None:
         raise CommandError("--tournament needs this table's number: add --table N (1 for the first table)")
+    if args.accept_launcher and args.launcher is None:
+        raise CommandError("--accept-launcher takes the launcher --launcher names: add --launcher "
+                           "serial:PORT")
     table = whole_number("--table", args.table, 1, MAX_TABLES)
     given = [f"--{name}" for name in ("players", "resume", "variant", "rules", "target", "scoring")
              if getattr(args, name, None) is not None]
@@ -103,7 +110,8 @@ def run_table(args: argparse.Namespace) -> int:
         if args.bots is None:
             done = protocol_rounds(seat, path, iter(sys.stdin.buffer.readline, b""), sys.stdout, seed=seed,
                                    profile=args.profile, launcher=args.launcher,
-                                   open_launcher=lambda spec: open_table_launcher(spec, args), say=_tell)
+                                   open_launcher=lambda spec: open_table_launcher(spec, args), say=_tell,
+                                   accept_launcher=args.accept_launcher)
             ended = "the input ended; continue with the same command and --journal"
             if done:
                 refused_results(seat)
@@ -137,8 +145,8 @@ def run_play(setup: Any) -> int:
         if setup.front == "plain":
             from unox.ui.plain import run_plain
 
-            for line in session.log:  # what opening the round said (its journal), as `unox play` does
-                print(line)
+            for line in session.log:  # what happened while opening, as `unox play --plain` prints it
+                print(line)  # (resumed; another launcher board taken with --accept-launcher)
             run_plain(session, _until(done, lines), sys.stdout)
         else:
             from unox.ui.app import run_app
@@ -251,6 +259,8 @@ def _round_opener(args: argparse.Namespace, *, ui: bool, front: str
             setattr(round_args, name, None)
         if journal.exists() and journal.stat().st_size:
             round_args.resume = journal
+            # --launcher is in every tournament command line: only --accept-launcher takes another board
+            round_args.round_accepts_launcher = args.accept_launcher
         else:
             round_args.players, round_args.rules, round_args.variant = ",".join(seated), rules, "partners"
             round_args.target, round_args.journal = str(NO_TARGET), journal

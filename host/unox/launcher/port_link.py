@@ -331,6 +331,14 @@ class PortLink:
         else:
             self.stranger = found or "unknown"
 
+    def accept_stranger(self, board: str) -> None:
+        """Binds to `board`, the stranger now at our port, because a person said so (`launcher accept`):
+        the next call says HELLO to it and it is ours. ValueError when another (or none) is at the port."""
+        if self.stranger is None or self.stranger != board or board == "unknown":
+            raise ValueError(f"board {board} is not the launcher at {self.name}")
+        self.board, self.stranger = board, None
+        self.needs_hello = True
+
     def stranger_error(self) -> StrangerLauncher:
         expected, found = self.board or "unknown", self.stranger or "unknown"
         return StrangerLauncher(

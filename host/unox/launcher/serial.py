@@ -107,6 +107,23 @@ class SerialLauncher(Launcher):
         return self.link.board
 
     @property
+    def stranger_id(self) -> str | None:
+        """The board of another launcher answering at our port, refused until accepted (`unknown`: an older
+        firmware naming none); None when none is."""
+        return self.link.stranger
+
+    def accept_stranger(self, board: str) -> None:
+        """Takes `board`, the launcher now at our port, as ours from now on (a person accepted it): the next
+        call greets it and fires it. ValueError when it is not the one at the port."""
+        self.link.accept_stranger(board)
+        try:
+            self.link.ensure()  # greeted now, so its status shows the link back at once
+        except LauncherError:
+            pass  # gone meanwhile: the next call greets it, and a status shows the link down
+        finally:
+            self.link.flush()
+
+    @property
     def clock(self) -> Clock:
         return self.link.clock
 

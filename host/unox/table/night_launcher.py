@@ -129,8 +129,43 @@ class LauncherSide:
             return False
         self._stranger = stranger
         self.ctx.fault, self.ctx.presser = "link", None
-        self.emit(f"Launcher fault (link): {exc}")
+        accept = "" if stranger in (None, "unknown") else \
+            f" To fire board {stranger} at this table from now on, accept it: `launcher accept`."
+        self.emit(f"Launcher fault (link): {exc}{accept}")
         return True
+
+    def accept_launcher(self) -> str:
+        """The operator takes the launcher now answering at the port (another board than this table's, which
+        is refused until then: nothing fired on it, none of its presses booked) as the table's: the journal,
+        then the driver, are bound to its board, and the table fires it from now on. Returns its board;
+        Refused, with nothing changed, when no other launcher answers there."""
+        from unox.table.presses import JOURNAL_ERRORS
+
+        if self.launcher is None or not hasattr(self.launcher, "accept_stranger"):
+            raise Refused("this table's launcher has no board id, so there is no other launcher to accept")
+        with self.launcher_lock:
+            found = self.launcher.stranger_id
+            if found is None:
+                raise Refused(f"no other launcher answers at the port: this table's launcher is board "
+                              f"{self.launcher.board_id or 'unknown'}, nothing to accept (`launcher accept` "
+                              "takes the launcher a link fault names as 'board X, not Y')")
+            if found == "unknown":
+                raise Refused("the launcher at the port names no board (a firmware older than board ids): "
+                              "update it with `unox firmware flash`, then `launcher accept`; nothing changed")
+            try:
+                with self._own():
+                    self.table.rebind_launcher(found)
+            except JOURNAL_ERRORS as exc:
+                why = str(exc)[:120]
+                raise Refused(f"the journal could not record the new launcher ({why}): nothing changed; free "
+                              "disk space or fix the permissions, then `launcher accept` again") from exc
+            self.launcher.accept_stranger(found)
+            self._stranger = None
+            old = self.table.rebound[0]
+            self.emit(f"Launcher board {found} accepted in place of board {old}: this table fires it from "
+                      "now on (its journal is bound to it).")
+            self._check_status()  # greets it: the link fault clears once it answers
+        return found
 
     def button(self) -> dict:
         """A press the launcher took: the runtime attributes it, fires, and books the beam's count."""

@@ -45,11 +45,15 @@ def open_play_session(
 
 
 def resume_play_session(
-    path: Path, *, launcher: str | None = None, config: dict | None = None, night: Any = Night
+    path: Path, *, launcher: str | None = None, config: dict | None = None, night: Any = Night,
+    accept: bool | None = None,
 ) -> Night:
     """The table a journal holds, on the launcher it used (or `launcher`, e.g. a new serial port).
 
-    The launcher must be the board the journal is bound to, unless `launcher` names it: the user chose it."""
+    The launcher must be the board the journal is bound to, unless the user chose it: `accept`, by default
+    whether `launcher` was named (a tournament seat names it every time, so it says `accept` apart)."""
+    if accept is None:
+        accept = launcher is not None
     journal = Journal(path)
     try:
         journal.hold()  # a table running on it is refused first; nothing is written yet
@@ -68,8 +72,7 @@ def resume_play_session(
         raise
     told: list[str] = []
     try:
-        table = Table.resume(journal, launcher=device, listeners=[told.append],
-                             accept_launcher=launcher is not None)
+        table = Table.resume(journal, launcher=device, listeners=[told.append], accept_launcher=accept)
     except BaseException:
         device.close()  # a refused launcher (another board) is let go, as the journal is
         journal.close()

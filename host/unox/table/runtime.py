@@ -171,6 +171,15 @@ class Table(Presses):
         table.settle_pending()
         return table
 
+    def rebind_launcher(self, board: str) -> None:
+        """Bind the table to launcher `board` (a person accepted it in place of the bound one): journalled
+        first, so a JournalError leaves the binding as it was."""
+        with self._lock:
+            old = self.journal.get_meta(BOARD_KEY) if self.journal is not None else None
+            if self.journal is not None:
+                self.journal.set_meta(BOARD_KEY, board)
+            self.rebound = (str(old) if old is not None else "unknown", board)
+
     def _replay_journal(self) -> None:
         journal = self.journal
         assert journal is not None
@@ -371,7 +380,7 @@ def _check_board(journal: Journal, launcher: Any, accept: bool) -> tuple[str, st
         f"{journal.path} is bound to launcher board {bound}, but the launcher on {where} is board {found}: "
         f"nothing was fired or booked. Plug board {bound} in and resume again (at another port: add "
         f"--launcher serial:PORT), or, to go on with board {found} instead, name it: add --launcher to "
-        "--resume (e.g. --launcher serial:PORT)"
+        "--resume (e.g. --launcher serial:PORT; a tournament seat: add --accept-launcher to its command)"
     )
 
 

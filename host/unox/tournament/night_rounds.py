@@ -66,16 +66,31 @@ def attended_rounds(seat: TableSeat, results: Path, open_round: OpenRound, atten
 
 def protocol_rounds(seat: TableSeat, results: Path, lines: Iterable[str | bytes], out: IO[Any], *,
                     seed: int | None, profile: str | None, launcher: str | None,
-                    open_launcher: Callable[[str], Any], say: Callable[[str], None]) -> bool:
+                    open_launcher: Callable[[str], Any], say: Callable[[str], None],
+                    accept_launcher: bool = False) -> bool:
     """The table protocol on `lines`/`out`, one table per round (each with its own journal beside
-    `results`, so a crash resumes in the middle of a hand); True when every round was played."""
+    `results`, so a crash resumes in the middle of a hand); True when every round was played.
+
+    A resumed round fires the launcher of its journal, which must be the board it is bound to; with
+    `accept_launcher` (the user said so) it fires `launcher` instead, whichever board that is."""
     plan = seat.wait_plan()
 
     def open_table(round_no: int, seated: list[str]) -> Table:
         journal = Journal(round_journal(results, round_no))
         try:
             if len(journal):
-                return Table.resume(journal, launcher=open_launcher(str(journal.settings["launcher"])))
+                accept = accept_launcher and launcher is not None
+                spec = launcher if accept else str(journal.settings["launcher"])
+                device = open_launcher(str(spec))
+                try:
+                    table = Table.resume(journal, launcher=device, accept_launcher=accept)
+                except BaseException:
+                    device.close()
+                    raise
+                if table.rebound is not None:
+                    say(f"round {round_no}: this table now fires launcher board {table.rebound[1]} (it was "
+                        f"bound to board {table.rebound[0]}), as --accept-launcher said")
+                return table
             settings = TableSettings(players=tuple(seated), rules=plan.rules, variant="partners",
                                      target=NO_TARGET, profile=profile or "measured", seed=seed,
                                      launcher=launcher or "script")

@@ -6,6 +6,7 @@ One grammar serves the textual UI's command line and the plain `unox play --plai
     press                                                  a button press (simulated on the sim launcher)
     uno Bob | catch Bob by Cy | penalty Bob advice         calls and penalties (P1 advice, P2 wrong_card)
     reload | undo | draw Ann G7 | deal Ann | flip G7 [red] | score Ann=0 Bob=23 | settle 2 | help | quit
+    launcher accept                                        fire the other launcher at the port from now on
 
 A draw edition (`--rules classic`, ...) reads its own cards (R+2, RR, RS, W, W+4) and colours, and adds
 `draw Bob [2]`, `pass Bob`, `challenge Bob guilty|innocent` and its own requests, typed generically from
@@ -34,7 +35,7 @@ COLOR_WORDS = ("red", "yellow", "green", "blue")
 PENALTY_KINDS = {"advice": "advice", "p1": "advice", "wrong_card": "wrong_card", "wrong": "wrong_card",
                  "p2": "wrong_card"}
 VERBS = ("play", "press", "uno", "catch", "penalty", "reload", "undo", "draw", "deal", "flip", "score",
-         "settle", "help", "quit")
+         "settle", "launcher", "help", "quit")
 BARE_VERBS = ("press", "reload", "undo", "help", "quit")  # verbs that take nothing after them
 MAX_CARD_POINTS = max(card.points for card in CARDS.values())  # a wild: 50 points
 Hands = Mapping[str, int]  # cards held per player
@@ -45,7 +46,8 @@ COMMANDS_HELP = (
     "Type a card for the player whose turn it is (R5; W red; RT Dee: Trade Hands with Dee; GD 2 discards two "
     "more green), or name the player first (Bob R5). Commands: press - uno Bob - catch Bob by Cy - "
     "penalty Bob advice|wrong_card - reload - undo - draw Ann G7 - deal [Ann] - flip G7 [red] - "
-    "score Ann=0 Bob=23 ... - settle 2 (cards out of a fire the table stopped in) - quit."
+    "score Ann=0 Bob=23 ... - settle 2 (cards out of a fire the table stopped in) - launcher accept (fire "
+    "the other launcher a link fault names from now on) - quit."
 )
 
 
@@ -63,7 +65,8 @@ def commands_help(rules: Ruleset | None = None) -> str:
         "challenge Bob guilty|innocent - uno Bob - catch Bob by Cy - penalty Bob advice|wrong_card - press - "
         f"reload - undo - draw Ann {next(iter(rules.cards))} (S1) - deal [Ann] - flip (the launcher fires "
         "the first card) - flip CARD [colour] - "
-        f"score Ann=0 Bob=23 ...{own} - settle 2 (cards out of a fire the table stopped in) - quit."
+        f"score Ann=0 Bob=23 ...{own} - settle 2 (cards out of a fire the table stopped in) - launcher "
+        "accept (fire the other launcher a link fault names from now on) - quit."
     )
 
 
@@ -558,6 +561,18 @@ def _settle(
     return Command("settle", {"cmd": "settle", "fired": int(words[0])})
 
 
+LAUNCHER_USAGE = ("`launcher accept` takes the launcher now at the port as this table's, after a link fault "
+                  "said 'board X, not Y' (another launcher answers there): the journal is bound to it")
+
+
+def _launcher(words: list[str], players: Sequence[str], turn: str | None, hands: Hands,
+              rules: Ruleset | None = None) -> Command:
+    """`launcher accept`: the only launcher command; the night checks that another launcher is there."""
+    if [w.lower() for w in words] != ["accept"]:
+        raise InputError(_extra(words, LAUNCHER_USAGE) if words else f"say what: {LAUNCHER_USAGE}")
+    return Command("launcher", {})
+
+
 _HANDLERS = {
     "play": lambda words, players, turn, hands, rules=None: _play(
         ["play", *words], players, turn, hands, rules
@@ -570,6 +585,7 @@ _HANDLERS = {
     "flip": _flip,
     "score": _score,
     "settle": _settle,
+    "launcher": _launcher,
     "pass": _pass,
     "challenge": _challenge,
 }
@@ -595,6 +611,8 @@ def _candidates(before: list[str], players: Sequence[str], rules: Ruleset | None
     verb = words[0]
     if verb == "settle":
         return []
+    if verb == "launcher":
+        return ["accept"] if len(words) == 1 else []
     if verb in ("pass", "challenge") and len(words) == 1:
         return list(players)
     if verb == "challenge":

@@ -40,6 +40,9 @@ class Session(Night):
             return self.settle(command.request["fired"])
         if command.verb in ("help", "quit"):
             return None
+        if command.verb == "launcher":  # fires nothing: taken even while a fire waits for its count
+            self.accept_launcher()
+            return None
         self.check_settled()
         if command.verb == "press":
             return self.press()

@@ -44,8 +44,13 @@ def sim_hopper_sync(launcher: Any) -> Any:
 
 
 def link_down(exc: LauncherError) -> dict[str, Any]:
-    """The launcher's status for the pages when it cannot be reached: the error says why."""
-    return {"connected": False, "faults": ["link"], "detail": str(exc)}
+    """The launcher's status for the pages when it cannot be reached: the error says why; `stranger`, the
+    board of another launcher answering at the port (the operator page offers to accept it)."""
+    status: dict[str, Any] = {"connected": False, "faults": ["link"], "detail": str(exc)}
+    found = getattr(exc, "found", None)  # a StrangerLauncher
+    if found is not None and found != "unknown":
+        status["stranger"] = found
+    return status
 
 
 def status_of(launcher: Any) -> dict[str, Any]:

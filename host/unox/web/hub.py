@@ -120,6 +120,17 @@ class Hub:
         """A press the launcher took (the button loop, in the table's lock): through the night if any."""
         return (self.night or self.table).button()
 
+    def accept_launcher(self) -> str:
+        """In a worker thread: the operator takes the launcher now at the port (another board) as the
+        table's, through the night (`Night.accept_launcher`: Refused, nothing changed, when none is there);
+        under the table's lock, which the button loop holds while it talks to the launcher."""
+        if self.night is None:
+            from unox.table.night_context import Refused
+
+            raise Refused("the terminal drives this table's launcher: type `launcher accept` there")
+        with self.fire_lock, self.lock:
+            return self.night.accept_launcher()
+
     def change(self, act: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """`act()` on the table in its lock; an accepted change then runs the `after_change` hook."""
         with self.lock:

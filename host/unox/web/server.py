@@ -112,6 +112,7 @@ class Api:
             Route("/api/pin", self.pin, methods=["POST"]),
             Route("/api/seats/free", self.free_seat, methods=["POST"]),
             Route("/api/seats/views", self.views, methods=["POST"]),
+            Route("/api/launcher/accept", self.accept_launcher, methods=["POST"]),
             WebSocketRoute("/api/ws", self.websocket),
         ]
 
@@ -223,6 +224,22 @@ class Api:
         self.seats.open_views(wanted)
         self.hub.publish_seats(self.seats.taken(), self.seats.views_open)
         return AsciiJSON({"ok": True, "views_open": self.seats.views_open})
+
+    async def accept_launcher(self, request: Request) -> Response:
+        """`POST /api/launcher/accept`: the operator takes the launcher now answering at the port (another
+        board, refused until then) as the table's; 409 with the night's words when there is none."""
+        from unox.table.night_context import Refused
+
+        seat = self.seat_or_401(request)
+        if isinstance(seat, Response):
+            return seat
+        if seat != OPERATOR:
+            return error(403, "forbidden", "only the operator accepts another launcher: ask the operator")
+        try:
+            board = await asyncio.to_thread(self.hub.accept_launcher)
+        except Refused as exc:
+            return error(409, "nothing_to_accept", str(exc))
+        return AsciiJSON({"ok": True, "board": board})
 
     async def requests(self, request: Request) -> Response:
         seat = self.seat_or_401(request)

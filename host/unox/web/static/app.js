@@ -465,6 +465,7 @@ const REFUSED = {
   too_many_sockets: () => "Too many pages of the table are open: close some and reload.",
   bad_origin: () => "Only the table's own page may act here: open the address unox printed.",
   unknown_host: () => "Open the address unox printed, not another name for it.",
+  nothing_to_accept: () => "No other launcher answers at the port now, so there is nothing to accept: the table keeps its own.",
   // the rules
   wrong_phase: () => (S && S.phase === "deal" ? "Wait for the deal." : S && S.phase === "flip" ? "Wait for the first card to be turned up."
     : S && (S.phase === "hand_over" || S.phase === "game_over") ? "The hand is over: the operator enters the scores." : "That does not fit this moment of the game."),
@@ -606,6 +607,7 @@ function operatorPage() {
   }
   out.push(h("div", { class: "panel" }, h("div", { class: "row" }, btn("Reload the launcher", () => send({ cmd: "reload" })), btn("Undo the last event", () => send({ cmd: "undo" }), { id: "undo" }))));
   out.push(seatsPanel(players));
+  if (device && device.stranger) out.push(strangerPanel(device.stranger));
   out.push(topPanel(false), seatsTable(), h("h2", {}, "Log"), logList(12));
   return out;
 }
@@ -627,6 +629,18 @@ async function openViews() {
   const r = await api("/api/seats/views", { open: true });
   message = r.status !== 200 ? refusal(r.data, r.status) : "Table views may join again: type the PIN on the TV or tablet";
   if (r.status === 200) viewsOpen = r.data.views_open;
+  render();
+}
+// Another launcher answers at the port (issue 22): nothing fires on it until the operator accepts it here.
+function strangerPanel(board) {
+  return h("div", { class: "panel", id: "stranger" }, h("h2", {}, "Another launcher"),
+    h("p", { class: "note" }, "Launcher board " + board + " answers at the port, not this table's: nothing is fired on it and none of its presses count. Plug this table's launcher back in, or accept this one: the table fires it from now on."),
+    h("div", { class: "row" }, btn("Accept launcher board " + board, () => acceptLauncher(), { id: "accept-launcher" })));
+}
+async function acceptLauncher() {
+  const r = await api("/api/launcher/accept", {});
+  message = r.status !== 200 ? refusal(r.data, r.status) : "Launcher board " + r.data.board + " accepted: this table fires it from now on";
+  if (r.status === 200 && device) device = { ...device, stranger: null };
   render();
 }
 async function freeSeat(player) {
