@@ -115,7 +115,7 @@ def test_accept_launcher_is_refused_without_a_tournament_or_without_launcher(bro
     alone = subprocess.run([*UNOX, "play", "--plain", "--players", "Ann,Bob", "--accept-launcher"],
                            capture_output=True, text=True, timeout=WAIT, input="")
     assert alone.returncode != 0 and alone.stderr.count("\n") == 1
-    assert "--accept-launcher is for a tournament seat" in alone.stderr
+    assert "--accept-launcher goes with --continue, --journal or --tournament" in alone.stderr
     assert "`launcher accept`" in alone.stderr
     bare = seat(broker, tmp_path, "table", "--accept-launcher", stdin="")
     assert bare.returncode != 0 and "add --launcher serial:PORT" in bare.stderr

@@ -75,10 +75,13 @@ def refuse_pairs(command: str, args: argparse.Namespace) -> None:
     given = {name for name in ("journal", "resume", "continue_path", "players", "rules", "variant", "target",
                                "scoring", "tournament", "mqtt") if getattr(args, name, None) is not None}
     no_journal = getattr(args, "no_journal", False)
-    if getattr(args, "accept_launcher", False) and "tournament" not in given:
-        raise CommandError("--accept-launcher is for a tournament seat (with --tournament); a table takes "
-                           "another launcher with --resume FILE --launcher serial:PORT, or `launcher accept` "
-                           "typed while it runs")
+    if getattr(args, "accept_launcher", False) and not given & {"tournament", "continue_path", "journal"}:
+        raise CommandError("--accept-launcher goes with --continue, --journal or --tournament (their command "
+                           "lines name --launcher every time); --resume FILE --launcher serial:PORT takes "
+                           "another launcher by itself, and `launcher accept` typed while a table runs")
+    if getattr(args, "accept_launcher", False) and getattr(args, "launcher", None) is None:
+        raise CommandError("--accept-launcher takes the launcher --launcher names: add --launcher "
+                           "serial:PORT")
     if no_journal and given & {"journal", "resume", "continue_path"}:
         raise CommandError("--no-journal starts a table without one; leave out --journal, --resume and "
                            "--continue")

@@ -145,7 +145,9 @@ def _again(args: argparse.Namespace, night: Any) -> Any:
                            f"`unox play --continue {path} --players {players}` (the finished game is kept "
                            f"as {path}.N.done), or give a new --journal file")
     try:
-        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night)
+        # the same command line again names the same --launcher: only --accept-launcher takes another board
+        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night,
+                                   accept=bool(getattr(args, "accept_launcher", False)))
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
 
@@ -210,7 +212,8 @@ def _continue(args: argparse.Namespace, night: Any) -> Any:
                 make_tables_dir()
                 path = new_table_path(settings.players)
         session = continue_play_session(path, settings, launcher=args.launcher,
-                                        config=launcher_config(args), night=night)
+                                        config=launcher_config(args), night=night,
+                                        accept=bool(getattr(args, "accept_launcher", False)))
     except (SettingsError, LauncherError, JournalError) as exc:
         raise CommandError(str(exc)) from exc
     if unreadable:

@@ -34,9 +34,9 @@ def add_tournament_options(parser: argparse.ArgumentParser, *, bots: bool = True
     group.add_argument("--table", metavar="N", type=int_in(1, MAX_TABLES),
                        help=f"this table's number in the tournament, 1 to {MAX_TABLES}")
     group.add_argument("--accept-launcher", action="store_true",
-                       help="a round resumed from its journal fires the launcher --launcher names even "
-                       "when it is another board than the round's own (it is then bound to it); without "
-                       "this, another board is refused")
+                       help="a round (or a table of --continue or --journal) resumed from its journal "
+                       "fires the launcher --launcher names even when it is another board than its own (it "
+                       "is then bound to it); without this, another board is refused")
     if not bots:
         return
     group.add_argument("--bots", choices=BOTS,

@@ -90,17 +90,18 @@ def resume_play_session(
 
 def continue_play_session(
     path: Path, settings: TableSettings | None, *, launcher: str | None = None, config: dict | None = None,
-    night: Any = Night,
+    night: Any = Night, accept: bool = False,
 ) -> Night:
     """The table `path` holds if its game goes on, else a new one on `settings` journalled to `path`.
 
     One command line then serves every start of a boot service: a finished game is kept as
-    `path.<N>.done` (nothing is deleted) and a new table begins in its place.
+    `path.<N>.done` (nothing is deleted) and a new table begins in its place. That line names its
+    `launcher` every time, so a game going on takes another board only when `accept` says so.
     """
     status = journal_status(path)
     if status == "running" or (status == "new" and settings is None and _holds_table(path)):
         # a game going on, or seats taken and not dealt yet
-        return resume_play_session(path, launcher=launcher, config=config, night=night)
+        return resume_play_session(path, launcher=launcher, config=config, night=night, accept=accept)
     if settings is None:
         raise JournalError(
             f"{path} holds no game in progress; give the seats with --players Ann,Bob,Cy to start a new table"

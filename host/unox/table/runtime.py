@@ -380,7 +380,8 @@ def _check_board(journal: Journal, launcher: Any, accept: bool) -> tuple[str, st
         f"{journal.path} is bound to launcher board {bound}, but the launcher on {where} is board {found}: "
         f"nothing was fired or booked. Plug board {bound} in and resume again (at another port: add "
         f"--launcher serial:PORT), or, to go on with board {found} instead, name it: add --launcher to "
-        "--resume (e.g. --launcher serial:PORT; a tournament seat: add --accept-launcher to its command)"
+        "--resume (e.g. --launcher serial:PORT; with --continue or --journal, or at a tournament seat: add "
+        "--accept-launcher to the command)"
     )
 
 
