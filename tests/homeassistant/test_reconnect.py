@@ -18,8 +18,8 @@ def test_a_broker_that_comes_up_later_gets_the_entities_without_a_restart(tmp_pa
     import secrets
 
     port = free_port()  # nothing listens there yet
-    broker = PrivateBroker(tmp_path / "broker", {user: secrets.token_urlsafe(12) for user in USERS}, port=port,
-                           acl=TEST_TOPICS)
+    passwords = {user: secrets.token_urlsafe(12) for user in USERS}
+    broker = PrivateBroker(tmp_path / "broker", passwords, port=port, acl=TEST_TOPICS)
     said: list[str] = []
     stop = start_bridge(parse(broker.url("table1"), need_name=False), idle_snapshot, wait=0.3,
                         say=said.append)

@@ -450,7 +450,8 @@ def test_the_demo_runs_on_a_broker_set_up_by_install_broker_one_user_per_client(
     schedule) were dropped and it timed out; now it takes the address of each client."""
     urls = [broker.url(user, "demo-acl") for user in ("coordinator", "table1", "table2")]
     done = subprocess.run(
-        [*UNOX, "tournament", "demo", "--seed", "4", "--json", *[w for url in urls for w in ("--broker", url)]],
+        [*UNOX, "tournament", "demo", "--seed", "4", "--json",
+         *[word for url in urls for word in ("--broker", url)]],
         capture_output=True, text=True, timeout=WAIT * 2,
     )
     assert done.returncode == 0, done.stderr[-2000:]

@@ -25,7 +25,8 @@ DEMO_LIMIT_S = 300.0  # the demo's bots play 56 hands in seconds; this bounds a 
 Say = Callable[[str], None]
 
 
-def run_demo(brokers: list[str] | None, bots: str, seed: int, say: Say, report: Callable[[dict], None]) -> None:
+def run_demo(brokers: list[str] | None, bots: str, seed: int, say: Say,
+             report: Callable[[dict], None]) -> None:
     """Play the demo tournament through `brokers` (the URLs of `--broker`, see `addresses`), else a private
     mosquitto; the final standings go to `report` before a private broker stops."""
     from unox.tournament.broker import BrokerError, PrivateBroker
