@@ -41,6 +41,7 @@ class Setup:
     mqtt: Any = None  # Home Assistant's broker (a checked BrokerAddress)
     tournament: tuple[Any, int] | None = None  # (the tournament's BrokerAddress, this table's number)
     stops: list[Stop] = field(default_factory=list)  # the attachments, stopped in reverse
+    ha_table: Any = None  # a tournament table's Home Assistant view (CurrentTable), with --mqtt
 
     def close(self) -> None:
         """Stop every attachment (newest first) and release the gate if no server took it."""

@@ -136,6 +136,7 @@ def run_play(setup: Any) -> int:
 
     opener = _bridged(setup, _round_opener(args, ui=True))
     with joined_seat(args) as (seat, path):
+        _show_seat(setup, seat)
         attended_rounds(seat, path, opener, attend, _say)
     return 0
 
@@ -156,6 +157,7 @@ def run_serve(setup: Any) -> int:
     opener = _bridged(setup, _round_opener(args, ui=False))
     try:
         with joined_seat(args) as (seat, path):
+            _show_seat(setup, seat)
             attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say)
     except KeyboardInterrupt:
         return 0
@@ -169,10 +171,15 @@ def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
     if setup.mqtt is None:
         return open_round
     from unox.cli.mqtt_option import start_bridge
+    from unox.homeassistant.discovery import TABLE_TOURNAMENT_ENTITIES
     from unox.homeassistant.snapshots import CurrentTable
+    from unox.tournament import topics
 
     current = CurrentTable()
-    setup.stops.append(start_bridge(setup.mqtt, current.snapshot))
+    setup.ha_table = current  # told the seat once it joined (`_show_seat`)
+    name = (setup.tournament or checked_options(setup.args))[0].name
+    setup.stops.append(start_bridge(setup.mqtt, current.snapshot, entities=TABLE_TOURNAMENT_ENTITIES,
+                                    subscriptions={topics.standings(name): current.on_standings}))
 
     def opened(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
         night = open_round(round_no, journal, seated, rules)
@@ -180,6 +187,17 @@ def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
         return night
 
     return opened
+
+
+def _show_seat(setup: Any, seat: TableSeat) -> None:
+    """With `--mqtt`: Home Assistant shows this seat's tournament (its id, its round)."""
+    current = setup.ha_table
+    if current is None:
+        return
+    from unox.tournament.seat import ROUND_KEY
+
+    current.round_state = lambda: seat.journal.get(ROUND_KEY)
+    current.tournament = seat.tournament
 
 
 def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:
