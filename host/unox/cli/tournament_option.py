@@ -137,7 +137,8 @@ def run_play(setup: Any) -> int:
     opener = _bridged(setup, _round_opener(args, ui=True))
     with joined_seat(args) as (seat, path):
         _show_seat(setup, seat)
-        attended_rounds(seat, path, opener, attend, _say)
+        if attended_rounds(seat, path, opener, attend, _say):
+            _wait_over_for_home_assistant(setup, seat)
     return 0
 
 
@@ -158,7 +159,8 @@ def run_serve(setup: Any) -> int:
     try:
         with joined_seat(args) as (seat, path):
             _show_seat(setup, seat)
-            attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say)
+            if attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say):
+                _wait_over_for_home_assistant(setup, seat)
     except KeyboardInterrupt:
         return 0
     return 0
@@ -198,6 +200,24 @@ def _show_seat(setup: Any, seat: TableSeat) -> None:
 
     current.round_state = lambda: seat.journal.get(ROUND_KEY)
     current.tournament = seat.tournament
+
+
+OVER_WAIT_S = 2.0  # the last table's `over` follows its last receipt within milliseconds
+
+
+def _wait_over_for_home_assistant(setup: Any, seat: TableSeat) -> None:
+    """With `--mqtt`, a table whose results are all in waits a moment for the coordinator's `over`, so Home
+    Assistant's last look shows the tournament over and its winner (the coordinator sends the receipt of
+    the last hand before the final standings). Without it, or when other tables still play, it goes on."""
+    if setup.ha_table is None:
+        return
+    from unox.tournament.link import LinkError
+
+    plan = seat.plan()
+    try:
+        seat.wait_round(len(plan.rounds) + 1 if plan is not None else 1, OVER_WAIT_S)
+    except (TimeoutError, LinkError):
+        pass  # another table still plays: this one's part is done all the same
 
 
 def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:
