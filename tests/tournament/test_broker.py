@@ -145,3 +145,36 @@ def test_a_password_left_out_of_the_address_comes_from_the_environment(monkeypat
     assert parse("mqtt://table1@pi.local/club").password == "from-env"
     assert parse("mqtt://table1:given@pi.local/club").password == "given"
     assert parse("mqtt://pi.local/club").password is None
+
+
+def test_on_connect_runs_before_connected_so_a_stop_right_after_flushes_what_it_published(broker):
+    """Issue 24: a short command (`unox press --mqtt`) that stopped as soon as wait_connected returned cut
+    Home Assistant's discovery in the middle: `connected` was set before on_connect had published it."""
+    seen: list[bool] = []
+    link: Link | None = None
+
+    def on_connect() -> None:
+        assert link is not None
+        seen.append(link.connected.is_set())
+        for n in range(50):
+            link.publish(f"test/order/{n}", {"n": n}, retain=True)
+
+    link = Link(parse(broker.url("table1", "x")), "order", {}, persistent=False, on_connect=on_connect)
+    link.start()
+    assert link.wait_connected(30)
+    link.stop()
+    assert seen == [False]
+    got: set[str] = set()
+    every = threading.Event()
+
+    def on_message(topic, payload):
+        got.add(topic)
+        if len(got) == 50:
+            every.set()
+
+    reader = Link(parse(broker.url("table2", "x")), "order-reader", {"test/order/#": on_message},
+                  persistent=False).start()
+    try:
+        assert every.wait(30), f"the broker kept {len(got)} of the 50"  # all retained, or it times out
+    finally:
+        reader.stop()

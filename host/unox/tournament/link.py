@@ -154,9 +154,13 @@ class Link:
             mine = {"token": self._token, "pid": os.getpid(), "host": socket.gethostname()}
             self._client.publish(self.presence[0], json.dumps(mine, sort_keys=True), qos=QOS, retain=True)
         self.connects += 1
-        self.connected.set()
-        if self._after_connect is not None:
-            self._after_connect()
+        try:
+            if self._after_connect is not None:
+                self._after_connect()
+        finally:
+            # connected once what on_connect publishes is queued (and so flushed by `stop`): a short command
+            # that stopped at once after wait_connected cut Home Assistant's discovery in the middle
+            self.connected.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected.clear()
