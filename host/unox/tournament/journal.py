@@ -46,7 +46,8 @@ def _serial(method: Any) -> Any:
 # How far a commit is durable. "power": every commit waits for its disk flush (synchronous=FULL), so it
 # outlives a power cut; a table's outbox, whose flush overlaps the result's round trip. "process": a commit is
 # in the operating system's cache when it returns (WAL with synchronous=NORMAL: no flush, the WAL is synced at
-# checkpoints), so it outlives a kill -9 of the process but the last commits may be lost with the power; the
+# checkpoints, Linux writes its cache out within ~30 s), so it outlives a kill -9 of the process but the last
+# commits may be lost with the power; the
 # coordinator's journal, whose commit every receipt waits for, and whose results the tables send again to a
 # coordinator that starts (docs/tournament.md, "What durable means").
 SYNCHRONOUS = {"power": "FULL", "process": "NORMAL"}
