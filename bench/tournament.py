@@ -26,12 +26,20 @@ The last line is JSON: {"tables", "hands", "lost", "duplicated", "result_p99_ms"
 commit's p99 measured in the same run (a receipt waits for the coordinator's); `*_calm_*` leave out the
 hands reported within a second of a restart; `lost` and `duplicated` count both runs. Before it, the bench
 prints how long the broker was down each time and the 15 slowest hands.
+
+The coordinator's journal is durable against a crash of its process (`ResultsJournal(durable="process")`:
+WAL, synchronous=NORMAL, no disk flush per commit), as `unox tournament start` opens it; `--compare` runs the
+loaded run a second time with every commit flushed (`durable="power"`, as before issue 24's last step), beside
+the same hogs, and adds `result_p99_loaded_flushed_ms` and `commit_p99_loaded_flushed_ms`. Each run prints
+the load average (1 minute) before and after it; the JSON has `load_avg` and `load_avg_loaded` (the highest
+of the two).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -124,10 +132,10 @@ def baseline(broker: PrivateBroker, runs: int) -> float:
     return p99(times)
 
 
-def commit_p99(folder: Path, runs: int = 200) -> float:
-    """p99 of one SQLite commit as the journals make it (WAL, synchronous=FULL: one disk flush), in ms: the
-    floor under a receipt, which waits for the coordinator's commit."""
-    with ResultsJournal(folder / "commits.db") as journal:
+def commit_p99(folder: Path, durable: str, runs: int = 200) -> float:
+    """p99 of one SQLite commit as the coordinator's journal makes it (`durable`: "process", no disk flush;
+    "power", one flush), in ms: the floor under a receipt, which waits for the coordinator's commit."""
+    with ResultsJournal(folder / f"commits-{durable}.db", durable=durable) as journal:
         times = []
         for index in range(runs):
             start = time.perf_counter()
@@ -137,15 +145,20 @@ def commit_p99(folder: Path, runs: int = 200) -> float:
     return p99(times)
 
 
-def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> dict:
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def run(tables: int, hands: int, restarts: int, pace: float, folder: Path, durable: str = "process") -> dict:
     folder.mkdir(parents=True, exist_ok=True)
+    load_before = load()
     users = ["coordinator", *[f"table{n}" for n in range(1, tables + 1)]]
     broker = PrivateBroker.with_users(folder / "broker", users, acl=("pattern readwrite bench/#",)).start()
     try:
         base = baseline(broker, min(hands, 300))
-        commit = commit_p99(folder)
+        commit = commit_p99(folder, durable)
         plan = Plan(tuple(f"P{n}" for n in range(1, 4 * tables + 1)))
-        journal = ResultsJournal(folder / "coordinator.db")
+        journal = ResultsJournal(folder / "coordinator.db", durable=durable)
         coordinator = Coordinator(parse(broker.url("coordinator", "bench")), journal, plan,
                                   say=lambda text: None).start()
         assert coordinator.link.wait_connected(WAIT)
@@ -194,11 +207,14 @@ def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> di
     finally:
         broker.stop()
     result_p99 = p99(latencies)
-    print(f"{tables} tables, {len(reported)} hands in {elapsed:.1f} s, broker restarted {restarts} times")
+    load_after = load()
+    print(f"{tables} tables, {len(reported)} hands in {elapsed:.1f} s, broker restarted {restarts} times; "
+          f"coordinator's journal durable against a {durable} loss; load average {load_before:.1f} before, "
+          f"{load_after:.1f} after")
     print(f"result -> receipt: median {statistics.median(latencies):.2f} ms, p99 {result_p99:.2f} ms "
           f"(away from restarts: p99 {p99(calm):.2f} ms over {len(calm)} hands)")
-    print(f"baseline raw paho QoS 1 round trip: p99 {base:.2f} ms; one SQLite commit (disk flush): p99 "
-          f"{commit:.2f} ms")
+    print(f"baseline raw paho QoS 1 round trip: p99 {base:.2f} ms; one commit of the coordinator's journal: "
+          f"p99 {commit:.2f} ms")
     print("broker down (SIGTERM to listening again): "
           + ", ".join(f"{(up - down) * 1000:.0f} ms" for down, up in outages))
     slow = sorted(latencies)[-15:]
@@ -206,7 +222,8 @@ def run(tables: int, hands: int, restarts: int, pace: float, folder: Path) -> di
     return {"tables": tables, "hands": len(reported), "lost": len(reported - counted),
             "duplicated": counted_hands - len(counted), "result_p99_ms": round(result_p99, 2),
             "baseline_p99_ms": round(base, 2), "ratio": round(result_p99 / base, 2),
-            "result_p99_calm_ms": round(p99(calm), 2), "commit_p99_ms": round(commit, 2)}
+            "result_p99_calm_ms": round(p99(calm), 2), "commit_p99_ms": round(commit, 2),
+            "load_avg": round(max(load_before, load_after), 2)}
 
 
 def hogs(count: int) -> list[subprocess.Popen]:
@@ -221,6 +238,8 @@ def main() -> None:
     parser.add_argument("--restarts", type=int, default=2)
     parser.add_argument("--pace", type=float, default=0.5, help="mean seconds between a table's hands")
     parser.add_argument("--hogs", type=int, default=2, help="busy processes beside the loaded run (0: none)")
+    parser.add_argument("--compare", action="store_true",
+                        help="the loaded run again with a disk flush per coordinator commit (the old way)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="unox-bench-") as folder:
         summary = run(args.tables, args.hands, args.restarts, args.pace, Path(folder) / "calm")
@@ -229,6 +248,10 @@ def main() -> None:
             busy = hogs(args.hogs)
             try:
                 loaded = run(args.tables, args.hands, args.restarts, args.pace, Path(folder) / "loaded")
+                if args.compare:
+                    print(f"and beside the same {args.hogs} hogs, every coordinator commit flushed to disk:")
+                    flushed = run(args.tables, args.hands, args.restarts, args.pace, Path(folder) / "flushed",
+                                  durable="power")
             finally:
                 for hog in busy:
                     hog.kill()
@@ -238,7 +261,13 @@ def main() -> None:
                            result_p99_loaded_ms=loaded["result_p99_ms"],
                            baseline_p99_loaded_ms=loaded["baseline_p99_ms"],
                            result_p99_calm_loaded_ms=loaded["result_p99_calm_ms"],
-                           commit_p99_loaded_ms=loaded["commit_p99_ms"])
+                           commit_p99_loaded_ms=loaded["commit_p99_ms"], load_avg_loaded=loaded["load_avg"])
+            if args.compare:
+                summary.update(lost=summary["lost"] + flushed["lost"],
+                               duplicated=summary["duplicated"] + flushed["duplicated"],
+                               result_p99_loaded_flushed_ms=flushed["result_p99_ms"],
+                               commit_p99_loaded_flushed_ms=flushed["commit_p99_ms"],
+                               load_avg_loaded_flushed=flushed["load_avg"])
         print(json.dumps(summary))
 
 

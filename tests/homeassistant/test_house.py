@@ -14,7 +14,7 @@ import threading
 import time
 
 import paho.mqtt.client as mqtt
-from unox.homeassistant.discovery import ENTITIES
+from unox.homeassistant.discovery import ENTITIES, TABLE_TOURNAMENT_ENTITIES
 from unox.tournament.address import parse
 from unox.tournament.broker import free_port
 from unox.tournament.coordinator import Coordinator
@@ -77,7 +77,7 @@ def test_unox_play_with_a_tournament_shows_the_rounds_table_in_home_assistant(br
     try:
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr
         assert "round 1, table 1: Ann Bob Cy Dee" in done.stdout
-        ha.wait(lambda: len(ha.configs) == len(ENTITIES), "every entity")
+        ha.wait(lambda: len(ha.configs) == len(ENTITIES) + len(TABLE_TOURNAMENT_ENTITIES), "every entity")
         # the round's table as it was left: Ann dealt and the first card turned, so it is Bob's turn
         ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table")
         assert ha.state("cards_left") not in (None, "none")
@@ -120,8 +120,8 @@ def test_unox_serve_with_a_tournament_shows_the_rounds_table_in_home_assistant(b
             for request in ({"cmd": "deal", "dealer": "Ann"}, {"cmd": "flip", "card": "G7", "fired": 1}):
                 status, reply = operator.request(request)
                 assert status == 200 and reply["ok"], reply
-            ha.wait(lambda: len(ha.configs) == len(ENTITIES) and ha.available("turn") == "online",
-                    "the entities online")
+            ha.wait(lambda: len(ha.configs) == len(ENTITIES) + len(TABLE_TOURNAMENT_ENTITIES)
+                    and ha.available("turn") == "online", "the entities online")
             ha.wait(lambda: ha.state("turn") == "Bob", "Bob's turn at the round's table, played on a phone")
         finally:
             serve.send_signal(signal.SIGINT)

@@ -30,7 +30,8 @@ def test_remove_clears_every_retained_message_of_the_device_and_only_its_own(bro
     done = subprocess.run([*UNOX, "install", "homeassistant", "--remove", "--mqtt", url, "--node", NODE],
                           capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == 0, done.stderr
-    said = f"removed {NODE} from Home Assistant: cleared {len(ENTITIES)} entity configs"
+    # a tournament table's entities too (TABLE_TOURNAMENT_ENTITIES): cleared whether announced or not
+    said = f"removed {NODE} from Home Assistant: cleared {len(ENTITIES) + 3} entity configs"
     assert done.stdout.startswith(said)
     assert [t for t in nothing_retained_under(broker, "homeassistant/") if f"/{NODE}/" in t] == []
     assert nothing_retained_under(broker, f"unox/{NODE}/") == []

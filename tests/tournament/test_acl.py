@@ -76,7 +76,7 @@ def test_forged_results_standings_and_over_are_dropped_by_the_broker(broker, tmp
     assert points == scored_by_hand(C_V2_PLAYERS, [real])
     assert retained["standings"]["winner"] is None and not retained["standings"]["over"]
     assert retained["standings"]["results"] == 1
-    assert retained["round"] == {"id": plan.tournament, "round": 1, "over": False}
+    assert retained["round"] == {"id": plan.tournament, "round": 1, "over": False, "boot": coordinator.boot}
     assert "ended" not in retained["schedule"]
 
 

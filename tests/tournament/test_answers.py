@@ -64,7 +64,7 @@ def test_a_second_process_as_the_same_table_replaces_the_first_which_says_so(bro
         second = table_process(broker.url("table1", "twice"), 1, tmp_path / "second.db")
         out = getattr(first, "_unread", "") + first.communicate(timeout=WAIT)[0]
         read_until(second, "hand 4:")
-        assert second.poll() is None, second.communicate()  # the newcomer goes on
+        assert second.poll() is None, (getattr(second, "_unread", ""), second.communicate())  # it goes on
     finally:
         for process in (first, second):
             if process is not None and process.poll() is None:

@@ -378,3 +378,30 @@ def test_lines_from_several_threads_never_merge():
         thread.join(timeout=30)
     lines = out.getvalue().splitlines()
     assert sorted(lines) == sorted(f"table {n} | line {i}" for n in (1, 2) for i in range(5))
+
+
+def test_the_demo_runs_on_a_broker_set_up_by_install_broker_one_user_per_client(broker):
+    """Issue 24: under the ACL `unox install broker` writes (the fixture's), each client publishes only as its
+    own user. The demo once gave one user to every client, so the tables' results (or the coordinator's
+    schedule) were dropped and it timed out; now it takes the address of each client."""
+    urls = [broker.url(user, "demo-acl") for user in ("coordinator", "table1", "table2")]
+    done = subprocess.run(
+        [*UNOX, "tournament", "demo", "--seed", "4", "--json",
+         *[word for url in urls for word in ("--broker", url)]],
+        capture_output=True, text=True, timeout=WAIT * 2,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    standings = json.loads(done.stdout.strip().splitlines()[-1])
+    assert standings["results"] == 56 and standings["hands_per_player"] == 28
+    assert all(broker.users[user] not in done.stdout + done.stderr for user in ("table1", "table2"))
+
+
+def test_the_demo_with_one_club_user_for_every_client_says_what_it_needs(broker):
+    done = subprocess.run(
+        [*UNOX, "tournament", "demo", "--broker", broker.url("coordinator", "demo-acl")],
+        capture_output=True, text=True, timeout=WAIT,
+    )
+    assert done.returncode != 0 and done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert "one --broker per client" in line and "missing: table1, table2" in line
+    assert broker.users["coordinator"] not in line

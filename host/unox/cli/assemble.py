@@ -43,6 +43,7 @@ class Setup:
     autoplay: Callable[[], Any] | None = None  # `demo`: the bots' next move
     default_cards: int = 0  # `press`: the cards a launcher is taken to hold when neither it nor --cards says
     stops: list[Stop] = field(default_factory=list)  # the attachments, stopped in reverse
+    ha_table: Any = None  # a tournament table's Home Assistant view (CurrentTable), with --mqtt
 
     def close(self) -> None:
         """Stop every attachment (newest first) and release the gate if no server took it."""

@@ -34,7 +34,8 @@ CONNECT_S = 5.0  # then an absent broker is said on screen, and the bridge goes 
 
 
 def start_bridge(address: Any, snapshot: Callable[[], dict[str, str]], *, wait: float = CONNECT_S,
-                 say: Callable[[str], None] | None = None) -> Stop:
+                 say: Callable[[str], None] | None = None, entities: tuple[Any, ...] = (),
+                 subscriptions: dict[str, Any] | None = None) -> Stop:
     """The bridge to Home Assistant, started (it connects in the background); a refused login is one line,
     a broker that does not answer is said (never silent) and retried."""
     import sys
@@ -44,7 +45,10 @@ def start_bridge(address: Any, snapshot: Callable[[], dict[str, str]], *, wait: 
     from unox.tournament.link import LinkError
 
     tell = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    bridge = HomeAssistantBridge(address, node_id(), snapshot).start()
+    from unox.homeassistant.discovery import ENTITIES
+
+    bridge = HomeAssistantBridge(address, node_id(), snapshot, entities=(*ENTITIES, *entities),
+                                 subscriptions=subscriptions).start()
     try:
         if not bridge.link.wait_connected(wait):
             tell(f"Home Assistant: no broker answered at {address.host}:{address.port} within {wait:g} s; "

@@ -155,7 +155,9 @@ def run_play(setup: Any) -> int:
 
     opener, bridge = _bridged(setup, _round_opener(args, ui=True, front="play"))
     with joined_seat(args, "play", accepted=bridge) as (seat, path):
-        attended_rounds(seat, path, opener, attend, _say)
+        _show_seat(setup, seat)
+        if attended_rounds(seat, path, opener, attend, _say):
+            _wait_over_for_home_assistant(setup, seat)
     return 0
 
 
@@ -175,7 +177,9 @@ def run_serve(setup: Any) -> int:
     opener, bridge = _bridged(setup, _round_opener(args, ui=False, front="serve"))
     try:
         with joined_seat(args, "serve", accepted=bridge) as (seat, path):
-            attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say)
+            _show_seat(setup, seat)
+            if attended_rounds(seat, path, opener, attend, _say, tell=lambda _night: _say):
+                _wait_over_for_home_assistant(setup, seat)
     except KeyboardInterrupt:
         return 0
     return 0
@@ -192,11 +196,16 @@ def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
     from unox.homeassistant.snapshots import CurrentTable
 
     current = CurrentTable()
+    setup.ha_table = current  # told the seat once it joined (`_show_seat`)
 
     def start() -> None:
         from unox.cli.mqtt_option import start_bridge
+        from unox.homeassistant.discovery import TABLE_TOURNAMENT_ENTITIES
+        from unox.tournament import topics
 
-        setup.stops.append(start_bridge(setup.mqtt, current.snapshot))
+        name = (setup.tournament or checked_options(setup.args))[0].name
+        setup.stops.append(start_bridge(setup.mqtt, current.snapshot, entities=TABLE_TOURNAMENT_ENTITIES,
+                                        subscriptions={topics.standings(name): current.on_standings}))
 
     def opened(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
         night = open_round(round_no, journal, seated, rules)
@@ -204,6 +213,35 @@ def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
         return night
 
     return opened, start
+
+
+def _show_seat(setup: Any, seat: TableSeat) -> None:
+    """With `--mqtt`: Home Assistant shows this seat's tournament (its id, its round)."""
+    current = setup.ha_table
+    if current is None:
+        return
+    from unox.tournament.seat import ROUND_KEY
+
+    current.round_state = lambda: seat.journal.get(ROUND_KEY)
+    current.tournament = seat.tournament
+
+
+OVER_WAIT_S = 2.0  # the last table's `over` follows its last receipt within milliseconds
+
+
+def _wait_over_for_home_assistant(setup: Any, seat: TableSeat) -> None:
+    """With `--mqtt`, a table whose results are all in waits a moment for the coordinator's `over`, so Home
+    Assistant's last look shows the tournament over and its winner (the coordinator sends the receipt of
+    the last hand before the final standings). Without it, or when other tables still play, it goes on."""
+    if setup.ha_table is None:
+        return
+    from unox.tournament.link import LinkError
+
+    plan = seat.plan()
+    try:
+        seat.wait_round(len(plan.rounds) + 1 if plan is not None else 1, OVER_WAIT_S)
+    except (TimeoutError, LinkError):
+        pass  # another table still plays: this one's part is done all the same
 
 
 def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:

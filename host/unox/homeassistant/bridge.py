@@ -16,7 +16,7 @@ from unox.homeassistant.discovery import (
     state_topic,
 )
 from unox.tournament.address import BrokerAddress
-from unox.tournament.link import Link
+from unox.tournament.link import Handler, Link
 
 INTERVAL_S = 1.0
 
@@ -25,13 +25,16 @@ class HomeAssistantBridge:
     """Publishes `snapshot()` (object id -> state text) for the device `node`."""
 
     def __init__(self, address: BrokerAddress, node: str, snapshot: Callable[[], dict[str, str]],
-                 interval: float = INTERVAL_S, entities: tuple[Entity, ...] = ENTITIES):
+                 interval: float = INTERVAL_S, entities: tuple[Entity, ...] = ENTITIES,
+                 subscriptions: dict[str, Handler] | None = None):
+        """`subscriptions`: what the snapshot also reads from the broker (a tournament table: standings)."""
         self.node, self.snapshot, self.interval, self.entities = node, snapshot, interval, entities
         self._sent: dict[str, str] = {}
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self.link = Link(address, f"{node}-ha", {}, will=(availability_topic(node), OFFLINE),
-                         on_connect=self._announce, persistent=False)
+        self.link = Link(address, f"{node}-ha", dict(subscriptions or {}),
+                         will=(availability_topic(node), OFFLINE), on_connect=self._announce,
+                         persistent=False)
         self._thread = threading.Thread(target=self._watch, name="unox-home-assistant", daemon=True)
 
     def start(self) -> HomeAssistantBridge:

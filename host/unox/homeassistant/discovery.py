@@ -89,6 +89,17 @@ TOURNAMENT_ENTITIES = (
 )
 
 
+# A tournament table with `--mqtt` shows the tournament on its launcher's device too (a club may run Home
+# Assistant on a table and nowhere else): the round open now (this table's), the leader with everyone's points
+# as attributes, and the winner once every hand is in, from the coordinator's retained standings.
+TABLE_TOURNAMENT_ENTITIES = (
+    Entity("tournament_round", "sensor", "Tournament round", (("icon", "mdi:numeric"),)),
+    Entity("tournament_leader", "sensor", "Tournament leader", (("icon", "mdi:podium"),
+                                                                 ("json_attributes_topic", "ATTRIBUTES"))),
+    Entity("tournament_winner", "sensor", "Tournament winner", (("icon", "mdi:trophy"),)),
+)
+
+
 def tournament_node(name: str) -> str:
     """`unox_tournament_<name>`: one device per tournament name (the club's, every week)."""
     return f"unox_tournament_{re.sub(r'[^a-zA-Z0-9_-]', '_', name)}"[:64]

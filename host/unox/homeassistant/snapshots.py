@@ -7,6 +7,7 @@ from the publisher's thread.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from unox.homeassistant.discovery import FAULT_STATES, OFF, ON, OTHER_FAULT
@@ -67,13 +68,41 @@ def press_snapshot(mode: Any) -> dict[str, str]:
 
 class CurrentTable:
     """The table being played now, which a tournament replaces each round, for a bridge that lasts the
-    night: before the first round (or between rounds) nothing is counted yet."""
+    night: before the first round (or between rounds) nothing is counted yet. It also shows the tournament
+    (`tournament_*`): the round from the table's own seat (`round_state`, set once it joined, with the
+    tournament's id), the leader and winner from the coordinator's retained standings (`on_standings`, a
+    subscription of the bridge), each only for this table's tournament id, never last week's."""
 
     def __init__(self) -> None:
         self.table: Any = None
+        self.tournament: str | None = None
+        self.round_state: Callable[[], Any] | None = None
+        self._standings: dict[str, dict[str, Any]] = {}  # tournament id -> its latest standings
+        self._round: dict[str, Any] = {}
+
+    def on_standings(self, topic: str, payload: Any) -> None:
+        if isinstance(payload, dict) and isinstance(payload.get("id"), str):
+            self._standings[payload["id"]] = payload
 
     def snapshot(self) -> dict[str, str]:
-        return idle_snapshot() if self.table is None else table_snapshot(self.table)
+        shown = idle_snapshot() if self.table is None else table_snapshot(self.table)
+        return {**shown, **self.tournament_view()}
+
+    def tournament_view(self) -> dict[str, str]:
+        try:
+            state = (self.round_state() if self.round_state is not None else None) or {}
+            self._round = state
+        except Exception:  # the seat's journal closed before the bridge's last look: the round it last had
+            state = self._round
+        if self.tournament is None or state.get("id") != self.tournament:
+            state = {}
+        standings = self._standings.get(self.tournament or "") or {}
+        view = tournament_snapshot(standings, state.get("round"))
+        over = bool(state.get("over") or standings.get("over"))
+        return {"tournament_round": "over" if over else view["round"],
+                "tournament_leader": view["standings"],
+                "tournament_leader_attributes": view["standings_attributes"],
+                "tournament_winner": view["winner"]}
 
 
 def tournament_snapshot(standings: dict[str, Any], round_no: int | None) -> dict[str, str]:

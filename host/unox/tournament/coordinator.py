@@ -9,6 +9,7 @@ come from the journal, and the broker hands over what the tables sent meanwhile 
 from __future__ import annotations
 
 import queue
+import secrets
 import sys
 import threading
 from collections.abc import Callable
@@ -44,6 +45,10 @@ class Coordinator:
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._worker = threading.Thread(target=self._work, name="unox-coordinator-journal", daemon=True)
         self.tournament = plan.tournament
+        # this process's own mark on the round message: a table that sees it change sends every result
+        # again, acknowledged ones too, since a journal that is durable against a crash of the process, not
+        # a power cut (ResultsJournal "process"), may have lost the last ones it acknowledged
+        self.boot = secrets.token_hex(4)
         # a new tournament's first connection is a clean session; a resumed one takes what was queued for it
         self.link = Link(address, topics.coordinator_id(address.name, plan.tournament),
                          {topics.result(address.name, "+"): self._on_result}, on_connect=self._announce,
@@ -156,6 +161,8 @@ class Coordinator:
         if round_no != self._round:
             self._round = round_no
             message = {"round": round_no, "over": round_no is None, "id": self.tournament}
+            if round_no is not None:
+                message["boot"] = self.boot  # `over` needs none: every hand is in
             if round_no is None:
                 self._publish_schedule()  # ended: before `over`, so nobody reads an over without it
             self.link.publish(topics.current_round(name), message, retain=True)

@@ -25,16 +25,17 @@ DEMO_LIMIT_S = 300.0  # the demo's bots play 56 hands in seconds; this bounds a 
 Say = Callable[[str], None]
 
 
-def run_demo(broker: str | None, bots: str, seed: int, say: Say, report: Callable[[dict], None]) -> None:
-    """Play the demo tournament through `broker` (a URL), else a private mosquitto; the final standings go
-    to `report` before a private broker stops."""
+def run_demo(brokers: list[str] | None, bots: str, seed: int, say: Say,
+             report: Callable[[dict], None]) -> None:
+    """Play the demo tournament through `brokers` (the URLs of `--broker`, see `addresses`), else a private
+    mosquitto; the final standings go to `report` before a private broker stops."""
     from unox.tournament.broker import BrokerError, PrivateBroker
 
     say = one_at_a_time(say)
     with tempfile.TemporaryDirectory(prefix="unox-tournament-") as folder:
         work = Path(folder)
-        if broker is not None:
-            report(_play(work, {name: broker for name in clients()}, bots, seed, say))
+        if brokers:
+            report(_play(work, addresses(brokers), bots, seed, say))
             return
         try:
             private = PrivateBroker.with_users(work / "broker", clients()).start()
@@ -65,6 +66,32 @@ def clients() -> list[str]:
     return ["coordinator", *[f"table{n}" for n in range(1, TABLES + 1)]]
 
 
+def addresses(urls: list[str]) -> dict[str, str]:
+    """Each client's address: one `--broker` per client on a broker with `unox install broker`'s ACL (where
+    each user publishes only its own topics, so the coordinator and each table need their own user), or one
+    address for all on a broker without it. Anything else is a TournamentError saying what to give."""
+    from unox.tournament.address import parse
+
+    parsed = [parse(url, option="--broker") for url in urls]
+    places = {(a.host, a.port, a.name) for a in parsed}
+    if len(places) > 1:
+        raise TournamentError("the --broker addresses name different brokers or tournaments; give the same "
+                              "HOST:PORT/NAME in each, with the coordinator's and each table's user")
+    users = [a.username for a in parsed]
+    needed = clients()
+    if len(urls) == 1 and users[0] not in needed:
+        return {name: urls[0] for name in needed}  # a broker without the club's ACL: one user for all
+    missing = [name for name in needed if name not in users]
+    extra = sorted({str(u) for u in users if u not in needed or users.count(u) > 1})
+    if missing or extra:
+        why = f"missing: {', '.join(missing)}" if missing else f"not one each: {', '.join(extra)}"
+        raise TournamentError(
+            f"the demo needs one --broker per client on a broker set up by unox install broker (its ACL lets "
+            f"each user publish only its own topics): give the addresses it printed for {', '.join(needed)} "
+            f"({why})")
+    return {a.username: url for a, url in zip(parsed, urls, strict=True)}
+
+
 def _play(work: Path, urls: dict[str, str], bots: str, seed: int, say: Say) -> dict:
     from unox.tournament.coordinator import Coordinator
     from unox.tournament.journal import ResultsJournal
@@ -72,7 +99,7 @@ def _play(work: Path, urls: dict[str, str], bots: str, seed: int, say: Say) -> d
     from unox.tournament.schedule import Plan
 
     plan = Plan(tuple(DEMO_PLAYERS.split(",")))
-    journal = ResultsJournal(work / "coordinator.db")
+    journal = ResultsJournal(work / "coordinator.db", durable="process")
     coordinator = Coordinator(parse(urls["coordinator"]), journal, plan, say=say).start()
     tables: list[subprocess.Popen[str]] = []
     try:
@@ -101,10 +128,20 @@ def _play(work: Path, urls: dict[str, str], bots: str, seed: int, say: Say) -> d
 
 def _start_table(number: int, url: str, journal: Path, bots: str, seed: int, say: Say
                  ) -> subprocess.Popen[str]:
+    import os
+
+    from unox.tournament.address import PASSWORD_VARIABLE
+
+    address = parse(url)
+    env = dict(os.environ)
+    if address.username is not None and address.password is not None:
+        # the password in the table's environment, not its command line (`ps` shows that to everyone)
+        env[PASSWORD_VARIABLE] = address.password
+        url = f"mqtt://{address.username}@{address.host}:{address.port}/{address.name}"
     command = [sys.executable, "-m", "unox", "table", "--tournament", url, "--table", str(number),
                "--bots", bots, "--seed", str(seed), "--journal", str(journal)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               stdin=subprocess.DEVNULL)
+                               stdin=subprocess.DEVNULL, env=env)
     threading.Thread(target=_relay, args=(process, f"table {number} | ", say), daemon=True).start()
     return process
 

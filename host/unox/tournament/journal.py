@@ -43,10 +43,23 @@ def _serial(method: Any) -> Any:
     return wrapper
 
 
+# How far a commit is durable. "power": every commit waits for its disk flush (synchronous=FULL), so it
+# outlives a power cut; a table's outbox, whose flush overlaps the result's round trip. "process": a commit is
+# in the operating system's cache when it returns (WAL with synchronous=NORMAL: no flush, the WAL is synced at
+# checkpoints, Linux writes its cache out within ~30 s), so it outlives a kill -9 of the process but the last
+# commits may be lost with the power; the
+# coordinator's journal, whose commit every receipt waits for, and whose results the tables send again to a
+# coordinator that starts (docs/tournament.md, "What durable means").
+SYNCHRONOUS = {"power": "FULL", "process": "NORMAL"}
+
+
 class ResultsJournal:
     """Hand results keyed by hand id, plus settings (`meta`), committed on every write."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, durable: str = "power"):
+        if durable not in SYNCHRONOUS:
+            raise ValueError(f"durable is one of {', '.join(SYNCHRONOUS)}, not {durable!r}")
+        self.durable = durable
         self._mutex = threading.RLock()
         self.path = Path(path)
         if self.path.is_dir():
@@ -66,7 +79,7 @@ class ResultsJournal:
                         self._db.execute(statement)
                 self._db.execute("COMMIT")
                 self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(f"PRAGMA synchronous={SYNCHRONOUS[durable]}")
         except (sqlite3.Error, OSError) as exc:
             if self._db is not None:
                 self._db.close()  # before the lock: closing the lock's descriptor drops SQLite's own locks
@@ -140,6 +153,12 @@ class ResultsJournal:
     def refused(self) -> list[str]:
         rows = self._db.execute("SELECT hand_id FROM results WHERE acked = -1 ORDER BY round, table_no, hand")
         return [hand_id for (hand_id,) in rows]
+
+    @_serial
+    def delivered(self) -> list[dict[str, Any]]:
+        """The results the coordinator acknowledged (sent again to a coordinator that starts)."""
+        rows = self._db.execute("SELECT result FROM results WHERE acked = 1 ORDER BY round, table_no, hand")
+        return [json.loads(text) for (text,) in rows]
 
     @_serial
     def acknowledge_all(self) -> None:

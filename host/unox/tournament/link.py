@@ -52,6 +52,7 @@ class Link:
         # (topic, what we are): a newcomer under our client id takes our place, and we stop, saying so
         self.presence = presence
         self._token = secrets.token_hex(8)
+        self._started = time.time()  # the newer of two processes in one place keeps it
         self._claimed = False  # our own presence came back: from now on another's means we were replaced
         if presence is not None:
             self.subscriptions[presence[0]] = self._on_presence
@@ -151,12 +152,15 @@ class Link:
             # every reconnect; MQTT 3.1.1 gives no other way to change it)
             self._client._clean_session = False
         if self.presence is not None and not self._claimed:
-            mine = {"token": self._token, "pid": os.getpid(), "host": socket.gethostname()}
-            self._client.publish(self.presence[0], json.dumps(mine, sort_keys=True), qos=QOS, retain=True)
+            self._claim()
         self.connects += 1
-        self.connected.set()
-        if self._after_connect is not None:
-            self._after_connect()
+        try:
+            if self._after_connect is not None:
+                self._after_connect()
+        finally:
+            # connected once what on_connect publishes is queued (and so flushed by `stop`): a short command
+            # that stopped at once after wait_connected cut Home Assistant's discovery in the middle
+            self.connected.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected.clear()
@@ -177,13 +181,30 @@ class Link:
             return  # not ours to read: a stray publisher's bytes are ignored, never a crash
         handler(message.topic, payload)
 
+    def _claim(self) -> None:
+        assert self.presence is not None
+        mine = {"token": self._token, "pid": os.getpid(), "host": socket.gethostname(),
+                "started": self._started}
+        self._client.publish(self.presence[0], json.dumps(mine, sort_keys=True), qos=QOS, retain=True)
+
     def _on_presence(self, topic: str, payload: Any) -> None:
-        """Ours back: claimed. Another's after that: a second process took our client id (or our place)."""
+        """Ours back: claimed. Another's after that: a second process took our client id (or our place).
+
+        An older process's (it started before us) never replaces us: it is one we replaced, reconnecting
+        before it heard of us and saying it again (we say ours again, so it hears), or a dead one's retained
+        message. A newer one's replaces us even before our own came back."""
         if not isinstance(payload, dict) or self.presence is None:
             return
+        started = payload.get("started")
+        older = isinstance(started, (int, float)) and (started, str(payload.get("token"))) < (
+            self._started, self._token)
+        newer = isinstance(started, (int, float)) and not older
         if payload.get("token") == self._token:
             self._claimed = True
-        elif self._claimed and self.refused is None:
+        elif older:
+            if self._claimed and self.refused is None:
+                self._claim()
+        elif (self._claimed or newer) and self.refused is None:
             where = f"pid {payload.get('pid')} on {str(payload.get('host'))[:60]}"
             self.refused = (f"{self.presence[1]} was replaced by another process ({where}); this one stops. "
                             "Run one process per table and one coordinator")

@@ -274,7 +274,8 @@ class TableSeat:
     def _on_round(self, topic: str, payload: Any) -> None:
         if not isinstance(payload, dict) or payload.get("id") != self.tournament:
             return  # another tournament's (last week's `over`, say): not ours
-        if payload != self.journal.get(ROUND_KEY):
+        stored = self.journal.get(ROUND_KEY) or {}
+        if payload != stored:
             with self._changed:
                 self.journal.set(ROUND_KEY, payload)
                 if payload.get("over"):
@@ -282,6 +283,11 @@ class TableSeat:
                     # too, even one whose receipt died with a killed coordinator (it has stopped answering)
                     self.journal.acknowledge_all()
                 self._changed.notify_all()
+            if not payload.get("over") and stored.get("boot") not in (None, payload.get("boot")):
+                # another coordinator process: its journal may have lost the last results it acknowledged
+                # (a power cut), so it gets all of ours again; it counts each hand once
+                for result in self.journal.delivered():
+                    self._send(result)
 
     def _on_ack(self, topic: str, payload: Any) -> None:
         if not isinstance(payload, dict) or not isinstance(payload.get("hand_id"), str):

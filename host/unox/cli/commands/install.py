@@ -163,7 +163,15 @@ def run_homeassistant(args: argparse.Namespace) -> int:
     removes a discovered entity whose config is emptied, and nothing of it stays on the broker."""
     import re
 
-    from unox.homeassistant.discovery import ENTITIES, availability_topic, config_topic, node_id, state_topic
+    from unox.homeassistant.discovery import (
+        ENTITIES,
+        TABLE_TOURNAMENT_ENTITIES,
+        TOURNAMENT_ENTITIES,
+        availability_topic,
+        config_topic,
+        node_id,
+        state_topic,
+    )
     from unox.tournament.address import AddressError, parse
     from unox.tournament.link import Link, LinkError
 
@@ -179,9 +187,12 @@ def run_homeassistant(args: argparse.Namespace) -> int:
     node = args.node or node_id()
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", node):
         raise CommandError(f"--node {node!r}: letters, digits, - or _ (the device id, e.g. unox_unox-pi)")
-    topics = [*(config_topic(node, entity) for entity in ENTITIES),
-              *(state_topic(node, entity.object_id) for entity in ENTITIES), availability_topic(node),
-              *(state_topic(node, f"{entity.object_id}_attributes") for entity in ENTITIES
+    # a launcher's device (a tournament table's included), or a tournament's own (`--home-assistant`)
+    entities = (TOURNAMENT_ENTITIES if node.startswith("unox_tournament_")
+                else (*ENTITIES, *TABLE_TOURNAMENT_ENTITIES))
+    topics = [*(config_topic(node, entity) for entity in entities),
+              *(state_topic(node, entity.object_id) for entity in entities), availability_topic(node),
+              *(state_topic(node, f"{entity.object_id}_attributes") for entity in entities
                 if "json_attributes_topic" in dict(entity.extra))]
     link = Link(address, "", {}, persistent=False).start()
     try:
@@ -196,7 +207,7 @@ def run_homeassistant(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     finally:
         link.stop()
-    print(f"removed {node} from Home Assistant: cleared {len(ENTITIES)} entity configs and their states on "
+    print(f"removed {node} from Home Assistant: cleared {len(entities)} entity configs and their states on "
           f"{address.host}:{address.port}")
     return 0
 

@@ -58,7 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           description="Bots play a whole C-V3 tournament (8 players, 28 hands each) "
                           "at two tables, each its own process, through a broker. Without --broker a "
                           "private mosquitto is started on a free loopback port and stopped at the end.")
-    demo.add_argument("--broker", metavar="URL", help="use this broker instead of a private one")
+    demo.add_argument("--broker", metavar="URL", action="append",
+                      help="use this broker instead of a private one; on a broker set up by unox install "
+                      "broker, give it three times: the coordinator's, table1's and table2's address")
     demo.add_argument("--bots", choices=("heuristic", "random"), default="heuristic", help="bot strategy")
     demo.add_argument("--seed", metavar="N", default=0, type=int_in(0, SEED_MAX),
                       help=f"the same seed plays the same tournament, 0 to {SEED_MAX} (default 0: every "
@@ -172,7 +174,7 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
     fresh = new_plan(args) if args.resume is None else None
     _broker_accepts(address)
     try:
-        journal = ResultsJournal(args.journal or args.resume)
+        journal = ResultsJournal(args.journal or args.resume, durable="process")
     except JournalError as exc:
         raise CommandError(str(exc)) from exc
     try:
@@ -302,8 +304,8 @@ def run_demo(args: argparse.Namespace) -> int:
     from unox.tournament.join import TournamentError
 
     seed = args.seed  # 0 to SEED_MAX, checked by argparse (default 0)
-    if args.broker is not None:
-        _address(args.broker)
+    for url in args.broker or ():
+        _address(url)
 
     def report(standings: dict) -> None:
         _print_standings(standings, as_json=args.json)
