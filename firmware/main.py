@@ -90,6 +90,12 @@ class UsbIO:
     def write(self, data):
         self._out.write(data)
 
+    def wait(self, ms):
+        # sleeps up to `ms`, less when a byte comes in (a FIRE is read at once, not at the next tick);
+        # scheduled callbacks (the board's press) run meanwhile. ipoll allocates nothing.
+        for _ in self._poll.ipoll(ms):
+            break
+
 
 def keyboard_interrupt(char):
     # micropython.kbd_intr(char): -1 turns Ctrl-C off, 3 turns it back on
@@ -98,19 +104,31 @@ def keyboard_interrupt(char):
     micropython.kbd_intr(char)
 
 
+def scheduler():
+    # micropython.schedule where the port has it (the board's fast press); None elsewhere
+    try:
+        import micropython
+
+        return micropython.schedule
+    except (ImportError, AttributeError):
+        return None
+
+
 def run(machine, clock, io, wdt):
     # clock: the `time` module (ticks_ms, sleep_ms); tests pass a virtual one. wdt: the armed watchdog.
     board = app = None
     try:
-        board, app = boot(machine, io, clock.ticks_ms(), wdt, ticks=clock.ticks_ms)
+        board, app = boot(machine, io, clock.ticks_ms(), wdt, ticks=clock.ticks_ms, schedule=scheduler())
         keyboard_interrupt(-1)
+        wait = getattr(io, "wait", clock.sleep_ms)
         while not app.handover:
             step(board, app, clock.ticks_ms())
-            clock.sleep_ms(1)
+            wait(1)
         raise KeyboardInterrupt  # REPL asked for: stop as Ctrl-C stops it
     except KeyboardInterrupt:
         keyboard_interrupt(3)
         if board is not None:
+            board.arm_press(0)  # no press may start the motor from its timer in the REPL
             board.motor(0)
             board.tone(0)
         pause_watchdog(machine)
@@ -124,6 +142,7 @@ def stop_outputs(machine, board):
     # motor and buzzer off whatever state the board is in (None: it never came up)
     if board is not None:
         try:
+            board.arm_press(0)
             board.motor(0)
             board.tone(0)
         except Exception:
