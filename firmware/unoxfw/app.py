@@ -49,6 +49,7 @@ class App:
             for _ in range(4):
                 seed = (seed * 33) ^ board.battery_mv()
         self.link = Endpoint(io.write, epoch=seed * 31 + 7)
+        self.link.hold_acks = True
         self.beeper = Beeper(board)
         self.feeder = Feeder(board, self.settings)
         self.profile = Standalone(seed)
@@ -91,7 +92,10 @@ class App:
         data = self.io.read()
         if data:
             for seq, kind, args in self.link.receive(data, now_ms):
+                if kind != "FIRE":
+                    self.link.flush_acks()  # an ACK before its frame's reply, as ever
                 self._on_frame(seq, kind, args, now_ms)
+            self.link.flush_acks()  # a FIRE's: after its motor started (its encoding took ~0.4 ms first)
         self._check_link(now_ms)
         if self._pressed:
             self._check_pressed(now_ms)

@@ -16,6 +16,8 @@
 #     receive(data, now_ms) -> sequence of (seq, kind, args) new frames (ACKs consumed, dups dropped)
 #     poll(now_ms) -> int                                   frames retransmitted now (go-back-N, backoff)
 #     pending(seq) -> bool (sent, not ACKed yet); void(seq): an unACKed frame goes out as VOID from now on
+#     .hold_acks = True: the ACKs receive() owes wait for flush_acks() (the firmware starts a FIRE's motor
+#     before it writes the ACK; the same tick writes it)
 #     .session (bool), .peer_epoch, .epoch, .last_rx_ms, .unacked(), counters (retransmits, duplicates,
 #     overflows, ahead, delivered)
 #
@@ -235,6 +237,8 @@ class Endpoint:
         self.duplicates = 0
         self.overflows = 0
         self.ahead = 0  # frames dropped for arriving ahead of a gap (the gap's frames come again)
+        self.hold_acks = False  # True: ACKs wait for flush_acks() (the firmware acts on a FIRE first)
+        self._held = []
         self.delivered = 0  # frames delivered in order
 
     @property
@@ -297,7 +301,16 @@ class Endpoint:
         return len(self._unacked)
 
     def _ack(self, seq):
+        if self.hold_acks:
+            self._held.append((seq, self.peer_epoch))
+            return
         self._write(encode(0, "ACK", (f"{seq:02X}", self.peer_epoch)))
+
+    def flush_acks(self):
+        # hold_acks: the ACKs of what receive() delivered, written now (after the frames were acted on)
+        held, self._held = self._held, []
+        for seq, epoch in held:
+            self._write(encode(0, "ACK", (f"{seq:02X}", epoch)))
 
     def _on_ack(self, args):
         if len(args) != 2 or not _is_hex(args[0], 2) or args[1] != f"{self.epoch:04X}":
