@@ -66,9 +66,29 @@ try:
     import time
 
     from unoxfw.runner import boot, step
+
+    try:
+        from unoxfw.fast import read as _read  # native code where the port compiles it (the chip)
+    except (ImportError, SyntaxError):
+        _read = None
 except KeyboardInterrupt:
     pause_watchdog(machine)
     raise
+
+
+def _read_bytes(ipoll, readinto, one, buf):
+    # UsbIO's input loop where the port has no native code (unoxfw.fast.read is the same, compiled)
+    n = 0
+    while n < len(buf):
+        ready = False
+        for _ in ipoll(0):
+            ready = True
+        if not ready:
+            break
+        readinto(one)
+        buf[n] = one[0]
+        n += 1
+    return n
 
 
 class UsbIO:
@@ -84,17 +104,8 @@ class UsbIO:
         self._one = bytearray(1)
 
     def read(self):
-        n = 0
-        buf, one, ipoll, readinto = self._buf, self._one, self._poll.ipoll, self._in.readinto
-        while n < 64:
-            ready = False
-            for _ in ipoll(0):
-                ready = True
-            if not ready:
-                break
-            readinto(one)
-            buf[n] = one[0]
-            n += 1
+        buf = self._buf
+        n = (_read or _read_bytes)(self._poll.ipoll, self._in.readinto, self._one, buf)
         return bytes(buf[:n]) if n else b""
 
     def write(self, data):
