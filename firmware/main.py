@@ -61,6 +61,7 @@ def pause_watchdog(machine):
 
 
 try:
+    import gc
     import select
     import sys
     import time
@@ -144,6 +145,11 @@ def run(machine, clock, io, wdt):
         wait = getattr(io, "wait", clock.sleep_ms)
         while not app.handover:
             step(board, app, clock.ticks_ms())
+            if app.collect:
+                # after a fire, nothing waiting: a collection (about 10 ms on the chip) here rather than when
+                # the heap runs out, maybe as a press comes (its timer is armed from the loop's thread)
+                app.collect = False
+                gc.collect()
             wait(1)
         raise KeyboardInterrupt  # REPL asked for: stop as Ctrl-C stops it
     except KeyboardInterrupt:

@@ -59,6 +59,7 @@ class App:
         self._armed_cut = 0
         self.on_press = self._on_press  # bound once: the board's timer schedules it (unoxfw.board)
         self.asleep = False
+        self.collect = False  # a fire ended: main.py runs the garbage collector after this tick
         self.handover = False  # REPL asked for: main.py ends its loop into MicroPython's REPL
         self.link_lost = False
         self._lost_rx = None
@@ -317,9 +318,9 @@ class App:
             self.board.motor(0)  # a press's timer may have started it (unoxfw.board, the fast press)
             self._finish_fire((0, n, "battery", "-"), now_ms)
             return
-        if n > 0 and not self.board.lid_open():
-            self.beeper.play("firing", now_ms)
         result = self.feeder.start(n, now_ms)
+        if n > 0 and not self.board.lid_open():
+            self.beeper.play("firing", now_ms)  # after the motor started: the same tick
         if result:
             self._finish_fire(result, now_ms)
 
@@ -345,6 +346,7 @@ class App:
             fired -= self.feeder.wedged  # still inside the launcher: the lid goes up and it goes back
         ref, fire_id = self._fire_ref, self._fire_id
         self._fire_ref = self._fire_id = 0
+        self.collect = True  # main.py collects garbage now, not when the collector would at a later press
         self.counted += fired
         self.last_fault = fault
         self._activity = now_ms
@@ -485,7 +487,7 @@ class App:
             return
         self._beat = now_ms
         peer = self.link.peer_epoch or "0000"
-        self.link.send_unreliable("HEARTBEAT", (f"{self.link.epoch:04X}", peer, self.mode()))
+        self.link.send_unreliable("HEARTBEAT", (self.link.epoch_hex(), peer, self.mode()))
 
 
 def _parse_id(text):
