@@ -94,8 +94,8 @@ def _read_bytes(ipoll, readinto, one, buf):
 
 class UsbIO:
     # Non-blocking stdin: RP2 USB stdin has no partial reads, so poll and read one byte at a time, with
-    # nothing allocated per byte (ipoll, readinto one preallocated byte): poll() and read(1) allocated three
-    # objects a byte, about 0.1 ms a byte on the chip, 4 ms for a FIRE and its ACK.
+    # nothing allocated per byte (ipoll, readinto one preallocated byte; the loop in native code on the chip):
+    # poll() and read(1) allocate three objects a byte (docs/benchmarks.md, issue 22's second round).
     def __init__(self):
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
@@ -141,15 +141,11 @@ def run(machine, clock, io, wdt):
     board = app = None
     try:
         board, app = boot(machine, io, clock.ticks_ms(), wdt, ticks=clock.ticks_ms, schedule=scheduler())
+        app.collect = gc.collect  # as each fire ends, before its result (unoxfw.app)
         keyboard_interrupt(-1)
         wait = getattr(io, "wait", clock.sleep_ms)
         while not app.handover:
             step(board, app, clock.ticks_ms())
-            if app.collect:
-                # after a fire, nothing waiting: a collection (about 10 ms on the chip) here rather than when
-                # the heap runs out, maybe as a press comes (its timer is armed from the loop's thread)
-                app.collect = False
-                gc.collect()
             wait(1)
         raise KeyboardInterrupt  # REPL asked for: stop as Ctrl-C stops it
     except KeyboardInterrupt:

@@ -59,7 +59,7 @@ class App:
         self._armed_cut = 0
         self.on_press = self._on_press  # bound once: the board's timer schedules it (unoxfw.board)
         self.asleep = False
-        self.collect = False  # a fire ended: main.py runs the garbage collector after this tick
+        self.collect = None  # gc.collect (main.py on the chip): run as each fire ends, before its result
         self.handover = False  # REPL asked for: main.py ends its loop into MicroPython's REPL
         self.link_lost = False
         self._lost_rx = None
@@ -344,9 +344,12 @@ class App:
         fired, n, fault, detail = result
         if fault == "jam" and detail == "wedged":
             fired -= self.feeder.wedged  # still inside the launcher: the lid goes up and it goes back
+        if self.collect is not None:
+            # the collector runs now, before the result goes out (about 10 ms on the chip), not when the heap
+            # runs out at some later moment, maybe as a press comes (its timer is armed from this thread)
+            self.collect()
         ref, fire_id = self._fire_ref, self._fire_id
         self._fire_ref = self._fire_id = 0
-        self.collect = True  # main.py collects garbage now, not when the collector would at a later press
         self.counted += fired
         self.last_fault = fault
         self._activity = now_ms
