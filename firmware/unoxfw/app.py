@@ -8,6 +8,9 @@
 # with QUERY id what one of them fired. Standalone fires wait in a queue (the last _MAX_ALONE) and go to the
 # host as ALONE frames whenever a host is there, until it acknowledges each with TAKEN.
 # Frames, fields and beep patterns: docs/protocol.md.
+# On the chip (issue 22): on_press is what the board's press timer schedules (the press taken at once, not at
+# the next tick); each tick ends by arming the board for a standalone press that would start the motor at
+# once (_arm_press: the timer then starts it); collect (gc.collect, set by main.py) runs as each fire ends.
 
 from unoxfw import __version__
 from unoxfw.feeder import Feeder
