@@ -61,34 +61,62 @@ def pause_watchdog(machine):
 
 
 try:
+    import gc
     import select
     import sys
     import time
 
     from unoxfw.runner import boot, step
+
+    try:
+        from unoxfw.fast import read as _read  # native code where the port compiles it (the chip)
+    except (ImportError, SyntaxError):
+        _read = None
 except KeyboardInterrupt:
     pause_watchdog(machine)
     raise
 
 
+def _read_bytes(ipoll, readinto, one, buf):
+    # UsbIO's input loop where the port has no native code (unoxfw.fast.read is the same, compiled)
+    n = 0
+    while n < len(buf):
+        ready = False
+        for _ in ipoll(0):
+            ready = True
+        if not ready:
+            break
+        readinto(one)
+        buf[n] = one[0]
+        n += 1
+    return n
+
+
 class UsbIO:
-    # Non-blocking stdin: RP2 USB stdin has no partial reads, so poll and read one byte at a time.
+    # Non-blocking stdin: RP2 USB stdin has no partial reads, so poll and read one byte at a time, with
+    # nothing allocated per byte (ipoll, readinto one preallocated byte; the loop in native code on the chip):
+    # poll() and read(1) allocate three objects a byte (docs/benchmarks.md, issue 22's second round).
     def __init__(self):
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._buf = bytearray(64)
+        self._one = bytearray(1)
 
     def read(self):
-        n = 0
-        while n < len(self._buf) and self._poll.poll(0):
-            self._buf[n] = self._in.read(1)[0]
-            n += 1
-        return bytes(self._buf[:n]) if n else b""
+        buf = self._buf
+        n = (_read or _read_bytes)(self._poll.ipoll, self._in.readinto, self._one, buf)
+        return bytes(buf[:n]) if n else b""
 
     def write(self, data):
         self._out.write(data)
+
+    def wait(self, ms):
+        # sleeps up to `ms`, less when a byte comes in (a FIRE is read at once, not at the next tick);
+        # scheduled callbacks (the board's press) run meanwhile. ipoll allocates nothing.
+        for _ in self._poll.ipoll(ms):
+            break
 
 
 def keyboard_interrupt(char):
@@ -98,19 +126,32 @@ def keyboard_interrupt(char):
     micropython.kbd_intr(char)
 
 
+def scheduler():
+    # micropython.schedule where the port has it (the board's fast press); None elsewhere
+    try:
+        import micropython
+
+        return micropython.schedule
+    except (ImportError, AttributeError):
+        return None
+
+
 def run(machine, clock, io, wdt):
     # clock: the `time` module (ticks_ms, sleep_ms); tests pass a virtual one. wdt: the armed watchdog.
     board = app = None
     try:
-        board, app = boot(machine, io, clock.ticks_ms(), wdt, ticks=clock.ticks_ms)
+        board, app = boot(machine, io, clock.ticks_ms(), wdt, ticks=clock.ticks_ms, schedule=scheduler())
+        app.collect = gc.collect  # as each fire ends, before its result (unoxfw.app)
         keyboard_interrupt(-1)
+        wait = getattr(io, "wait", clock.sleep_ms)
         while not app.handover:
             step(board, app, clock.ticks_ms())
-            clock.sleep_ms(1)
+            wait(1)
         raise KeyboardInterrupt  # REPL asked for: stop as Ctrl-C stops it
     except KeyboardInterrupt:
         keyboard_interrupt(3)
         if board is not None:
+            board.arm_press(0)  # no press may start the motor from its timer in the REPL
             board.motor(0)
             board.tone(0)
         pause_watchdog(machine)
@@ -124,6 +165,7 @@ def stop_outputs(machine, board):
     # motor and buzzer off whatever state the board is in (None: it never came up)
     if board is not None:
         try:
+            board.arm_press(0)
             board.motor(0)
             board.tone(0)
         except Exception:

@@ -171,5 +171,76 @@ class TestBoard(unittest.TestCase):
         self.assertEqual(board.beam_changed_ms(999), 256)
 
 
+    # ---- the fast press (issue 22): the board's timer at the glitch filter's end, not the loop ----------
+    def _fast_rig(self, connect=False):
+        from unoxfw.profile import Standalone
+
+        seed = 1
+        while Standalone(seed).next_count() == 0:
+            seed += 1  # a boot whose first standalone draw fires
+        rig = Rig(machine, cards=20, seed=seed, timed=True)
+        rig.board.use_schedule(lambda f, arg: f(arg), rig.app.on_press)  # micropython.schedule, run at once
+        if connect:
+            rig.connect()
+        rig.run(20)
+        return rig
+
+    def _at(self, rig, ms):
+        # time passes with no loop tick: only the timers run, as IRQs do while the loop is elsewhere
+        rig.now += ms
+        machine.run_timers(rig.now)
+
+    def test_a_standalone_press_starts_the_motor_from_its_timer_2_ms_after_the_fall(self):
+        rig = self._fast_rig()
+        draw = rig.app._draw
+        rig.pin("button").drive(0)
+        self._at(rig, 1)
+        self.assertEqual(rig.motor(), 0)  # inside the glitch filter: nothing yet
+        self._at(rig, 1)
+        self.assertTrue(rig.motor() > 0)  # the filter's end: started with no loop tick since the fall
+        self.assertEqual(rig.app.presses_taken, 1)
+        self.assertTrue(rig.app.feeder.busy())  # the app took it as a standalone fire at once
+        rig._release_at = rig.now + 40
+        rig.run(4000)
+        self.assertEqual(rig.fired, draw)
+        self.assertEqual(rig.app.counted, draw)
+        self.assertEqual(rig.app.presses_taken, 1)
+        self.assertEqual(rig.motor(), 0)
+
+    def test_a_glitch_shorter_than_the_filter_never_starts_the_motor(self):
+        rig = self._fast_rig()
+        rig.pin("button").drive(0)
+        self._at(rig, 1)
+        rig.pin("button").drive(1)
+        self._at(rig, 1)
+        self.assertEqual(rig.motor(), 0)
+        rig.run(200)
+        self.assertEqual(rig.app.presses_taken, 0)
+        self.assertEqual(rig.motor(), 0)
+
+    def test_a_hosted_press_sends_its_button_from_the_timer_and_starts_no_motor(self):
+        rig = self._fast_rig(connect=True)
+        rig.io.out = b""
+        rig.pin("button").drive(0)
+        self._at(rig, 2)
+        self.assertIn(b" BUTTON 1 ", rig.io.out)  # written with no loop tick since the fall
+        self.assertEqual(rig.motor(), 0)
+        self.assertFalse(rig.app.feeder.busy())
+
+    def test_a_press_during_a_fire_leaves_the_motor_to_the_feeder(self):
+        rig = self._fast_rig(connect=True)
+        rig.fire(3)
+        rig.run(60)
+        self.assertTrue(rig.app.feeder.busy())
+        rig.io.out = b""
+        rig.pin("button").drive(0)
+        self._at(rig, 2)
+        self.assertIn(b" BUTTON 1 ", rig.io.out)
+        rig._release_at = rig.now + 40
+        rig.run(6000)
+        self.assertEqual(rig.fired, 3)
+        self.assertEqual(rig.frames("FIRED")[0][2][:3], ("3", "3", "-"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -8,6 +8,9 @@
 # with QUERY id what one of them fired. Standalone fires wait in a queue (the last _MAX_ALONE) and go to the
 # host as ALONE frames whenever a host is there, until it acknowledges each with TAKEN.
 # Frames, fields and beep patterns: docs/protocol.md.
+# On the chip (issue 22): on_press is what the board's press timer schedules (the press taken at once, not at
+# the next tick); each tick ends by arming the board for a standalone press that would start the motor at
+# once (_arm_press: the timer then starts it); collect (gc.collect, set by main.py) runs as each fire ends.
 
 from unoxfw import __version__
 from unoxfw.feeder import Feeder
@@ -49,10 +52,17 @@ class App:
             for _ in range(4):
                 seed = (seed * 33) ^ board.battery_mv()
         self.link = Endpoint(io.write, epoch=seed * 31 + 7)
+        self.link.hold_acks = True
         self.beeper = Beeper(board)
         self.feeder = Feeder(board, self.settings)
         self.profile = Standalone(seed)
+        self._draw = self.profile.next_count()  # the next standalone fire's count, drawn ahead (fast press)
+        self._ticking = False
+        self._armed = 0
+        self._armed_cut = 0
+        self.on_press = self._on_press  # bound once: the board's timer schedules it (unoxfw.board)
         self.asleep = False
+        self.collect = None  # gc.collect (main.py on the chip): run as each fire ends, before its result
         self.handover = False  # REPL asked for: main.py ends its loop into MicroPython's REPL
         self.link_lost = False
         self._lost_rx = None
@@ -82,10 +92,14 @@ class App:
 
     # ---- the step -------------------------------------------------------------------------------
     def tick(self, now_ms):
+        self._ticking = True
         data = self.io.read()
         if data:
             for seq, kind, args in self.link.receive(data, now_ms):
+                if kind != "FIRE":
+                    self.link.flush_acks()  # an ACK before its frame's reply, as ever
                 self._on_frame(seq, kind, args, now_ms)
+            self.link.flush_acks()  # a FIRE's: after its motor started (its encoding took ~0.4 ms first)
         self._check_link(now_ms)
         if self._pressed:
             self._check_pressed(now_ms)
@@ -98,6 +112,42 @@ class App:
         self.beeper.tick(now_ms)
         self.link.poll(now_ms)
         self._heartbeat(now_ms)
+        if self.board.press_due():
+            self._check_button(now_ms)  # the timer took a press during this tick
+        self._arm_press()
+        self._ticking = False
+
+    def _on_press(self, _arg):
+        # scheduled by the board's timer when it took a press: at once, unless a tick is running (which
+        # takes it at its end). The BUTTON, or the standalone fire, need not wait for the next tick.
+        if not self._ticking and not self.handover:
+            self._ticking = True
+            self._check_button(self.board.now_ms())
+            self._arm_press()
+            self._ticking = False
+
+    def _arm_press(self):
+        # A standalone press that would start the motor forward at once has it started by the board's timer
+        # at the glitch filter's end (unoxfw.board): alone, awake, idle, its drawn count > 0, the lid shut,
+        # the pack above crit_mv, the feeder ready to spin forward. Anything else: the loop decides.
+        value = 0
+        if (self._draw > 0 and not self.connected() and not self.asleep and not self._queued
+                and not self.handover and not self.lid and self.mv >= self._s["crit_mv"]
+                and self.feeder.ready()):
+            value = self.feeder.duty()
+        cut = self.feeder.cut_ms()
+        if value != self._armed or cut != self._armed_cut:
+            self._armed, self._armed_cut = value, cut
+            self.board.arm_press(value, cut)
+
+    def _disarm(self):
+        self._armed = 0
+        self.board.arm_press(0)
+
+    def _next_draw(self):
+        count = self._draw
+        self._draw = self.profile.next_count()
+        return count
 
     def connected(self):
         return self.link.session and not self.link_lost
@@ -158,6 +208,7 @@ class App:
         # after a run-down: main.py ends its loop after this tick, with Ctrl-C enabled again and the
         # watchdog paused (firmware/main.py); a fire it cuts gets no FIRED (the next boot knows nothing
         # of it).
+        self._disarm()
         self.board.cut_cancel()
         self.board.motor(0)
         self.beeper.stop()
@@ -263,14 +314,16 @@ class App:
 
     # ---- firing ---------------------------------------------------------------------------------
     def _start_fire(self, n, ref, now_ms):
+        self._disarm()  # the feeder owns the motor from here: no press may start it
         self._fire_ref = ref
         self._activity = now_ms
         if n > 0 and self.mv < self._s["crit_mv"]:
+            self.board.motor(0)  # a press's timer may have started it (unoxfw.board, the fast press)
             self._finish_fire((0, n, "battery", "-"), now_ms)
             return
-        if n > 0 and not self.board.lid_open():
-            self.beeper.play("firing", now_ms)
         result = self.feeder.start(n, now_ms)
+        if n > 0 and not self.board.lid_open():
+            self.beeper.play("firing", now_ms)  # after the motor started: the same tick
         if result:
             self._finish_fire(result, now_ms)
 
@@ -288,12 +341,16 @@ class App:
             self._finish_fire(result, now_ms)
             while self._queued and not self.feeder.busy():
                 self._queued -= 1  # a press taken while alone and firing: its own fire now
-                self._start_fire(self.profile.next_count(), 0, now_ms)
+                self._start_fire(self._next_draw(), 0, now_ms)
 
     def _finish_fire(self, result, now_ms):
         fired, n, fault, detail = result
         if fault == "jam" and detail == "wedged":
             fired -= self.feeder.wedged  # still inside the launcher: the lid goes up and it goes back
+        if self.collect is not None:
+            # the collector runs now, before the result goes out (about 10 ms on the chip), not when the heap
+            # runs out at some later moment, maybe as a press comes (its timer is armed from this thread)
+            self.collect()
         ref, fire_id = self._fire_ref, self._fire_id
         self._fire_ref = self._fire_id = 0
         self.counted += fired
@@ -326,6 +383,11 @@ class App:
             return
         self.beeper.play("press", now_ms)  # L1: at once, without waiting for the host
         self.presses_taken += 1
+        if self.board.press_started():
+            # the board's timer started the motor for this press (armed: alone, the feeder idle): it is a
+            # standalone fire whatever came since
+            self._start_fire(self._next_draw(), 0, now_ms)
+            return
         if self.connected() and (self.link.unacked() >= self.link.window - 1 or self._silent(now_ms)):
             # the host has not ACKed a window of frames, or has been quiet for silence_ms (a pulled cable):
             # it is not hearing us. A BUTTON now could push an unACKed frame out of the window for good, or
@@ -341,7 +403,7 @@ class App:
             if self._queued < _MAX_QUEUED:
                 self._queued += 1  # alone and firing: this press fires once the motor stops
         else:
-            self._start_fire(self.profile.next_count(), 0, now_ms)
+            self._start_fire(self._next_draw(), 0, now_ms)
 
     def _silent(self, now_ms):
         last = self.link.last_rx_ms
@@ -431,7 +493,7 @@ class App:
             return
         self._beat = now_ms
         peer = self.link.peer_epoch or "0000"
-        self.link.send_unreliable("HEARTBEAT", (f"{self.link.epoch:04X}", peer, self.mode()))
+        self.link.send_unreliable("HEARTBEAT", (self.link.epoch_hex(), peer, self.mode()))
 
 
 def _parse_id(text):

@@ -6,6 +6,8 @@
 #   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(), take_press(now_ms),
 #   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
 #   cut_after(ms), cut_cancel(), use_wdt(wdt); .uid: machine.unique_id() as lower-case hex
+#   use_schedule(schedule, on_press): the fast press (below); arm_press(value): the motor value a press
+#   starts the motor at from its timer (0: none); press_started(): True once when a press did
 #
 # The beam and button interrupt handlers only increment a counter: they allocate nothing (small ints).
 # cut_after(ms) arms a one-shot machine.Timer whose callback stops the motor: a backstop for the on-time cap
@@ -24,6 +26,13 @@
 # (a press shorter than the loop's lateness). After a press nothing more counts until the button has been
 # up and quiet for _REARM_MS, so release chatter is never a second press. Without `ticks` the edges are
 # stamped with the loop's last time (take_press's now_ms): the same rules, at the loop's resolution.
+# The fast press (issue 22, on the chip: main.py passes micropython.schedule): the first fall schedules a
+# one-shot hard Timer at _PRESS_MIN_MS after it (armed from thread context: a soft timer is not inserted from
+# an IRQ). When it fires and the button is still down, the press is taken there and then: if the app armed a
+# motor value (a standalone fire that would start forward at once: arm_press), the timer starts the motor
+# itself, with the on-time backstop already armed, and on_press is scheduled so the app takes the press at
+# the next bytecode instead of the loop's next tick. A button that is up at that moment (bounce) is left to
+# take_press, as without it. A glitch never starts the motor: the level is read at the filter's end.
 
 try:
     from micropython import const
@@ -85,6 +94,19 @@ class Board:
         self._wdt = None
         self._timer = None
         self.cuts = 0
+        self._cut_cb = self._on_cut  # bound once: a hard IRQ may not allocate one
+        self._schedule = None
+        self._on_press = None
+        self._press_timer = None
+        self._arm_cb = self._arm_due
+        self._due_cb = self._on_press_due
+        self._press_value = 0  # arm_press: the motor value a press starts at (0: the timer starts nothing)
+        self._press_duty = 0
+        self._press_cut = 0
+        self._cut_armed = False  # the backstop runs for the press the timer may start the motor for
+        self._due = False  # the timer took the press; take_press reports it
+        self._started = False  # ... and started the motor
+        self._scheduled = False
         if ticks is None:
             self._beam.irq(self._on_beam, pin.IRQ_FALLING)
         else:
@@ -119,12 +141,92 @@ class Board:
             self._button_fell = now
             if self._button_first < 0:
                 self._button_first = now
+                if self._schedule is not None and self._button_armed and not self._scheduled:
+                    self._scheduled = True
+                    try:
+                        self._schedule(self._arm_cb, 0)
+                    except RuntimeError:  # the schedule queue is full: take_press takes it
+                        self._scheduled = False
         elif ticks_diff(now, self._button_fell) >= _PRESS_MIN_MS:
             self._button_long = True
+
+    def use_schedule(self, schedule, on_press):
+        # micropython.schedule, and what it runs when the timer took a press (the app's handler)
+        self._schedule = schedule
+        self._on_press = on_press
+        self._press_timer = self._machine.Timer(-1)
+        if self._timer is None:
+            self._timer = self._machine.Timer(-1)
+
+    def arm_press(self, value, cut_ms=0):
+        # the motor value (forward) the next press starts the motor at from its timer, and the on-time
+        # backstop it runs under (cut_after's ms); 0 disarms. Set by the loop only.
+        self._press_duty = 0
+        self._press_value = value
+        self._press_cut = cut_ms
+        if value > 0 and cut_ms > 0:
+            self._press_duty = int(value * _FULL) if value < 1 else _FULL
+
+    def press_started(self):
+        # True once after the timer started the motor for a press
+        started = self._started
+        self._started = False
+        return started
+
+    def now_ms(self):
+        # the clock the button's edges are stamped with
+        return self._button_ticks()
+
+    def press_due(self):
+        return self._due
+
+    def _arm_due(self, _arg):
+        # thread context (scheduled by the first fall): the timer at _PRESS_MIN_MS after that fall
+        self._scheduled = False
+        first = self._button_first
+        if first < 0 or not self._button_armed:
+            return
+        left = _PRESS_MIN_MS - ticks_diff(self._button_ticks(), first)
+        timer = self._machine.Timer
+        self._cut_armed = False
+        if self._press_duty and not self._motor:
+            # the backstop first, here in thread context (the timer's IRQ may not insert a timer): it covers
+            # the motor the press may start; a press that never starts it leaves it to stop nothing (a fire
+            # started meanwhile arms its own, cut_after, in its place)
+            self._timer.init(mode=timer.ONE_SHOT, period=self._press_cut + (left if left > 0 else 0),
+                             callback=self._cut_cb, hard=True)
+            self._cut_armed = True
+        if left <= 0:
+            self._on_press_due(None)
+            return
+        self._press_timer.init(mode=timer.ONE_SHOT, period=left, callback=self._due_cb, hard=True)
+
+    def _on_press_due(self, _timer):
+        # hard IRQ: the glitch filter's end. Allocates nothing (small ints, objects that exist).
+        if self._button.value() != 0 or self._button_first < 0 or not self._button_armed or self._due:
+            return
+        self._due = True
+        duty = self._press_duty
+        if duty and self._cut_armed and not self._motor and self._lid.value() == 0:
+            self._press_duty = 0
+            self._in2.duty_u16(0)
+            self._in1.duty_u16(duty)
+            self._motor = self._press_value
+            self._started = True
+        self._cut_armed = False
+        if self._on_press is not None:
+            try:
+                self._schedule(self._on_press, 0)
+            except RuntimeError:  # the queue is full: the loop's next tick takes the press
+                pass
 
     def take_press(self, now_ms):
         # True once per press (see the header); called by the loop every tick
         self._loop_ms = now_ms
+        if self._due:
+            self._due = False
+            self._button_armed = False
+            return True
         if not self._button_armed:
             if self._button.value() == 1 and ticks_diff(now_ms, self._button_at) >= _REARM_MS:
                 self._button_armed = True
@@ -215,7 +317,7 @@ class Board:
         if self._timer is None:
             self._timer = self._machine.Timer(-1)  # -1: a virtual timer, as the rp2 stubs ask
         timer = self._machine.Timer
-        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._on_cut, hard=True)
+        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._cut_cb, hard=True)
 
     def cut_cancel(self):
         if self._timer is not None:

@@ -10,6 +10,7 @@
 #   crc(data, start, end, table) -> CRC-16/CCITT-FALSE of data[start:end]
 #   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip
 #   feed(decoder, data) -> [(seq, kind, args), ...]; unoxfw.link.Decoder.feed on the chip
+#   read(ipoll, readinto, one, buf) -> n: main.py's USB input loop in native code
 
 import micropython
 
@@ -39,13 +40,11 @@ def crc(data, start: int, end: int, table) -> int:
 
 
 @micropython.viper
-def _frame(seq: int, kind, body, fields: int, out, table) -> bool:
-    # out = "SS KIND body CCCC\n" when seq is 0..255, the kind 1-12 of A-Z and _, and body `fields` fields
-    # of printable ASCII parted by single spaces; else False (out is then garbage)
+def _head(seq: int, kind, out) -> int:
+    # out[0:] = "SS KIND" when seq is 0..255 and the kind 1-12 of A-Z and _; returns its length, else 0
     o = ptr8(out)
-    size = int(len(out))
-    if seq < 0 or seq > 255 or size > 160:
-        return False
+    if seq < 0 or seq > 255:
+        return 0
     h = ptr8(_HEXB)
     o[0] = h[seq >> 4]
     o[1] = h[seq & 15]
@@ -53,37 +52,47 @@ def _frame(seq: int, kind, body, fields: int, out, table) -> bool:
     k = ptr8(kind)
     nk = int(len(kind))
     if nk < 1 or nk > 12:
-        return False
+        return 0
     i = 0
     while i < nk:
         c = k[i]
         if not ((c >= 65 and c <= 90) or c == 95):
-            return False
+            return 0
         o[3 + i] = c
         i += 1
-    n = 3 + nk
-    if fields:
-        b = ptr8(body)
-        nb = int(len(body))
-        o[n] = 32
+    return 3 + nk
+
+
+@micropython.viper
+def _arg(arg, out, n: int) -> int:
+    # out[n:] = " " + arg when arg is 1+ bytes of printable ASCII without spaces; returns the new length,
+    # else 0
+    o = ptr8(out)
+    a = ptr8(arg)
+    na = int(len(arg))
+    if na < 1 or n + 1 + na > int(len(out)):
+        return 0
+    o[n] = 32
+    n += 1
+    i = 0
+    while i < na:
+        c = a[i]
+        if c <= 32 or c > 126:
+            return 0
+        o[n] = c
         n += 1
-        spaces = 0
-        prev = 32
-        i = 0
-        while i < nb:
-            c = b[i]
-            if c < 32 or c > 126:
-                return False
-            if c == 32:
-                if prev == 32:
-                    return False
-                spaces += 1
-            prev = c
-            o[n] = c
-            n += 1
-            i += 1
-        if prev == 32 or spaces != fields - 1:
-            return False
+        i += 1
+    return n
+
+
+@micropython.viper
+def _tail(out, n: int, table) -> bool:
+    # out[n:] = " CCCC\n", the CRC of out[:n]; True when that fills out exactly (at most 160 bytes)
+    o = ptr8(out)
+    size = int(len(out))
+    if size > 160 or n + 6 != size:
+        return False
+    h = ptr8(_HEXB)
     t = ptr16(table)
     c = 0xFFFF
     i = 0
@@ -96,20 +105,33 @@ def _frame(seq: int, kind, body, fields: int, out, table) -> bool:
     o[n + 3] = h[(c >> 4) & 15]
     o[n + 4] = h[c & 15]
     o[n + 5] = 10
-    return n + 6 == size
+    return True
 
 
 @micropython.native
 def encode(seq, kind, args=()):
-    if args:
-        body = " ".join(map(str, args))
-        out = bytearray(len(kind) + len(body) + 10)
-    else:
-        body = kind
-        out = bytearray(len(kind) + 9)
-    if _frame(seq, kind, body, len(args), out, _table):
+    # each argument is written by _arg straight into the frame: no joined str (a new str costs the chip
+    # ~0.1 ms: it is looked up among the interned strings)
+    size = len(kind) + 9
+    for arg in args:
+        if type(arg) is not str:
+            return _encode_mixed(seq, kind, args)
+        size += len(arg) + 1
+    out = bytearray(size)
+    n = _head(seq, kind, out)
+    if n:
+        for arg in args:
+            n = _arg(arg, out, n)
+            if not n:
+                break
+    if n and _tail(out, n, _table):
         return out
     return _refuse(seq, kind, args)  # raises ValueError, saying why (or frames what this code cannot)
+
+
+def _encode_mixed(seq, kind, args):
+    # an argument that is not a str (an int): each made a str first
+    return encode(seq, kind, tuple([str(arg) for arg in args]))
 
 
 @micropython.viper
@@ -192,6 +214,21 @@ def _line(buf, n: int, table) -> int:
 
 
 _NONE = ()
+# the kinds the firmware receives (docs/protocol.md), as bytes -> the same str: no str made for them
+_KINDS = {
+    b"ACK": "ACK",
+    b"HEARTBEAT": "HEARTBEAT",
+    b"HELLO": "HELLO",
+    b"FIRE": "FIRE",
+    b"BEEP": "BEEP",
+    b"STATUS": "STATUS",
+    b"ABORT": "ABORT",
+    b"CONFIG": "CONFIG",
+    b"QUERY": "QUERY",
+    b"TAKEN": "TAKEN",
+    b"REPL": "REPL",
+    b"VOID": "VOID",
+}
 
 
 @micropython.native
@@ -211,11 +248,27 @@ def feed(dec, data):
             break
         seq = 0 if bad or not n else _line(buf, n, _table)
         if seq:
-            parts = str(buf[:n], "ascii").split(" ")
+            # split as bytes (a str's split cost ~0.55 ms a frame: each new str is looked up among the
+            # interned strings); then only the kind (mostly from _KINDS) and the arguments become str
+            parts = bytes(buf[: n - 5]).split(b" ")
+            kind = _KINDS.get(parts[1])
+            if kind is None:
+                kind = str(parts[1], "ascii")
+            k = len(parts)
+            if k == 2:
+                args = _NONE
+            elif k == 3:
+                args = (str(parts[2], "ascii"),)
+            elif k == 4:
+                args = (str(parts[2], "ascii"), str(parts[3], "ascii"))
+            elif k == 5:
+                args = (str(parts[2], "ascii"), str(parts[3], "ascii"), str(parts[4], "ascii"))
+            else:
+                args = tuple([str(part, "ascii") for part in parts[2:]])
             dec.frames += 1
             if out is _NONE:
                 out = []
-            out.append((seq - 1, parts[1], tuple(parts[2:-1])))
+            out.append((seq - 1, kind, args))
         elif bad or n:
             dec.errors += 1
         n = 0
@@ -224,3 +277,21 @@ def feed(dec, data):
     dec._n = n
     dec._bad = bad == 1
     return out
+
+
+@micropython.native
+def read(ipoll, readinto, one, buf):
+    # main.py's UsbIO.read: up to len(buf) bytes into buf, one at a time while ipoll(0) says one is there
+    # (RP2 USB stdin has no partial reads); native code, nothing allocated. Returns how many.
+    n = 0
+    size = len(buf)
+    while n < size:
+        ready = False
+        for _ in ipoll(0):
+            ready = True
+        if not ready:
+            break
+        readinto(one)
+        buf[n] = one[0]
+        n += 1
+    return n

@@ -248,6 +248,8 @@ class Feeder:
         self._dir = 0  # the last drive's direction (1, -1) until a brake of _BRAKE_MS; 0 after one
         self._lid_at = -1  # when the lid was first read open in this fire (-1: shut)
         self._cmd = 0  # what the feeder drives: a motor value, or _BRAKED (restored after a lid spike)
+        self._duty_pct = -1
+        self._duty_value = 0
 
     def busy(self):
         return self._phase != _IDLE
@@ -258,6 +260,22 @@ class Feeder:
 
     def _duty(self):
         return self._s["duty"] / 100
+
+    def duty(self):
+        # the forward motor value (cached: a float per loop tick would feed the collector)
+        pct = self._s["duty"]
+        if pct != self._duty_pct:
+            self._duty_pct = pct
+            self._duty_value = pct / 100
+        return self._duty_value
+
+    def cut_ms(self):
+        # the backstop's delay for a fire (Board.cut_after)
+        return self._s["max_on_ms"] + _CUT_MARGIN_MS
+
+    def ready(self):
+        # idle, and a fire started now would drive forward at once (no brake, no pull-back first)
+        return self._phase == _IDLE and self._dir >= 0 and (self._clean or self._board.beam_blocked())
 
     def start(self, n, now_ms):
         self._n = n
@@ -280,6 +298,7 @@ class Feeder:
         if n <= 0:
             return (0, n, None, "-")
         if self._board.lid_open():
+            self._drive(0)  # a press's timer may have started it (unoxfw.board, the fast press)
             return (0, n, "lid", "-")
         self._t0 = now_ms
         self.blocks.start(self._board.beam_blocked(), self._s["duty"], now_ms)

@@ -16,6 +16,9 @@
 #     receive(data, now_ms) -> sequence of (seq, kind, args) new frames (ACKs consumed, dups dropped)
 #     poll(now_ms) -> int                                   frames retransmitted now (go-back-N, backoff)
 #     pending(seq) -> bool (sent, not ACKed yet); void(seq): an unACKed frame goes out as VOID from now on
+#     .hold_acks = True: the ACKs receive() owes wait for flush_acks() (the firmware starts a FIRE's motor
+#     before it writes the ACK; the same tick writes it)
+#     epoch_hex() -> the own epoch in 4 hex digits
 #     .session (bool), .peer_epoch, .epoch, .last_rx_ms, .unacked(), counters (retransmits, duplicates,
 #     overflows, ahead, delivered)
 #
@@ -235,7 +238,19 @@ class Endpoint:
         self.duplicates = 0
         self.overflows = 0
         self.ahead = 0  # frames dropped for arriving ahead of a gap (the gap's frames come again)
+        self._epoch_made = None
+        self._epoch_hex = ""
+        self.hold_acks = False  # True: ACKs wait for flush_acks() (the firmware acts on a FIRE first)
+        self._held = []
         self.delivered = 0  # frames delivered in order
+
+    def epoch_hex(self):
+        # the own epoch in 4 hex digits, made once per epoch (every ACK names it; a new str costs the chip
+        # ~0.1 ms)
+        if self._epoch_made != self.epoch:
+            self._epoch_made = self.epoch
+            self._epoch_hex = f"{self.epoch:04X}"
+        return self._epoch_hex
 
     @property
     def session(self):
@@ -281,7 +296,7 @@ class Endpoint:
         self._unacked = []
         self._replies = []
         self._wait = self.retransmit_ms
-        return self.send("HELLO", tuple(args) + (f"{self.epoch:04X}",), now_ms, reply_to)
+        return self.send("HELLO", tuple(args) + (self.epoch_hex(),), now_ms, reply_to)
 
     def poll(self, now_ms):
         # Retransmit after retransmit_ms, doubling the wait (up to 4x) while nothing gets ACKed, so a
@@ -297,10 +312,19 @@ class Endpoint:
         return len(self._unacked)
 
     def _ack(self, seq):
+        if self.hold_acks:
+            self._held.append((seq, self.peer_epoch))
+            return
         self._write(encode(0, "ACK", (f"{seq:02X}", self.peer_epoch)))
 
+    def flush_acks(self):
+        # hold_acks: the ACKs of what receive() delivered, written now (after the frames were acted on)
+        held, self._held = self._held, []
+        for seq, epoch in held:
+            self._write(encode(0, "ACK", (f"{seq:02X}", epoch)))
+
     def _on_ack(self, args):
-        if len(args) != 2 or not _is_hex(args[0], 2) or args[1] != f"{self.epoch:04X}":
+        if len(args) != 2 or args[1] != self.epoch_hex() or not _is_hex(args[0], 2):
             return
         seq = int(args[0], 16)
         for i in range(len(self._unacked)):

@@ -5,6 +5,8 @@
 #       after it armed the watchdog (machine.WDT(timeout=WDT_MS), its first line): start, then hand the WDT
 #       to the board.
 #       The simulator boots the same way, in the same order.
+#       schedule: micropython.schedule (main.py on the chip): the board's timer takes a press at the glitch
+#       filter's end, and a standalone one starts the motor there (unoxfw.board, the fast press)
 #   step(board, app, now_ms): app.tick(now_ms), then feed the watchdog (only here, never on host traffic)
 
 from unoxfw.app import App
@@ -14,16 +16,19 @@ from unoxfw.pins import BATTERY, PINS
 WDT_MS = 5000  # firmware/main.py arms the watchdog with this, first of all (RP2040 maximum: 8388 ms)
 
 
-def boot(machine, io, now_ms, wdt, config=None, seed=None, ticks=None):
-    board, app = start(machine, io, now_ms, config, seed, ticks)
+def boot(machine, io, now_ms, wdt, config=None, seed=None, ticks=None, schedule=None):
+    board, app = start(machine, io, now_ms, config, seed, ticks, schedule)
     board.use_wdt(wdt)
     return board, app
 
 
-def start(machine, io, now_ms, config=None, seed=None, ticks=None):
+def start(machine, io, now_ms, config=None, seed=None, ticks=None, schedule=None):
     board = Board(machine, PINS, BATTERY, ticks)
     board.motor(0)
-    return board, App(board, io, now_ms, config, seed)
+    app = App(board, io, now_ms, config, seed)
+    if schedule is not None and ticks is not None:
+        board.use_schedule(schedule, app.on_press)  # the fast press (unoxfw.board)
+    return board, app
 
 
 def step(board, app, now_ms):
