@@ -1,19 +1,23 @@
 // The Thumb instructions the emulated Pico executes most, decoded by a table instead of rp2040js's chain.
 //
 // rp2040js's CortexM0Core.executeInstruction tests an opcode against its ~80 encodings one after another
-// (32 tests per instruction on average for MicroPython at rest). Seventeen kinds make up about 80 % of what
-// the firmware executes (conditional and plain B, LSLS/LSRS, the word and byte LDRs and STRs, CMP, TST, MOVS,
-// ADDS): `execute` runs those itself, with the same statements as rp2040js's own branch for each, and
-// hands every other instruction (and any instruction with an interrupt pending) to executeInstruction.
+// (32 tests per instruction on average for MicroPython at rest). Twenty-one kinds make up about 83 % of
+// what the firmware executes (conditional and plain B, LSLS/LSRS, the word and byte LDRs and STRs, CMP, TST,
+// MOV, MOVS, ADDS, SUBS, ORRS): `execute` runs those itself, with the same statements as rp2040js's own
+// branch for each, and hands every other instruction (and any instruction with an interrupt pending) to
+// executeInstruction.
 // `pico.mjs --plain` does not use it: tests/pico/test_pico_emulator.py holds the two runs reply for reply,
 // and tests/pico/test_pico_fastpath.py checks with rp2040js's own source that each opcode the table claims
 // is one its chain decodes to the same encoding first.
 
-export const KIND_NAMES = [null, 'B (with cond)', 'B', 'LSLS (immediate)', 'LSRS (immediate)', 'LDR (immediate)',
-  'LDR (sp + immediate)', 'STR (immediate)', 'CMP immediate', 'CMP (register)', 'MOVS', 'ADDS (Encoding T2)',
-  'TST', 'LDRB (immediate)', 'LDRB (register)', 'STR (sp + immediate)', 'LDR (literal)', 'LDR (register)'];
+export const KIND_NAMES = [null, 'B (with cond)', 'B', 'LSLS (immediate)', 'LSRS (immediate)',
+  'LDR (immediate)', 'LDR (sp + immediate)', 'STR (immediate)', 'CMP immediate', 'CMP (register)', 'MOVS',
+  'ADDS (Encoding T2)', 'TST', 'LDRB (immediate)', 'LDRB (register)', 'STR (sp + immediate)', 'LDR (literal)',
+  'LDR (register)', 'MOV', 'SUBS (Encoding T2)', 'SUBS (register)', 'ORRS (Encoding T2)'];
 const B_COND = 1, B = 2, LSLS = 3, LSRS = 4, LDR_IMM = 5, LDR_SP = 6, STR_IMM = 7, CMP_IMM = 8, CMP_REG = 9,
-  MOVS = 10, ADDS_T2 = 11, TST = 12, LDRB_IMM = 13, LDRB_REG = 14, STR_SP = 15, LDR_LIT = 16, LDR_REG = 17;
+  MOVS = 10, ADDS_T2 = 11, TST = 12, LDRB_IMM = 13, LDRB_REG = 14, STR_SP = 15, LDR_LIT = 16, LDR_REG = 17,
+  MOV = 18, SUBS_T2 = 19, SUBS_REG = 20, ORRS = 21;
+const PC = 15, SP = 13;
 
 function kindOf(opcode) {
   if (opcode >> 12 === 0b1101 && ((opcode >> 9) & 0x7) !== 0b111) return B_COND;
@@ -33,6 +37,10 @@ function kindOf(opcode) {
   if (opcode >> 11 === 0b10010) return STR_SP;
   if (opcode >> 11 === 0b01001) return LDR_LIT;
   if (opcode >> 9 === 0b0101100) return LDR_REG;
+  if (opcode >> 8 === 0b01000110) return MOV;
+  if (opcode >> 11 === 0b00111) return SUBS_T2;
+  if (opcode >> 9 === 0b0001101) return SUBS_REG;
+  if (opcode >> 6 === 0b0100001100) return ORRS;
   return 0;
 }
 
@@ -185,6 +193,36 @@ export function execute(core, code) {
       const addr = registers[(opcode >> 6) & 0x7] + registers[(opcode >> 3) & 0x7];
       deltaCycles += core.cyclesIO(addr);
       registers[opcode & 0x7] = core.readUint32(addr);
+      break;
+    }
+    case MOV: {
+      const Rm = (opcode >> 3) & 0xf;
+      const Rd = ((opcode >> 4) & 0x8) | (opcode & 0x7);
+      let value = Rm === PC ? registers[15] + 2 : registers[Rm];
+      if (Rd === PC) {
+        deltaCycles++;
+        value &= ~1;
+      } else if (Rd === SP) {
+        value &= ~3;
+      }
+      registers[Rd] = value;
+      break;
+    }
+    case SUBS_T2: {
+      const Rdn = (opcode >> 8) & 0x7;
+      registers[Rdn] = core.substractUpdateFlags(registers[Rdn], opcode & 0xff);
+      break;
+    }
+    case SUBS_REG:
+      registers[opcode & 0x7] = core.substractUpdateFlags(registers[(opcode >> 3) & 0x7],
+        registers[(opcode >> 6) & 0x7]);
+      break;
+    case ORRS: {
+      const Rdn = opcode & 0x7;
+      const result = registers[Rdn] | registers[(opcode >> 3) & 0x7];
+      registers[Rdn] = result;
+      core.N = !!(result & 0x80000000);
+      core.Z = (result & 0xffffffff) === 0;
       break;
     }
   }
