@@ -6,7 +6,12 @@ It flashes the firmware onto a fresh chip the way `unox firmware flash` does, th
 emulated time (so the figures do not depend on how fast this machine emulates it):
 - realtime_ratio: emulated seconds per wall second over the whole run (the emulator's speed here), with the
   machine's load average (1 minute) at its start and end beside it: on a shared machine the ratio moves with
-  the load, so compare two figures only at a like load;
+  the load, so compare two figures only at a like load. The goal (issue 27) is >= 1.0 on an idle 2-core
+  machine: the emulated chip as fast as a real one;
+- cpu_ratio: emulated seconds per second of CPU the run took (this process, Node's chips and mpremote): what
+  the ratio would be with a core to itself and no waiting, so it moves far less with the load;
+- phases: each part of the run (the flash through mpremote, and the chips booted for heap, frame, standalone
+  and hosted) with its emulated s, wall s, CPU s and ratio: where the time goes;
 - awake: the share of the emulated time the chip's core executed (the rest it slept in WFE/WFI);
 - standalone_us p50/p99: button edge to motor IN1 pin high, no host (presses whose profile draw fires);
 - hosted_ms p50/p99: button edge -> BUTTON frame -> host driver -> FIRE -> motor IN1 pin high (the host runs
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -168,6 +174,30 @@ def frame_us(folder: Path, image: Path) -> dict[str, int]:
     return {name: int(value) for name, value in (line.split() for line in lines if line.strip())}
 
 
+def cpu_s() -> float:
+    """CPU seconds of this process and of its children that ended (every chip's Node, mpremote)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+class Phases:
+    """Emulated s, wall s and CPU s of each part of the run (every chip of a part is closed at its end)."""
+
+    def __init__(self) -> None:
+        self.figures: dict[str, dict[str, float]] = {}
+
+    def run(self, name: str, call):
+        from unoxsim.pico import PicoDevice
+
+        emulated, wall, cpu = PicoDevice.emulated_ms_total, time.monotonic(), cpu_s()
+        result = call()
+        emulated = (PicoDevice.emulated_ms_total - emulated) / 1000
+        wall, cpu = time.monotonic() - wall, cpu_s() - cpu
+        self.figures[name] = {"emulated_s": round(emulated, 2), "wall_s": round(wall, 2),
+                              "cpu_s": round(cpu, 2), "ratio": round(emulated / wall, 3)}
+        return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=20, help="presses per latency figure (default 20)")
@@ -180,14 +210,15 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return 1
     load0 = os.getloadavg()[0]
-    wall0, emulated = time.monotonic(), 0.0
+    wall0, cpu0, emulated = time.monotonic(), cpu_s(), 0.0
+    phases = Phases()
     with tempfile.TemporaryDirectory() as tmp:
-        image = flashed_image(folder, Path(tmp))
-        heap = heap_free(folder, image)
-        frame = frame_us(folder, image)
-        alone = standalone_us(folder, image, args.presses)
-        hosted = hosted_ms(folder, image, args.presses)
-    wall = time.monotonic() - wall0
+        image = phases.run("flash", lambda: flashed_image(folder, Path(tmp)))
+        heap = phases.run("heap", lambda: heap_free(folder, image))
+        frame = phases.run("frame", lambda: frame_us(folder, image))
+        alone = phases.run("standalone", lambda: standalone_us(folder, image, args.presses))
+        hosted = phases.run("hosted", lambda: hosted_ms(folder, image, args.presses))
+    wall, cpu = time.monotonic() - wall0, cpu_s() - cpu0
     from unoxsim.pico import PicoDevice
 
     emulated = PicoDevice.emulated_ms_total / 1000
@@ -196,6 +227,8 @@ def main() -> int:
     record = {
         "realtime_ratio": round(emulated / wall, 3),
         "load_avg_1min": [round(load0, 2), round(load1, 2)],
+        "cpu_ratio": round(emulated / cpu, 3),
+        "phases": phases.figures,
         "awake": round(PicoDevice.awake_ns_total / 1e6 / PicoDevice.emulated_ms_total, 3),
         "standalone_us": {"p50": round(percentile(alone, 0.5)), "p99": round(percentile(alone, 0.99)),
                           "n": len(alone)},
@@ -207,8 +240,8 @@ def main() -> int:
         "sim_hosted_ms_p50": round(statistics.median(baseline), 1),
         "hosted_ratio_to_sim": round(statistics.median(hosted) / statistics.median(baseline), 2),
     }
-    print(f"emulated {emulated:.1f} s in {wall:.1f} s wall, load average {load0:.2f} -> {load1:.2f}",
-          file=sys.stderr)
+    print(f"emulated {emulated:.1f} s in {wall:.1f} s wall ({cpu:.1f} s CPU), load average {load0:.2f} -> "
+          f"{load1:.2f}", file=sys.stderr)
     print(json.dumps(record))
     return 0
 

@@ -4,8 +4,10 @@
 // Usage: node pico.mjs DIR [--image FLASH.bin] [--plain] [--uid HEX16]
 //   DIR holds micropython-v1.28.0-RPI_PICO.uf2 and rp2040-bootrom-b1.bin (UNOX_PICO_DIR, docs/pico.md).
 //   --image boots from a saved flash image (firmware already on it) instead of the UF2.
-//   --plain steps a core asleep in WFE/WFI one cycle at a time instead of jumping to its next alarm: the
-//       reference tests/pico/test_pico_emulator.py holds the jump against (the same replies, line for line).
+//   --plain takes no shortcut: a core asleep in WFE/WFI is stepped one cycle at a time instead of jumping
+//       to its next alarm, and every instruction goes through rp2040js's own executeInstruction (not
+//       fastpath.mjs's table): the reference tests/pico/test_pico_emulator.py holds both against (the same
+//       replies, line for line).
 //   --uid the 8 bytes this chip's flash answers to Read Unique ID (0x4B), so machine.unique_id() and the
 //       HELLO's board differ per chip (rp2040js's flash answers zeros); without it, zeros as rp2040js gives.
 //
@@ -32,6 +34,7 @@
 import fs from 'fs';
 import path from 'path';
 import { Simulator, USBCDC } from 'rp2040js';
+import { execute, speedUp } from './fastpath.mjs';
 
 const UF2_NAME = 'micropython-v1.28.0-RPI_PICO.uf2';
 const ROM_NAME = 'rp2040-bootrom-b1.bin';
@@ -112,7 +115,7 @@ const args = process.argv.slice(2);
 const dir = args[0];
 if (!dir) die('usage: node pico.mjs DIR [--image FLASH.bin]');
 const imageAt = args.indexOf('--image');
-const PLAIN = args.includes('--plain'); // no skipping over sleep: the reference the shortcut is tested against
+const PLAIN = args.includes('--plain'); // no shortcut: the reference they are tested against
 const uidAt = args.indexOf('--uid');
 const UID = uidAt >= 0 ? Buffer.from(args[uidAt + 1] || '', 'hex') : null;
 if (UID && UID.length !== 8) die(`--uid ${args[uidAt + 1]}: give 16 hex digits (the flash's 64-bit id)`);
@@ -127,7 +130,7 @@ const QUIET = { debug() {}, info() {}, warn() {}, error() {} };
 let chip = null; // the running chip: {sim, mcu, clock, cdc}
 let baseNs = 0; // emulated ns before the current chip started (resets keep time running)
 let boots = 0;
-let resetPending = null; // set by the watchdog, acted on between instructions
+const halt = { reset: null }; // reset: set by the watchdog, acted on between instructions
 let resets = [];
 let fromChip = [];
 let toChip = [];
@@ -147,7 +150,7 @@ function boot(flashImage, reason) {
   wdt.reason = reason;
   wdt.onWatchdogTrigger = () => {
     wdt.alarm.enable = false; wdt.timer.enable = false; // it re-fires at once otherwise
-    if (resetPending === null) resetPending = wdt.reason;
+    if (halt.reset === null) halt.reset = wdt.reason;
   };
   const info = { armed: null, wdt_ms: null, first_out: {} };
   const wdtWrite = wdt.writeUint32.bind(wdt);
@@ -179,7 +182,7 @@ function boot(flashImage, reason) {
   }
   mcu.core.PC = FLASH_BASE;
   if (chip) baseNs += chip.clock.nanos;
-  chip = { sim, mcu, clock: sim.clock, cdc, info, outArmed };
+  chip = { sim, mcu, clock: sim.clock, cdc, info, outArmed, code: PLAIN ? null : speedUp(mcu) };
   toChip = []; // bytes in flight to a chip that reset are lost, as on a USB bus reset
   boots += 1;
 }
@@ -222,24 +225,11 @@ function run(us) {
   while (chip.clock.nanos < end) {
     const { mcu, clock } = chip;
     const chunkEnd = Math.min(end, clock.nanos + 20000);
-    const core = mcu.core;
-    while (clock.nanos < chunkEnd && resetPending === null) {
-      if (!core.waiting) {
-        const ns = core.executeInstruction() * CYCLE_NS;
-        awakeNs += ns;
-        clock.tick(ns);
-      } else if (PLAIN) {
-        clock.tick(CYCLE_NS); // --plain: a sleeping core is stepped one cycle at a time, as a running one
-      } else {
-        // Asleep in WFE/WFI: nothing changes until the next alarm (a timer, a USB transfer, ...) or the end
-        // of the chunk (where the parent's inputs and bytes come in), so jump there at once.
-        clock.tick(Math.max(CYCLE_NS, Math.min(clock.nanosToNextAlarm, chunkEnd - clock.nanos)));
-      }
-    }
+    awakeNs += step(mcu.core, chip.code, clock, chunkEnd, halt);
     feed();
-    if (resetPending !== null) {
-      const reason = resetPending;
-      resetPending = null;
+    if (halt.reset !== null) {
+      const reason = halt.reset;
+      halt.reset = null;
       lastInputs = snapshotInputs(mcu);
       const left = end - clock.nanos;
       resets.push([baseNs + clock.nanos, reason]);
@@ -248,6 +238,27 @@ function run(us) {
       return run(Math.max(0, left / 1000));
     }
   }
+}
+
+function step(core, code, clock, until, stop) {
+  // The hot loop: one instruction (or one jump over sleep) at a time until `until` ns or a reset. Only
+  // locals and arguments here (module-level `let`s cost a context load and a hole check per instruction);
+  // returns the ns the core spent executing.
+  let awake = 0;
+  while (clock.nanosCounter < until && stop.reset === null) {
+    if (!core.waiting) {
+      const ns = (PLAIN ? core.executeInstruction() : execute(core, code)) * CYCLE_NS;
+      awake += ns;
+      clock.tick(ns);
+    } else if (PLAIN) {
+      clock.tick(CYCLE_NS); // --plain: a sleeping core is stepped one cycle at a time, as a running one
+    } else {
+      // Asleep in WFE/WFI: nothing changes until the next alarm (a timer, a USB transfer, ...) or the end
+      // of the chunk (where the parent's inputs and bytes come in), so jump there at once.
+      clock.tick(Math.max(CYCLE_NS, Math.min(clock.nanosToNextAlarm, until - clock.nanosCounter)));
+    }
+  }
+  return awake;
 }
 
 function snapshotInputs(mcu) {

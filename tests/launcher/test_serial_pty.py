@@ -19,7 +19,7 @@ from unox.launcher.port_link import PortLink, is_local_port
 from unox.launcher.serial import SerialLauncher
 from unoxfw.link import PROTOCOL, Decoder, Endpoint
 
-BOUND_S = 5.0  # only reached when something is broken
+BOUND_S = 60.0  # only reached when something is broken: a thread on a loaded machine can wait seconds
 
 
 class PtyFirmware(threading.Thread):

@@ -1,8 +1,10 @@
 """The emulator's own shortcuts, each held against plain stepping (firmware/emu/pico.mjs, docs/pico.md).
 
-- A core asleep in WFE/WFI jumps to its next alarm instead of being stepped one cycle at a time (`--plain`
-  turns the jump off): the same inputs must give the same replies, slice for slice (time, pads, rising edges,
-  USB bytes), and so the same cards, beeps and bytes.
+- A core asleep in WFE/WFI jumps to its next alarm instead of being stepped one cycle at a time, and the
+  instructions the firmware executes most are decoded by a table (fastpath.mjs) instead of rp2040js's chain
+  of tests, with stores to SRAM tested first (`--plain` turns all of it off): the same inputs must give the
+  same replies, slice for slice (time, pads, rising edges, USB bytes, the ns the core executed), and so the
+  same cards, beeps and bytes.
 - The USB host sends the chip an OUT packet only when it has bytes (rp2040js's own answered every armed
   buffer at once, empty, and an idle chip never slept): a chip told to sleep sleeps.
 """

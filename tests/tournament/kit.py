@@ -24,7 +24,10 @@ from unox.tournament.seat import TableSeat
 UNOX = [sys.executable, "-m", "unox"]
 C_V3_PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 C_V2_PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-WAIT = 60.0  # seconds: every wait on a process or a broker is bounded by this
+# seconds: every wait on a process or a broker is bounded by this, against a hang only (each waits on an
+# event or a line, so a passing test never sits it out): 60 s was once too short for `unox serve` to open
+# its second round at a load of 28 on two cores
+WAIT = 300.0
 
 
 def journal_rows(path: Path) -> list[dict]:

@@ -55,7 +55,7 @@ def running(tmp_path):
         run.stop()
 
 
-def shown_after(play: Running, text: str, timeout: float = 20.0) -> str:
+def shown_after(play: Running, text: str, timeout: float = 120.0) -> str:
     """What the terminal printed, once it printed `text` (bounded: a missing line fails the test)."""
     deadline = time.monotonic() + timeout
     while text not in "".join(play.lines):
