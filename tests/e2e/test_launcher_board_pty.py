@@ -179,3 +179,33 @@ def test_a_resume_refuses_a_stranger_at_the_old_path_and_takes_our_board_at_a_ne
     assert named.returncode == 0, named.stderr
     assert f"now fires launcher board {board_of(2)} (it was bound to board {board_of(1)})" in named.stdout
     assert journal_view(journal)[2] == board_of(2)
+
+
+def stored_launcher(path) -> str:
+    with Journal(path) as journal:
+        return journal.settings["launcher"]
+
+
+def test_the_launcher_named_on_resume_is_the_one_the_next_plain_resume_opens(sims, tmp_path):
+    """The README's `unox play --resume game.db` after a power cut opens the launcher last named, whether
+    it was the same board at a new path or another board taken on purpose."""
+    ours_proc, ours_path, _ = sims.start(seed=1)
+    journal = tmp_path / "p.db"
+    made = run("play", "--players", "Ann,Bob", "--launcher", f"serial:{ours_path}", "--plain", "--journal",
+               str(journal), stdin="quit\nyes\n")
+    assert made.returncode == 0, made.stderr
+    sims.stop(ours_proc)
+    _, again_path, _ = sims.start(seed=1)  # the same board at a new path
+    moved = run("play", "--resume", str(journal), "--launcher", f"serial:{again_path}", "--plain",
+                stdin="quit\nyes\n")
+    assert moved.returncode == 0, moved.stderr
+    assert stored_launcher(journal) == f"serial:{again_path}"
+    plain = run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n")
+    assert plain.returncode == 0 and "Resumed from" in plain.stdout, plain.stderr
+    _, other_path, _ = sims.start(seed=2)  # another board, named on purpose
+    taken = run("play", "--resume", str(journal), "--launcher", f"serial:{other_path}", "--plain",
+                stdin="quit\nyes\n")
+    assert taken.returncode == 0 and f"now fires launcher board {board_of(2)}" in taken.stdout, taken.stderr
+    plain = run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n")
+    assert plain.returncode == 0, plain.stderr
+    assert "Resumed from" in plain.stdout and journal_view(journal)[2] == board_of(2)

@@ -278,7 +278,8 @@ def _resume_protocol(args: argparse.Namespace) -> Table:
         seed = stored.get("seed") if isinstance(stored.get("seed"), int) else None
         launcher = open_table_launcher(sim_spec(spec, seed=seed, cards=None), args)
         try:  # another board than the journal's is refused, unless --launcher named it
-            table = Table.resume(journal, launcher=launcher, accept_launcher=args.launcher is not None)
+            table = Table.resume(journal, launcher=launcher, accept_launcher=args.launcher is not None,
+                                 launcher_spec=args.launcher)
         except BaseException:
             if launcher is not None:
                 launcher.close()

@@ -72,7 +72,8 @@ def resume_play_session(
         raise
     told: list[str] = []
     try:
-        table = Table.resume(journal, launcher=device, listeners=[told.append], accept_launcher=accept)
+        table = Table.resume(journal, launcher=device, listeners=[told.append], accept_launcher=accept,
+                             launcher_spec=launcher)
     except BaseException:
         device.close()  # a refused launcher (another board) is let go, as the journal is
         journal.close()

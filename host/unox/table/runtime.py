@@ -10,6 +10,7 @@ game is rebuilt from the accepted requests, so the table never dies of a request
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import logging
 import random
@@ -129,7 +130,8 @@ class Table(Presses):
 
     @classmethod
     def resume(cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None,
-               listeners: Sequence[Listener] = (), accept_launcher: bool = False) -> Table:
+               listeners: Sequence[Listener] = (), accept_launcher: bool = False,
+               launcher_spec: str | None = None) -> Table:
         """The table a journal describes, in exactly the state its accepted requests left it.
 
         A fire the table stopped in is settled from the launcher's memory when it can tell; otherwise the
@@ -138,12 +140,14 @@ class Table(Presses):
         A launcher whose board is not the one the journal is bound to is refused (a JournalError, nothing
         written, nothing asked of it) unless `accept_launcher` (the user named it): the table is then bound
         to it (`rebound`). The same board at another port is the same launcher.
+        `launcher_spec` is the launcher as the user named it (`--launcher`): once the table fires it, the
+        journal keeps it as the table's launcher, so the next plain `--resume` opens that one, not the old.
         """
         if not isinstance(path, Journal):
             journal = Journal(path)
             try:
                 return cls.resume(journal, launcher=launcher, profile=profile, listeners=listeners,
-                                  accept_launcher=accept_launcher)
+                                  accept_launcher=accept_launcher, launcher_spec=launcher_spec)
             except BaseException:
                 journal.abandon()  # ours to close: a refused resume leaves no lock (and no file) behind
                 raise
@@ -168,8 +172,18 @@ class Table(Presses):
             if board is not None:  # a journal from before boards, or the launcher the user named instead
                 journal.set_meta(BOARD_KEY, board)
             table.rebound = rebound
+        if launcher_spec is not None and launcher_spec != settings.launcher:
+            table._keep_launcher(launcher_spec)
         table.settle_pending()
         return table
+
+    def _keep_launcher(self, spec: str) -> None:
+        """The launcher the user named becomes the table's in the journal's settings (journalled first)."""
+        assert self.journal is not None and self.settings is not None
+        stored = dict(self.journal.settings)
+        stored["launcher"] = spec
+        self.journal.settings = stored
+        self.settings = dataclasses.replace(self.settings, launcher=spec)
 
     def rebind_launcher(self, board: str) -> None:
         """Bind the table to launcher `board` (a person accepted it in place of the bound one): journalled
