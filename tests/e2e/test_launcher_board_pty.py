@@ -164,6 +164,12 @@ def test_a_resume_refuses_a_stranger_at_the_old_path_and_takes_our_board_at_a_ne
         assert refused.returncode == 1, (refused.args, refused.stdout, refused.stderr)
         assert f"bound to launcher board {board_of(1)}" in refused.stderr, refused.stderr
         assert f"is board {board_of(2)}" in refused.stderr and "--launcher" in refused.stderr
+        assert f"the launcher serial:{sims.link} is board" in refused.stderr  # as the user typed it
+    for resumed in (refusals[0], refusals[1], refusals[3]):  # --resume: the remedy is --launcher
+        assert f"add --launcher serial:{sims.link} to --resume" in resumed.stderr, resumed.stderr
+        assert "--accept-launcher" not in resumed.stderr
+    assert "add --accept-launcher to the command" in refusals[2].stderr  # --continue names it every time
+    assert "to --resume" not in refusals[2].stderr
     assert journal_view(journal) == before
     assert count(stranger_control)["ejected"] == 0
 

@@ -33,6 +33,8 @@ def test_the_journal_command_again_refuses_a_stranger_at_its_launcher(tmp_path, 
     code, out, err = run_cli(["play", "--plain", "--journal", str(path), "--launcher", OTHER], stdin="")
     assert code != 0 and err.count("\n") == 1
     assert f"bound to launcher board {ours}" in err and "--accept-launcher" in err
+    assert f"the launcher {OTHER} is board" in err  # as typed, not the spec the sim was opened with
+    assert "to --resume" not in err  # the remedy for the command typed
     assert view(path) == before
 
 
@@ -42,6 +44,8 @@ def test_continue_refuses_a_stranger_and_takes_it_with_accept_launcher(tmp_path,
     before = view(path)
     code, out, err = run_cli(["play", "--plain", "--continue", str(path), "--launcher", OTHER], stdin="")
     assert code != 0 and f"bound to launcher board {ours}" in err
+    assert f"the launcher {OTHER} is board" in err and "add --accept-launcher to the command" in err
+    assert "to --resume" not in err
     assert view(path) == before  # nothing fired, nothing booked, still bound to ours
     code, out, err = run_cli(["play", "--plain", "--continue", str(path), "--launcher", OTHER,
                               "--accept-launcher"], stdin="quit\nyes\n")

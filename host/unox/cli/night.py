@@ -149,7 +149,14 @@ def _again(args: argparse.Namespace, night: Any) -> Any:
         return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night,
                                    accept=bool(getattr(args, "accept_launcher", False)))
     except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
+        raise CommandError(refusal(exc, "continue", args.launcher)) from exc
+
+
+def refusal(exc: Exception, command: str, typed: str | None) -> str:
+    """A refused start in one line; another board at the launcher is said for the command typed."""
+    from unox.table.runtime import BoardRefused
+
+    return exc.worded(command, typed) if isinstance(exc, BoardRefused) else str(exc)
 
 
 def _other_table(args: argparse.Namespace, stored: Any) -> list[str]:
@@ -186,7 +193,9 @@ def _resume(args: argparse.Namespace, night: Any) -> Any:
         return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night,
                                    accept=getattr(args, "round_accepts_launcher", None))
     except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
+        # a tournament seat names its launcher every time, as --continue does: --accept-launcher takes another
+        seat = getattr(args, "round_accepts_launcher", None) is not None
+        raise CommandError(refusal(exc, "continue" if seat else "resume", args.launcher)) from exc
 
 
 def _continue(args: argparse.Namespace, night: Any) -> Any:
@@ -215,7 +224,7 @@ def _continue(args: argparse.Namespace, night: Any) -> Any:
                                         config=launcher_config(args), night=night,
                                         accept=bool(getattr(args, "accept_launcher", False)))
     except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
+        raise CommandError(refusal(exc, "continue", args.launcher)) from exc
     if unreadable:
         session.emit(skipped_line(unreadable))
     session.emit(f"Journal: {path} (every event is kept; {PICKED_UP_BY})")
@@ -290,7 +299,7 @@ def _resume_protocol(args: argparse.Namespace) -> Table:
         return table
     except (JournalError, SettingsError) as exc:
         journal.abandon()
-        raise CommandError(str(exc)) from exc
+        raise CommandError(refusal(exc, "resume", args.launcher)) from exc
 
 
 def _open_journal(path: Path) -> Journal:

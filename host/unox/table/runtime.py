@@ -390,13 +390,35 @@ def _check_board(journal: Journal, launcher: Any, accept: bool) -> tuple[str, st
     if accept:
         return (str(bound), found)
     where = getattr(getattr(launcher, "link", None), "name", None) or "the launcher port"
-    raise JournalError(
-        f"{journal.path} is bound to launcher board {bound}, but the launcher on {where} is board {found}: "
-        f"nothing was fired or booked. Plug board {bound} in and resume again (at another port: add "
-        f"--launcher serial:PORT), or, to go on with board {found} instead, name it: add --launcher to "
-        "--resume (e.g. --launcher serial:PORT; with --continue or --journal, or at a tournament seat: add "
-        "--accept-launcher to the command)"
-    )
+    stored = journal.settings if isinstance(journal.settings, dict) else {}
+    raise BoardRefused(journal.path, str(bound), found, where, str(stored.get("launcher", "")))
+
+
+class BoardRefused(JournalError):
+    """A resume refused: the launcher is another board than the one the journal is bound to. Its message
+    suits any command; `worded` says it for the command the user typed, naming the launcher as typed."""
+
+    def __init__(self, path: Path, bound: str, found: str, where: str, spec: str):
+        self.path, self.bound, self.found, self.spec = path, bound, found, spec
+        super().__init__(
+            f"{path} is bound to launcher board {bound}, but the launcher on {where} is board {found}: "
+            f"nothing was fired or booked. Plug board {bound} in and resume again (at another port: add "
+            f"--launcher serial:PORT), or, to go on with board {found} instead, name it: add --launcher to "
+            "--resume (e.g. --launcher serial:PORT; with --continue or --journal, or at a tournament seat: "
+            "add --accept-launcher to the command)"
+        )
+
+    def worded(self, command: str, typed: str | None) -> str:
+        """The refusal for `command` ('resume', or 'continue' for --continue and --journal run again, which
+        name their launcher every time), naming the launcher as typed (`typed`, else the journal's)."""
+        launcher = typed or self.spec or "the launcher port"
+        head = (f"{self.path} is bound to launcher board {self.bound}, but the launcher {launcher} is board "
+                f"{self.found}: nothing was fired or booked. Plug board {self.bound} in and ")
+        if command == "resume":
+            return head + (f"resume again (at another port: add --launcher serial:PORT), or, to go on with "
+                           f"board {self.found} instead, name it: add --launcher {launcher} to --resume")
+        return head + (f"run the same command again (at another port: give --launcher serial:PORT), or, to "
+                       f"go on with board {self.found} instead, add --accept-launcher to the command")
 
 
 def _stored_settings(journal: Journal) -> TableSettings:
