@@ -17,6 +17,7 @@ from unox.table.night import Night
 from unox.table.replay import scan
 from unox.table.runtime import Table
 from unox.table.settings import SettingsError, TableSettings
+from unox.words import counted
 
 
 def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
@@ -80,7 +81,8 @@ def resume_play_session(
         raise
     table.listeners.remove(told.append)
     session = night(table, launcher=device, sim=hasattr(device, "press_button"))
-    session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
+    replayed = counted(len(table.entries), "accepted event")
+    session.emit(f"Resumed from {path}: {replayed} replayed, nothing fired again.")
     if table.rebound is not None:
         session.emit(f"This table now fires launcher board {table.rebound[1]} (it was bound to board "
                      f"{table.rebound[0]}), as --launcher named it.")
