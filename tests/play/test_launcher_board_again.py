@@ -51,7 +51,7 @@ def test_continue_refuses_a_stranger_and_takes_it_with_accept_launcher(tmp_path,
                               "--accept-launcher"], stdin="quit\nyes\n")
     assert (code, err) == (0, ""), err
     now = view(path)[1]
-    assert now != ours and f"now fires launcher board {now}" in out
+    assert now != ours and f"now fires launcher board {now}" in out and "as --accept-launcher said" in out
 
 
 def test_the_same_board_again_continues_without_accepting(tmp_path, run_cli):

@@ -53,6 +53,7 @@ def resume_play_session(
 
     The launcher must be the board the journal is bound to, unless the user chose it: `accept`, by default
     whether `launcher` was named (a tournament seat names it every time, so it says `accept` apart)."""
+    said = "--launcher named it" if accept is None else "--accept-launcher said"
     if accept is None:
         accept = launcher is not None
     journal = Journal(path)
@@ -85,7 +86,7 @@ def resume_play_session(
     session.emit(f"Resumed from {path}: {replayed} replayed, nothing fired again.")
     if table.rebound is not None:
         session.emit(f"This table now fires launcher board {table.rebound[1]} (it was bound to board "
-                     f"{table.rebound[0]}), as --launcher named it.")
+                     f"{table.rebound[0]}), as {said}.")
     if "unsettled" not in session.state:  # else the prompt asks for the count in the play screen's words
         session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
     return session
