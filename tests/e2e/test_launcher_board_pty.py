@@ -215,3 +215,35 @@ def test_the_launcher_named_on_resume_is_the_one_the_next_plain_resume_opens(sim
     plain = run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n")
     assert plain.returncode == 0, plain.stderr
     assert "Resumed from" in plain.stdout and journal_view(journal)[2] == board_of(2)
+
+
+
+def test_launcher_accept_at_a_running_table_keeps_its_port_for_the_next_plain_resume(sims, tmp_path):
+    """`launcher accept` binds the journal to the board now at the port and keeps the port as the table's
+    launcher: after a power cut, a plain `unox play --resume` opens that port and finds that board."""
+    import time
+
+    from unox.table.opening import open_play_session
+    from unox.table.settings import TableSettings
+    from unox.ui.session import Session
+
+    ours_proc, ours_path, _ = sims.start(seed=1)
+    sims.point(ours_path)
+    journal = tmp_path / "a.db"
+    settings = TableSettings(players=("Ann", "Bob"), seed=1, launcher=f"serial:{sims.link}")
+    session = open_play_session(settings, journal=journal, night=Session)
+    try:
+        session.submit("deal Ann")
+        sims.stop(ours_proc)
+        _, stranger_path, _ = sims.start(seed=2)
+        sims.point(stranger_path)
+        deadline = time.monotonic() + BOUND_S
+        while getattr(session.launcher, "stranger_id", None) is None and time.monotonic() < deadline:
+            session.poll(0.2)
+        assert session.accept_launcher() == board_of(2)
+    finally:
+        session.close()
+    assert journal_view(journal)[2] == board_of(2) and stored_launcher(journal) == f"serial:{sims.link}"
+    plain = run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n")
+    assert plain.returncode == 0, plain.stderr
+    assert "Resumed from" in plain.stdout and "now fires" not in plain.stdout
