@@ -164,6 +164,12 @@ def test_a_resume_refuses_a_stranger_at_the_old_path_and_takes_our_board_at_a_ne
         assert refused.returncode == 1, (refused.args, refused.stdout, refused.stderr)
         assert f"bound to launcher board {board_of(1)}" in refused.stderr, refused.stderr
         assert f"is board {board_of(2)}" in refused.stderr and "--launcher" in refused.stderr
+        assert f"the launcher serial:{sims.link} is board" in refused.stderr  # as the user typed it
+    for resumed in (refusals[0], refusals[1], refusals[3]):  # --resume: the remedy is --launcher
+        assert f"add --launcher serial:{sims.link} to --resume" in resumed.stderr, resumed.stderr
+        assert "--accept-launcher" not in resumed.stderr
+    assert "add --accept-launcher to the command" in refusals[2].stderr  # --continue names it every time
+    assert "to --resume" not in refusals[2].stderr
     assert journal_view(journal) == before
     assert count(stranger_control)["ejected"] == 0
 
@@ -179,3 +185,65 @@ def test_a_resume_refuses_a_stranger_at_the_old_path_and_takes_our_board_at_a_ne
     assert named.returncode == 0, named.stderr
     assert f"now fires launcher board {board_of(2)} (it was bound to board {board_of(1)})" in named.stdout
     assert journal_view(journal)[2] == board_of(2)
+
+
+def stored_launcher(path) -> str:
+    with Journal(path) as journal:
+        return journal.settings["launcher"]
+
+
+def test_the_launcher_named_on_resume_is_the_one_the_next_plain_resume_opens(sims, tmp_path):
+    """The README's `unox play --resume game.db` after a power cut opens the launcher last named, whether
+    it was the same board at a new path or another board taken on purpose."""
+    ours_proc, ours_path, _ = sims.start(seed=1)
+    journal = tmp_path / "p.db"
+    made = run("play", "--players", "Ann,Bob", "--launcher", f"serial:{ours_path}", "--plain", "--journal",
+               str(journal), stdin="quit\nyes\n")
+    assert made.returncode == 0, made.stderr
+    sims.stop(ours_proc)
+    _, again_path, _ = sims.start(seed=1)  # the same board at a new path
+    moved = run("play", "--resume", str(journal), "--launcher", f"serial:{again_path}", "--plain",
+                stdin="quit\nyes\n")
+    assert moved.returncode == 0, moved.stderr
+    assert stored_launcher(journal) == f"serial:{again_path}"
+    plain = run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n")
+    assert plain.returncode == 0 and "Resumed from" in plain.stdout, plain.stderr
+    _, other_path, _ = sims.start(seed=2)  # another board, named on purpose
+    taken = run("play", "--resume", str(journal), "--launcher", f"serial:{other_path}", "--plain",
+                stdin="quit\nyes\n")
+    assert taken.returncode == 0 and f"now fires launcher board {board_of(2)}" in taken.stdout, taken.stderr
+    plain = run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n")
+    assert plain.returncode == 0, plain.stderr
+    assert "Resumed from" in plain.stdout and journal_view(journal)[2] == board_of(2)
+
+
+
+def test_launcher_accept_at_a_running_table_keeps_its_port_for_the_next_plain_resume(sims, tmp_path):
+    """`launcher accept` binds the journal to the board now at the port and keeps the port as the table's
+    launcher: after a power cut, a plain `unox play --resume` opens that port and finds that board."""
+    import time
+
+    from unox.table.opening import open_play_session
+    from unox.table.settings import TableSettings
+    from unox.ui.session import Session
+
+    ours_proc, ours_path, _ = sims.start(seed=1)
+    sims.point(ours_path)
+    journal = tmp_path / "a.db"
+    settings = TableSettings(players=("Ann", "Bob"), seed=1, launcher=f"serial:{sims.link}")
+    session = open_play_session(settings, journal=journal, night=Session)
+    try:
+        session.submit("deal Ann")
+        sims.stop(ours_proc)
+        _, stranger_path, _ = sims.start(seed=2)
+        sims.point(stranger_path)
+        deadline = time.monotonic() + BOUND_S
+        while getattr(session.launcher, "stranger_id", None) is None and time.monotonic() < deadline:
+            session.poll(0.2)
+        assert session.accept_launcher() == board_of(2)
+    finally:
+        session.close()
+    assert journal_view(journal)[2] == board_of(2) and stored_launcher(journal) == f"serial:{sims.link}"
+    plain = run("play", "--resume", str(journal), "--plain", stdin="quit\nyes\n")
+    assert plain.returncode == 0, plain.stderr
+    assert "Resumed from" in plain.stdout and "now fires" not in plain.stdout

@@ -143,7 +143,8 @@ def test_BA_A1_a_physical_gift_gives_at_most_the_cards_held():
         accept(table, cmd="play", player="Ann", card=card)
     accept(table, cmd="uno", player="Bob")
     beachcomber(table)  # Bob holds 1 card
-    refuse(table, "bad_gift", cmd="gift", player="Bob", to="Ann", cards=["T6", "P6"])
+    error = refuse(table, "bad_gift", cmd="gift", player="Bob", to="Ann", cards=["T6", "P6"])
+    assert "Bob holds only 1 card: give at most" in error["message"]  # not "1 cards"
 
 
 def test_BA_A1_in_dealt_mode_the_engine_checks_the_hand_and_moves_the_cards():

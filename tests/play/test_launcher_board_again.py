@@ -33,6 +33,8 @@ def test_the_journal_command_again_refuses_a_stranger_at_its_launcher(tmp_path, 
     code, out, err = run_cli(["play", "--plain", "--journal", str(path), "--launcher", OTHER], stdin="")
     assert code != 0 and err.count("\n") == 1
     assert f"bound to launcher board {ours}" in err and "--accept-launcher" in err
+    assert f"the launcher {OTHER} is board" in err  # as typed, not the spec the sim was opened with
+    assert "to --resume" not in err  # the remedy for the command typed
     assert view(path) == before
 
 
@@ -42,12 +44,14 @@ def test_continue_refuses_a_stranger_and_takes_it_with_accept_launcher(tmp_path,
     before = view(path)
     code, out, err = run_cli(["play", "--plain", "--continue", str(path), "--launcher", OTHER], stdin="")
     assert code != 0 and f"bound to launcher board {ours}" in err
+    assert f"the launcher {OTHER} is board" in err and "add --accept-launcher to the command" in err
+    assert "to --resume" not in err
     assert view(path) == before  # nothing fired, nothing booked, still bound to ours
     code, out, err = run_cli(["play", "--plain", "--continue", str(path), "--launcher", OTHER,
                               "--accept-launcher"], stdin="quit\nyes\n")
     assert (code, err) == (0, ""), err
     now = view(path)[1]
-    assert now != ours and f"now fires launcher board {now}" in out
+    assert now != ours and f"now fires launcher board {now}" in out and "as --accept-launcher said" in out
 
 
 def test_the_same_board_again_continues_without_accepting(tmp_path, run_cli):
@@ -70,3 +74,41 @@ def test_accept_launcher_with_resume_or_without_launcher_is_refused_writing_noth
     code, out, err = run_cli(["play", "--plain", "--continue", str(path), "--accept-launcher"], stdin="")
     assert code != 0 and "add --launcher serial:PORT" in err
     assert (sorted(tmp_path.iterdir()), view(path)) == before
+
+
+def stored_launcher(path) -> str:
+    with Journal(path) as journal:
+        return journal.settings["launcher"]
+
+
+def test_a_board_taken_with_resume_launcher_is_the_one_the_next_plain_resume_opens(tmp_path, run_cli):
+    path = tmp_path / "j.db"
+    ours = started(run_cli, path)
+    argv = ["play", "--plain", "--resume", str(path), "--launcher", OTHER]
+    code, out, err = run_cli(argv, stdin="quit\nyes\n")
+    assert (code, err) == (0, ""), err
+    other = view(path)[1]
+    assert other != ours and stored_launcher(path) == OTHER  # kept as the user typed it
+    code, out, err = run_cli(["play", "--plain", "--resume", str(path)], stdin="quit\nyes\n")
+    assert (code, err) == (0, ""), err
+    assert "Resumed from" in out and "now fires" not in out and view(path)[1] == other
+
+
+def test_a_board_taken_with_accept_launcher_is_the_one_the_next_plain_resume_opens(tmp_path, run_cli):
+    path = tmp_path / "j.db"
+    ours = started(run_cli, path)
+    code, out, err = run_cli(["play", "--plain", "--continue", str(path), "--launcher", OTHER,
+                              "--accept-launcher"], stdin="quit\nyes\n")
+    assert (code, err) == (0, ""), err
+    assert view(path)[1] != ours and stored_launcher(path) == OTHER
+    code, out, err = run_cli(["play", "--plain", "--resume", str(path)], stdin="quit\nyes\n")
+    assert (code, err) == (0, ""), err
+    assert "Resumed from" in out and view(path)[1] != ours
+
+
+def test_a_refused_stranger_leaves_the_tables_launcher_as_it_was(tmp_path, run_cli):
+    path = tmp_path / "j.db"
+    started(run_cli, path)
+    code, out, err = run_cli(["play", "--plain", "--continue", str(path), "--launcher", OTHER], stdin="")
+    assert code != 0
+    assert stored_launcher(path) == OURS

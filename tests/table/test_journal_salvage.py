@@ -85,7 +85,7 @@ def test_repair_of_a_cut_journal_saves_every_readable_row_into_a_new_file(long_j
     assert {name: digest for name, digest in fingerprint(path.parent).items() if name != new.name} == before
     resumed = unox("play", "--plain", "--resume", new.name, cwd=path.parent)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{len(saved)} accepted events replayed" in resumed.stdout
+    assert f"{new.name}: {len(saved)} accepted event" in resumed.stdout
 
 
 def test_repair_saves_the_rows_on_both_sides_of_a_broken_page(long_journal):

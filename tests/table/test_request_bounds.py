@@ -103,3 +103,13 @@ def test_a_failing_journal_write_refuses_the_request_and_leaves_the_table_as_it_
     accept(table, cmd="play", player="Bob", card="G3")
     table.close()
     assert Table.resume(tmp_path / "t.db").state()["top"] == "G3"
+
+
+def test_bad_points_for_a_hand_of_one_card_says_one_card(table):
+    """The sentence counts in words: `1 card`, never `1 cards` (a hand the table counted at one card)."""
+    from unox.table.bounds import check_points
+    from unox.table.requests import ProtocolError
+
+    with pytest.raises(ProtocolError) as info:
+        check_points(table.game, {"phase": "hand_over", "hands": {"Ann": 1}}, {"Ann": 10**3})
+    assert "Ann holds 1 card as far as the table knows, worth at most 50 points" in str(info.value)

@@ -102,6 +102,7 @@ def test_unox_play_tournament_no_longer_takes_another_board_because_launcher_is_
     assert refused.returncode == 1, refused.stdout[-2000:] + refused.stderr
     assert f"bound to launcher board {board_of(2)}" in refused.stderr
     assert f"is board {board_of(3)}" in refused.stderr and "--accept-launcher" in refused.stderr
+    assert "to --resume" not in refused.stderr  # a seat names its launcher every time: no --resume to add to
     assert journal_view(path) == before
 
     taken = seat(broker, tmp_path, "play", "--plain", "--launcher", OTHER, "--accept-launcher",
@@ -109,6 +110,8 @@ def test_unox_play_tournament_no_longer_takes_another_board_because_launcher_is_
     assert taken.returncode == 0, taken.stdout[-2000:] + taken.stderr
     assert f"now fires launcher board {board_of(3)} (it was bound to board {board_of(2)})" in taken.stdout
     assert journal_view(path)[2] == board_of(3)
+    with Journal(path) as journal:  # the seat's launcher is the round's from now on (reviewer finding 1)
+        assert journal.settings["launcher"] == OTHER
 
 
 def test_accept_launcher_is_refused_without_a_tournament_or_without_launcher(broker, tmp_path):

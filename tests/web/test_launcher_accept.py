@@ -129,3 +129,18 @@ def test_the_operator_page_offers_the_button_only_for_a_stranger_and_says_the_re
     ann = table.open("Ann")
     ann.evaluate("device = {connected: false, faults: ['link'], stranger: 'dd4ab2900f21c332'}; render();")
     assert ann.locator("#accept-launcher").count() == 0  # a player's page never offers it
+
+
+def test_a_demo_says_there_is_nothing_to_accept_not_to_type_at_a_terminal(tmp_path):
+    """`unox demo --web`: no terminal takes input and its launcher is simulated: nothing to accept."""
+    session, _, _, _ = served(tmp_path)
+    try:
+        seats = Seats(("Ann", "Bob"), PIN, OPERATOR_PIN, read_only=True)
+        api = Api(Hub(session.table), seats, presses="button")
+        token = api.seats.join("127.0.0.1", OPERATOR_PIN, OPERATOR)
+        status, reply = post(api, token)
+        message = reply["error"]["message"]
+        assert (status, reply["error"]["code"]) == (409, "nothing_to_accept")
+        assert "nothing to accept" in message and "demo" in message and "terminal" not in message
+    finally:
+        session.close()

@@ -122,8 +122,24 @@ def _again(args: argparse.Namespace, night: Any) -> Any:
     new-table options given are its own; options of another table, or a finished game, are refused in one
     line saying what to type. Nothing is written before that."""
     from unox.launcher import LauncherError
+    from unox.table.journal import JournalError
+    from unox.table.opening import resume_play_session
+    from unox.table.settings import SettingsError
+
+    path = _check_again(args, "play")
+    try:
+        # the same command line again names the same --launcher: only --accept-launcher takes another board
+        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night,
+                                   accept=bool(getattr(args, "accept_launcher", False)))
+    except (SettingsError, LauncherError, JournalError) as exc:
+        raise CommandError(refusal(exc, "continue", args.launcher)) from exc
+
+
+def _check_again(args: argparse.Namespace, command: str) -> Path:
+    """The journal `--journal FILE` names, when its table may go on: its own new-table options only (none
+    of another table's), and a game not over; else a CommandError saying what to type. Reads only."""
     from unox.table.journal import Journal, JournalError
-    from unox.table.opening import journal_status, resume_play_session
+    from unox.table.opening import journal_status
     from unox.table.settings import SettingsError, TableSettings
 
     path = args.journal
@@ -137,19 +153,21 @@ def _again(args: argparse.Namespace, night: Any) -> Any:
     other = _other_table(args, stored)
     if other:
         raise CommandError(f"{path} holds the table of {seats} ({_described(stored)}), not one with "
-                           f"{' '.join(other)}; continue that table with the same command without "
-                           f"those options (or --resume {path}), or give a new --journal file")
+                           f"{' '.join(other)}; continue that table with the same command without those "
+                           f"options (or `unox {command} --resume {path}`), or give a new --journal file")
     if status == "over":
         players = ",".join(stored.players)
         raise CommandError(f"{path} holds a finished game of {seats}; start a new table there with "
                            f"`unox play --continue {path} --players {players}` (the finished game is kept "
                            f"as {path}.N.done), or give a new --journal file")
-    try:
-        # the same command line again names the same --launcher: only --accept-launcher takes another board
-        return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night,
-                                   accept=bool(getattr(args, "accept_launcher", False)))
-    except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
+    return path
+
+
+def refusal(exc: Exception, command: str, typed: str | None) -> str:
+    """A refused start in one line; another board at the launcher is said for the command typed."""
+    from unox.table.runtime import BoardRefused
+
+    return exc.worded(command, typed) if isinstance(exc, BoardRefused) else str(exc)
 
 
 def _other_table(args: argparse.Namespace, stored: Any) -> list[str]:
@@ -186,7 +204,9 @@ def _resume(args: argparse.Namespace, night: Any) -> Any:
         return resume_play_session(path, launcher=args.launcher, config=launcher_config(args), night=night,
                                    accept=getattr(args, "round_accepts_launcher", None))
     except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
+        # a tournament seat names its launcher every time, as --continue does: --accept-launcher takes another
+        seat = getattr(args, "round_accepts_launcher", None) is not None
+        raise CommandError(refusal(exc, "continue" if seat else "resume", args.launcher)) from exc
 
 
 def _continue(args: argparse.Namespace, night: Any) -> Any:
@@ -215,7 +235,7 @@ def _continue(args: argparse.Namespace, night: Any) -> Any:
                                         config=launcher_config(args), night=night,
                                         accept=bool(getattr(args, "accept_launcher", False)))
     except (SettingsError, LauncherError, JournalError) as exc:
-        raise CommandError(str(exc)) from exc
+        raise CommandError(refusal(exc, "continue", args.launcher)) from exc
     if unreadable:
         session.emit(skipped_line(unreadable))
     session.emit(f"Journal: {path} (every event is kept; {PICKED_UP_BY})")
@@ -228,6 +248,9 @@ def open_protocol_night(args: argparse.Namespace) -> Any:
     `script` unless named. What the protocol's peers must know goes to stderr: stdout is the protocol's."""
     from unox.table.night import Night
 
+    if args.resume is None and args.journal is not None and _holds_table(args.journal):
+        # the same command run again on its journal: that table goes on, as under `play` and `serve`
+        return Night(_resume_protocol(args, _check_again(args, "table")))
     return Night(_resume_protocol(args) if args.resume is not None else _create_protocol(args))
 
 
@@ -259,7 +282,9 @@ def _create_protocol(args: argparse.Namespace) -> Table:
         raise
 
 
-def _resume_protocol(args: argparse.Namespace) -> Table:
+def _resume_protocol(args: argparse.Namespace, again: Path | None = None) -> Table:
+    """`--resume FILE`, or `again`: the journal the same `--journal FILE` command names again, whose
+    launcher (named every time) takes another board only with --accept-launcher."""
     import sys
 
     from unox.table.journal import JournalError
@@ -267,7 +292,8 @@ def _resume_protocol(args: argparse.Namespace) -> Table:
     from unox.table.runtime import Table
     from unox.table.settings import SettingsError
 
-    journal = _open_journal(check_resume_args(args))
+    journal = _open_journal(check_resume_args(args) if again is None else again)
+    accept = args.launcher is not None if again is None else bool(getattr(args, "accept_launcher", False))
     try:
         journal.hold()  # before the launcher opens: a table already running on this journal is refused
         if journal.settings is None:  # an empty file holds no table: refused before anything is written
@@ -278,18 +304,20 @@ def _resume_protocol(args: argparse.Namespace) -> Table:
         seed = stored.get("seed") if isinstance(stored.get("seed"), int) else None
         launcher = open_table_launcher(sim_spec(spec, seed=seed, cards=None), args)
         try:  # another board than the journal's is refused, unless --launcher named it
-            table = Table.resume(journal, launcher=launcher, accept_launcher=args.launcher is not None)
+            table = Table.resume(journal, launcher=launcher, accept_launcher=accept,
+                                 launcher_spec=args.launcher)
         except BaseException:
             if launcher is not None:
                 launcher.close()
             raise
         if table.rebound is not None:  # stderr: stdout is the protocol's
+            named = "--launcher named it" if again is None else "--accept-launcher said"
             print(f"unox: this table now fires launcher board {table.rebound[1]} (it was bound to board "
-                  f"{table.rebound[0]}), as --launcher named it", file=sys.stderr)
+                  f"{table.rebound[0]}), as {named}", file=sys.stderr)
         return table
     except (JournalError, SettingsError) as exc:
         journal.abandon()
-        raise CommandError(str(exc)) from exc
+        raise CommandError(refusal(exc, "resume" if again is None else "continue", args.launcher)) from exc
 
 
 def _open_journal(path: Path) -> Journal:

@@ -13,6 +13,7 @@ from typing import Any
 
 from unox.profiles.builtin import BUILTIN
 from unox.profiles.model import ProfileError, ProfileSpec
+from unox.words import counted
 
 PROFILE_KEYS = ("base", "fire_hazard", "cards", "description")
 CARD_KEYS = ("min", "max", "means")
@@ -60,7 +61,8 @@ def _cards(value: Mapping[str, Any], spec: ProfileSpec) -> ProfileSpec:
         means = [means] * spec.max_gap
     if len(means) != spec.max_gap:
         raise ProfileError(
-            f"profile {name!r}: cards.means has {len(means)} values but fire_hazard has {spec.max_gap};"
+            f"profile {name!r}: cards.means has {counted(len(means), 'value')} but fire_hazard has "
+            f"{counted(spec.max_gap, 'entry', 'entries')};"
             " give one mean per fire_hazard entry, or a single number"
         )
     checked = tuple(_number(m, f"profile {name!r}: cards.means[{i}]", low, high) for i, m in enumerate(means))

@@ -25,6 +25,7 @@ from unox.rules.table_calls import TableCalls
 from unox.rules.tracking import HAND_SIZE, DealtCards, PhysicalCards
 from unox.rules.turns import TurnOrder
 from unox.rules.variants import check_variant, rotation_over, teams
+from unox.rules.words import counted
 
 MODES = ("physical", "dealt")
 _NEXT = {  # what to do instead, by the phase the game is in
@@ -279,7 +280,8 @@ class Game(Dealing, TableCalls, DrawCalls):
             raise RuleError("bad_fired", f"fired is how many cards came out (0 or more), not {fired!r}")
         if self.cards.dealt and fired > self.cards.launcher:
             raise RuleError(
-                "bad_fired", f"the launcher holds only {self.cards.launcher} cards: fire at most that many"
+                "bad_fired",
+                f"the launcher holds only {counted(self.cards.launcher, 'card')}: fire at most that many",
             )
 
     def _owed_press(self, owed: list[list], fired: int) -> None:

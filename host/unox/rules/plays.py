@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from unox.rules.cards import Card, CardError
 from unox.rules.errors import RuleError
 from unox.rules.ruleset import Play
+from unox.rules.words import counted
 
 if TYPE_CHECKING:
     from unox.rules.ruleset import Ruleset
@@ -128,12 +129,12 @@ def _resolve_count(game: Game, player: str, card: Card, count: int | None, size:
         held = game.cards.color_count(player, card.color) - 1
         if count is not None and count != held:
             name = rules.color_name(card.color)
-            raise RuleError("bad_count", f"{player} holds {held} other {name} cards (A4): "
+            raise RuleError("bad_count", f"{player} holds {counted(held, f'other {name} card')} (A4): "
                             f"all of them go down, so give count {held} or leave it out")
         return held
     count = count or 0
     if count > size - 1:
-        raise RuleError("bad_count", f"{player} holds only {size} cards: the count of other "
+        raise RuleError("bad_count", f"{player} holds only {counted(size, 'card')}: the count of other "
                         f"{rules.color_name(card.color)} cards can be at most {size - 1}")
     return count
 

@@ -72,6 +72,7 @@ def check_points(game: Any, state: dict[str, Any], points: dict[str, int]) -> No
         if given > most:
             raise ProtocolError(
                 "bad_points",
-                f"{player} holds {held} cards as far as the table knows, worth at most {most} points, not "
-                f"{given}; give the points of the cards left in {player}'s hand",
+                f"{player} holds {counted(held, 'card')} as far as the table knows, worth at most "
+                f"{counted(most, 'point')}, not {given}; give the points of the cards left in {player}'s "
+                "hand",
             )

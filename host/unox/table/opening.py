@@ -17,6 +17,7 @@ from unox.table.night import Night
 from unox.table.replay import scan
 from unox.table.runtime import Table
 from unox.table.settings import SettingsError, TableSettings
+from unox.words import counted
 
 
 def sim_spec(spec: str, *, seed: int | None, cards: int | None) -> str:
@@ -52,6 +53,7 @@ def resume_play_session(
 
     The launcher must be the board the journal is bound to, unless the user chose it: `accept`, by default
     whether `launcher` was named (a tournament seat names it every time, so it says `accept` apart)."""
+    said = "--launcher named it" if accept is None else "--accept-launcher said"
     if accept is None:
         accept = launcher is not None
     journal = Journal(path)
@@ -72,17 +74,19 @@ def resume_play_session(
         raise
     told: list[str] = []
     try:
-        table = Table.resume(journal, launcher=device, listeners=[told.append], accept_launcher=accept)
+        table = Table.resume(journal, launcher=device, listeners=[told.append], accept_launcher=accept,
+                             launcher_spec=launcher)
     except BaseException:
         device.close()  # a refused launcher (another board) is let go, as the journal is
         journal.close()
         raise
     table.listeners.remove(told.append)
     session = night(table, launcher=device, sim=hasattr(device, "press_button"))
-    session.emit(f"Resumed from {path}: {len(table.entries)} accepted events replayed, nothing fired again.")
+    replayed = counted(len(table.entries), "accepted event")
+    session.emit(f"Resumed from {path}: {replayed} replayed, nothing fired again.")
     if table.rebound is not None:
         session.emit(f"This table now fires launcher board {table.rebound[1]} (it was bound to board "
-                     f"{table.rebound[0]}), as --launcher named it.")
+                     f"{table.rebound[0]}), as {said}.")
     if "unsettled" not in session.state:  # else the prompt asks for the count in the play screen's words
         session.emit(*told)  # the fire the table stopped in, as the launcher settled it: who got the cards
     return session

@@ -10,6 +10,7 @@ game is rebuilt from the accepted requests, so the table never dies of a request
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import logging
 import random
@@ -129,7 +130,8 @@ class Table(Presses):
 
     @classmethod
     def resume(cls, path: str | Path | Journal, *, launcher: Any = None, profile: Any = None,
-               listeners: Sequence[Listener] = (), accept_launcher: bool = False) -> Table:
+               listeners: Sequence[Listener] = (), accept_launcher: bool = False,
+               launcher_spec: str | None = None) -> Table:
         """The table a journal describes, in exactly the state its accepted requests left it.
 
         A fire the table stopped in is settled from the launcher's memory when it can tell; otherwise the
@@ -138,12 +140,14 @@ class Table(Presses):
         A launcher whose board is not the one the journal is bound to is refused (a JournalError, nothing
         written, nothing asked of it) unless `accept_launcher` (the user named it): the table is then bound
         to it (`rebound`). The same board at another port is the same launcher.
+        `launcher_spec` is the launcher as the user named it (`--launcher`): once the table fires it, the
+        journal keeps it as the table's launcher, so the next plain `--resume` opens that one, not the old.
         """
         if not isinstance(path, Journal):
             journal = Journal(path)
             try:
                 return cls.resume(journal, launcher=launcher, profile=profile, listeners=listeners,
-                                  accept_launcher=accept_launcher)
+                                  accept_launcher=accept_launcher, launcher_spec=launcher_spec)
             except BaseException:
                 journal.abandon()  # ours to close: a refused resume leaves no lock (and no file) behind
                 raise
@@ -168,8 +172,18 @@ class Table(Presses):
             if board is not None:  # a journal from before boards, or the launcher the user named instead
                 journal.set_meta(BOARD_KEY, board)
             table.rebound = rebound
+        if launcher_spec is not None and launcher_spec != settings.launcher:
+            table._keep_launcher(launcher_spec)
         table.settle_pending()
         return table
+
+    def _keep_launcher(self, spec: str) -> None:
+        """The launcher the user named becomes the table's in the journal's settings (journalled first)."""
+        assert self.journal is not None and self.settings is not None
+        stored = dict(self.journal.settings)
+        stored["launcher"] = spec
+        self.journal.settings = stored
+        self.settings = dataclasses.replace(self.settings, launcher=spec)
 
     def rebind_launcher(self, board: str) -> None:
         """Bind the table to launcher `board` (a person accepted it in place of the bound one): journalled
@@ -376,13 +390,35 @@ def _check_board(journal: Journal, launcher: Any, accept: bool) -> tuple[str, st
     if accept:
         return (str(bound), found)
     where = getattr(getattr(launcher, "link", None), "name", None) or "the launcher port"
-    raise JournalError(
-        f"{journal.path} is bound to launcher board {bound}, but the launcher on {where} is board {found}: "
-        f"nothing was fired or booked. Plug board {bound} in and resume again (at another port: add "
-        f"--launcher serial:PORT), or, to go on with board {found} instead, name it: add --launcher to "
-        "--resume (e.g. --launcher serial:PORT; with --continue or --journal, or at a tournament seat: add "
-        "--accept-launcher to the command)"
-    )
+    stored = journal.settings if isinstance(journal.settings, dict) else {}
+    raise BoardRefused(journal.path, str(bound), found, where, str(stored.get("launcher", "")))
+
+
+class BoardRefused(JournalError):
+    """A resume refused: the launcher is another board than the one the journal is bound to. Its message
+    suits any command; `worded` says it for the command the user typed, naming the launcher as typed."""
+
+    def __init__(self, path: Path, bound: str, found: str, where: str, spec: str):
+        self.path, self.bound, self.found, self.spec = path, bound, found, spec
+        super().__init__(
+            f"{path} is bound to launcher board {bound}, but the launcher on {where} is board {found}: "
+            f"nothing was fired or booked. Plug board {bound} in and resume again (at another port: add "
+            f"--launcher serial:PORT), or, to go on with board {found} instead, name it: add --launcher to "
+            "--resume (e.g. --launcher serial:PORT; with --continue or --journal, or at a tournament seat: "
+            "add --accept-launcher to the command)"
+        )
+
+    def worded(self, command: str, typed: str | None) -> str:
+        """The refusal for `command` ('resume', or 'continue' for --continue and --journal run again, which
+        name their launcher every time), naming the launcher as typed (`typed`, else the journal's)."""
+        launcher = typed or self.spec or "the launcher port"
+        head = (f"{self.path} is bound to launcher board {self.bound}, but the launcher {launcher} is board "
+                f"{self.found}: nothing was fired or booked. Plug board {self.bound} in and ")
+        if command == "resume":
+            return head + (f"resume again (at another port: add --launcher serial:PORT), or, to go on with "
+                           f"board {self.found} instead, name it: add --launcher {launcher} to --resume")
+        return head + (f"run the same command again (at another port: give --launcher serial:PORT), or, to "
+                       f"go on with board {self.found} instead, add --accept-launcher to the command")
 
 
 def _stored_settings(journal: Journal) -> TableSettings:

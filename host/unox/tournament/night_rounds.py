@@ -83,7 +83,8 @@ def protocol_rounds(seat: TableSeat, results: Path, lines: Iterable[str | bytes]
                 spec = launcher if accept else str(journal.settings["launcher"])
                 device = open_launcher(str(spec))
                 try:
-                    table = Table.resume(journal, launcher=device, accept_launcher=accept)
+                    table = Table.resume(journal, launcher=device, accept_launcher=accept,
+                                         launcher_spec=spec if accept else None)
                 except BaseException:
                     device.close()
                     raise

@@ -235,6 +235,9 @@ class Api:
             return seat
         if seat != OPERATOR:
             return error(403, "forbidden", "only the operator accepts another launcher: ask the operator")
+        if self.seats.read_only:  # `unox demo --web`: its bots drive a simulated launcher nobody swaps
+            return error(409, "nothing_to_accept", "this table is a demo shown read-only: its launcher is "
+                         "simulated and no other launcher can answer there, so there is nothing to accept")
         try:
             board = await asyncio.to_thread(self.hub.accept_launcher)
         except Refused as exc:

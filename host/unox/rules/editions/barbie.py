@@ -17,6 +17,7 @@ from unox.rules.cardset import CardSet, classic_cards, classic_deck, classic_hel
 from unox.rules.editions.classic import ClassicRules
 from unox.rules.errors import RuleError
 from unox.rules.ruleset import Effect, FirstEffect, RequestField
+from unox.rules.words import counted
 
 if TYPE_CHECKING:
     from unox.rules.cards import Card
@@ -129,8 +130,8 @@ class BarbieRules(ClassicRules):
                 raise RuleError("not_in_hand", f"{giver} does not hold {missing.code}: give cards from your "
                                 "hand")
         elif len(gift) > cards.hand_size(giver):
-            raise RuleError("bad_gift", f"{giver} holds only {cards.hand_size(giver)} cards: give at most "
-                            "that many")
+            held = counted(cards.hand_size(giver), "card")
+            raise RuleError("bad_gift", f"{giver} holds only {held}: give at most that many")
         return gift
 
     def _after_gift(self, game: Game, giver: str, called: bool) -> None:
