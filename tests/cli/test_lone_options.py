@@ -1,8 +1,9 @@
 """Issue 21: an option that means something only beside another is refused without it, never ignored: the
 phones' options (`--host`, `--port`, `--pin`, `--operator-pin`, `--allow-host`) without `--web` in `play`
 and `demo`; a tournament's `--table` and `--bots` without `--tournament`; `demo --plain` with `--web` or
-`--pace`. Each is argparse's usage error (exit 2, one line naming what to add or leave out), and nothing is
-written: a `play` that went ahead would make its journal in the tables folder."""
+`--pace`; `play --list` with anything else (it lists and exits). Each is argparse's usage error (exit 2,
+one line naming what to add or leave out), and nothing is written: a `play` that went ahead would make its
+journal in the tables folder."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ LONE = [
     ((*TABLE, "--table", "3", "--bots", "random"), ["--table and --bots"], "add --tournament URL"),
     ((*DEMO, "--pace", "1"), ["--pace"], "leave out --pace"),
     ((*DEMO, "--web", "--host", "127.0.0.1", "--pin", ""), ["--web"], "leave out --web"),
+    (("play", "--list", "--players", "Ann,Bob"), ["--players"], "leave out --players"),
+    (("play", "--list", "--continue"), ["--continue"], "leave out --continue"),
 ]
 
 
