@@ -1,7 +1,8 @@
 """Issue 21: an option that means something only beside another is refused without it, never ignored: the
 phones' options (`--host`, `--port`, `--pin`, `--operator-pin`, `--allow-host`) without `--web` in `play`
 and `demo`; a tournament's `--table` and `--bots` without `--tournament`; `demo --plain` with `--web` or
-`--pace`; `play --list` with anything else (it lists and exits). Each is argparse's usage error (exit 2,
+`--pace`; `play --list` with anything else (it lists and exits); `table --bots` with `--launcher`, `--profile`
+or `--config` (its bots play in the engine: no launcher fires). Each is argparse's usage error (exit 2,
 one line naming what to add or leave out), and nothing is written: a `play` that went ahead would make its
 journal in the tables folder."""
 
@@ -32,6 +33,9 @@ LONE = [
     ((*TABLE, "--table", "3", "--bots", "random"), ["--table and --bots"], "add --tournament URL"),
     ((*DEMO, "--pace", "1"), ["--pace"], "leave out --pace"),
     ((*DEMO, "--web", "--host", "127.0.0.1", "--pin", ""), ["--web"], "leave out --web"),
+    *[(("table", "--tournament", "mqtt://u:p@127.0.0.1:1/club", "--table", "1", "--bots", "random", *fired),
+       [fired[0]], f"leave out {fired[0]}")
+      for fired in (("--launcher", "sim"), ("--profile", "brutal"), ("--config", "unox.toml"))],
     (("play", "--list", "--players", "Ann,Bob"), ["--players"], "leave out --players"),
     (("play", "--list", "--continue"), ["--continue"], "leave out --continue"),
 ]

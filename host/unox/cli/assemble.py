@@ -82,6 +82,11 @@ def refuse_orphans(command: str, args: argparse.Namespace) -> None:
     if getattr(args, "tournament", None) is None:
         lone = [f"--{name}" for name in ("table", "bots") if getattr(args, name, None) is not None]
         orphans.append((lone, "--tournament URL", "a tournament table"))
+    if getattr(args, "bots", None) is not None:  # the bots play in the engine: no launcher fires
+        fired = [f"--{name}" for name in ("launcher", "profile", "config") if getattr(args, name, None)]
+        if fired:
+            raise UsageError(f"--bots plays every hand in the engine, with no launcher and the measured "
+                             f"profile; leave out {' and '.join(fired)}")
     if command == "demo" and getattr(args, "plain", False):
         clash = [f"--{name}" for name in ("web", "pace") if getattr(args, name, None) not in (None, False)]
         if clash:
