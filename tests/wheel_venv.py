@@ -15,10 +15,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+LEFT_OUT = ("build", "dist", "*.egg-info", ".venv", "node_modules", ".git", "__pycache__", ".*_cache")
+
+
 def build_wheel(out: Path) -> Path:
-    """The unox wheel built from this checkout into `out`."""
-    run = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-                         capture_output=True, text=True, timeout=600)
+    """The unox wheel built into `out` from a copy of this checkout without its build leftovers: setuptools
+    reuses `build/lib`, so a checkout built before would ship files the packaging no longer takes."""
+    import shutil
+
+    source = out / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
+    run = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
+                          str(source)], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
     (wheel,) = out.glob("unox-*.whl")
     return wheel

@@ -49,6 +49,9 @@ def pico_dir() -> Path:
     missing = [name for name in (UF2, BOOTROM) if not (folder / name).is_file()]
     if missing:
         raise ValueError(f"{folder} lacks {', '.join(missing)}: {WHAT_TO_GET}")
+    if not HARNESS.is_file():  # an installed wheel: firmware/emu and its node_modules stay in the checkout
+        raise ValueError("the emulated Pico runs from a checkout of unox (its firmware/emu harness, with "
+                         "`npm ci --prefix firmware`), not from an installed unox: docs/pico.md")
     if shutil.which("node") is None or not (HARNESS.parent.parent / "node_modules" / "rp2040js").is_dir():
         raise ValueError(f"rp2040js is not installed: {WHAT_TO_GET}")
     return folder

@@ -124,7 +124,7 @@ def parse(command: str, argv: list[str]) -> argparse.Namespace:
 def argv_for(command: str, pair: set[str], folder: Path, broker) -> list[str]:
     seats = "tournament" not in pair and "resume" not in pair
     argv = {"play": ["--plain"], "serve": list(WEB), "table": [], "press": ["--presses", "1", "--seed", "1"],
-            "demo": ["--plain", "--players", "2"]}[command]
+            "demo": ["--players", "2"] + ([] if "web" in pair else ["--plain"])}[command]  # --plain: no --web
     if seats and command in ("play", "serve", "table"):
         argv += ["--players", "Ann,Bob"]
     if command == "press" and "launcher" not in pair:

@@ -20,8 +20,10 @@ def test_the_web_choice_serves_phones_beside_the_console_ui_with_a_fixed_pin():
                                 web_pin="2468")
     words = exec_words(unit)
     assert words[words.index("--web"):][:3] == ["--web", "--pin", "2468"]
+    from unox.cli.web_option import web_options
+
     args = build_parser().parse_args(words[1:])
-    assert args.command == "play" and args.web and args.pin == "2468" and args.port == 8765
+    assert args.command == "play" and args.web and args.pin == "2468" and web_options(args).port == 8765
 
 
 def test_the_install_cli_passes_the_web_pin_into_the_unit(capsys):

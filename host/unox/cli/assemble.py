@@ -69,10 +69,41 @@ def front_of(command: str, args: argparse.Namespace) -> str:
     return "plain" if plain else "tui"
 
 
+def refuse_orphans(command: str, args: argparse.Namespace) -> None:
+    """An option that means something only beside another (the phones' `--port` beside `--web`, a
+    tournament's `--table` beside `--tournament`) is refused without it, as a usage error: run as typed, it
+    would be silently ignored. `serve` is the phones, so its web options need nothing."""
+    from unox.cli.errors import UsageError
+    from unox.cli.web_option import given_web_options
+
+    orphans: list[tuple[list[str], str, str]] = []  # (the options given, what they need, what they are)
+    if command in ("play", "demo") and not getattr(args, "web", False):
+        orphans.append((given_web_options(args), "--web", "the phones' server"))
+    if getattr(args, "tournament", None) is None:
+        lone = [f"--{name}" for name in ("table", "bots") if getattr(args, name, None) is not None]
+        orphans.append((lone, "--tournament URL", "a tournament table"))
+    if getattr(args, "bots", None) is not None:  # the bots play in the engine: no launcher fires
+        fired = [f"--{name}" for name in ("launcher", "profile", "config") if getattr(args, name, None)]
+        if fired:
+            raise UsageError(f"--bots plays every hand in the engine, with no launcher and the measured "
+                             f"profile; leave out {' and '.join(fired)}")
+    if command == "demo" and getattr(args, "plain", False):
+        clash = [f"--{name}" for name in ("web", "pace") if getattr(args, name, None) not in (None, False)]
+        if clash:
+            raise UsageError(f"--plain prints the transcript at once, with no pace and no phones; leave out "
+                             f"{' and '.join(clash)}")
+    for given, needs, what in orphans:
+        if given:
+            them = "it" if len(given) == 1 else "them"
+            raise UsageError(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for {what}: add "
+                             f"{needs}, or leave {them} out")
+
+
 def refuse_pairs(command: str, args: argparse.Namespace) -> None:
     """The options that cannot go together, refused in one line before anything is written."""
     from unox.cli.table_options import check_resume_args
 
+    refuse_orphans(command, args)
     given = {name for name in ("journal", "resume", "continue_path", "players", "rules", "variant", "target",
                                "scoring", "tournament", "mqtt") if getattr(args, name, None) is not None}
     no_journal = getattr(args, "no_journal", False)

@@ -14,23 +14,34 @@ from unox.cli.numbers import int_in
 
 def add_web_options(parser: argparse.ArgumentParser) -> None:
     """--host, --port and --pin: `unox serve`, `unox play --web` and `unox demo --web` take them."""
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the LAN)")
-    parser.add_argument("--port", type=int_in(0, 65535), default=8765,
+    parser.add_argument("--host", help="address to listen on (default 0.0.0.0: the LAN)")
+    parser.add_argument("--port", type=int_in(0, 65535),
                         help="port to listen on, 0 to 65535 (default 8765; 0: any free port)")
     parser.add_argument("--pin", help='the PIN players type to join (default: 6 random digits; "" for none, '
                         "loopback only)")
     parser.add_argument("--operator-pin", help="the PIN that opens the operator's seat; the player PIN never "
                         'does (default: 6 random digits, printed here only; "" for none, loopback only)')
-    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+    parser.add_argument("--allow-host", action="append", metavar="NAME",
                         help="a name phones may reach this server under besides its addresses and its .local "
                         "name (repeat for more); any other Host is refused")
+
+
+HOST, PORT = "0.0.0.0", 8765  # the defaults; the options default to None, so a given one can be told apart
+WEB_OPTIONS = ("host", "port", "pin", "operator_pin", "allow_host")  # what `--web` needs in play and demo
+
+
+def given_web_options(args: argparse.Namespace) -> list[str]:
+    """The web options typed on the command line (`--port 8765` too): without `--web` they are refused."""
+    return [f"--{name.replace('_', '-')}" for name in WEB_OPTIONS if getattr(args, name, None) is not None]
 
 
 def web_options(args: argparse.Namespace, *, read_only: bool = False) -> Any:
     from unox.web.launch import WebOptions
 
-    return WebOptions(host=args.host, port=args.port, pin=args.pin, read_only=read_only,
-                      operator_pin=args.operator_pin, allow_hosts=tuple(args.allow_host))
+    host = HOST if args.host is None else args.host
+    port = PORT if args.port is None else args.port
+    return WebOptions(host=host, port=port, pin=args.pin, read_only=read_only,
+                      operator_pin=args.operator_pin, allow_hosts=tuple(args.allow_host or ()))
 
 
 def start_beside(session: Any, args: argparse.Namespace, gate: Any = None) -> Any:
@@ -63,7 +74,7 @@ def serve_demo(session: Any, step: Any, args: argparse.Namespace, gate: Any = No
 
     try:
         return serve_watching(session.table, web_options(args, read_only=True), step,
-                              pace=max(args.pace, WATCH_PACE_S), gate=gate)
+                              pace=max(args.pace or 0.0, WATCH_PACE_S), gate=gate)
     except WebError as exc:
         raise CommandError(str(exc)) from exc
     except KeyboardInterrupt:

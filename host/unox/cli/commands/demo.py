@@ -16,6 +16,7 @@ EXAMPLE = """examples:
 
 BOTS = ("heuristic", "random")
 MAX_PACE_S = 10.0
+PACE_S = 0.12  # --pace's default: None until then, so `--plain --pace` can be refused (it has no pace)
 DEMO_BUDGET_S = 30.0  # the UI plays at `--pace` for this long, then fast-forwards: well under a minute
 
 
@@ -42,9 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"score that ends the game, 1 to {MAX_TARGET} (default 200)")
     parser.add_argument("--scoring", choices=("g1", "g2", "g3"), default="g1", help="g1 (default), g2, g3")
     parser.add_argument("--profile", default="measured", help="eject profile (default measured)")
-    parser.add_argument("--pace", metavar="SECONDS", type=float_in(0, MAX_PACE_S, "seconds"), default=0.12,
-                        help=f"seconds between moves in the UI, 0 (at once) to {MAX_PACE_S:g}; after 30 s it "
-                        "fast-forwards")
+    parser.add_argument("--pace", metavar="SECONDS", type=float_in(0, MAX_PACE_S, "seconds"),
+                        help=f"seconds between moves in the UI, 0 (at once) to {MAX_PACE_S:g} (default "
+                        f"{PACE_S:g}); after 30 s it fast-forwards")
     parser.add_argument("--web", action="store_true", help="serve the game to phones, read-only (unox serve)")
     from unox.cli.web_option import add_web_options
 
@@ -58,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
     from unox.cli.assemble import check, open_night
     from unox.ui.session import Session
 
-    setup = check("demo", args)
+    setup = check("demo", args)  # --plain with --web or --pace is refused there
+    if args.pace is None:
+        args.pace = PACE_S
     session = open_night(setup, Session)
     step = setup.autoplay
     from unox.ui.commands import InputError

@@ -66,6 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """A preset of the one assembly (`unox.cli.assemble`): the TUI or `--plain`, phones with `--web`."""
     if args.list:
+        _refuse_beside_list(args)
         return _list()
     from unox.cli.assemble import attach, check, open_night
 
@@ -101,6 +102,17 @@ def run(args: argparse.Namespace) -> int:
             session.close()  # after any launcher call still running on a worker thread
     finally:
         setup.close()
+
+
+def _refuse_beside_list(args: argparse.Namespace) -> None:
+    """`--list` lists and exits: another option beside it would be silently ignored, so it is refused."""
+    from unox.cli.errors import UsageError
+
+    given = [f"--{name.replace('_', '-')}" for name, value in vars(args).items()
+             if name not in ("list", "command", "func", "_parser") and value not in (None, False)]
+    given = ["--continue" if name == "--continue-path" else name for name in given]
+    if given:
+        raise UsageError(f"--list lists the tables kept and exits; leave out {' and '.join(given)}")
 
 
 def _list() -> int:
