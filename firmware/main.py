@@ -84,6 +84,7 @@ def _read_bytes(ipoll, readinto, one, buf):
         ready = False
         for _ in ipoll(0):
             ready = True
+            break
         if not ready:
             break
         readinto(one)

@@ -289,6 +289,7 @@ def read(ipoll, readinto, one, buf):
         ready = False
         for _ in ipoll(0):
             ready = True
+            break  # one ready object is all: a second step of the iterator cost ~2.4 us a byte
         if not ready:
             break
         readinto(one)

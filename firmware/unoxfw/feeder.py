@@ -315,7 +315,7 @@ class Feeder:
 
     def _spin(self, now_ms):
         self.blocks.spin(now_ms)
-        self._drive(self._duty())
+        self._drive(self.duty())  # cached: no new float before the motor starts
         self._dir = 1
         self._phase = _SPIN
         self._t = now_ms
@@ -456,7 +456,7 @@ class Feeder:
                 if self._next == _SPIN:
                     self._spin(now_ms)
                 elif self._next == _EXIT_PUSH and self._board.beam_blocked():
-                    self._drive(self._duty())
+                    self._drive(self.duty())
                     self._dir = 1
                     self._phase = _EXIT_PUSH
                     self._t = now_ms

@@ -324,7 +324,11 @@ class Endpoint:
             self._write(encode(0, "ACK", (f"{seq:02X}", epoch)))
 
     def _on_ack(self, args):
-        if len(args) != 2 or args[1] != self.epoch_hex() or not _is_hex(args[0], 2):
+        if len(args) != 2:
+            return
+        if self._epoch_made != self.epoch:
+            self.epoch_hex()
+        if args[1] != self._epoch_hex or not _is_hex(args[0], 2):  # no method call on the FIRE's path
             return
         seq = int(args[0], 16)
         for i in range(len(self._unacked)):

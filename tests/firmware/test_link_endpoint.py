@@ -140,6 +140,19 @@ def test_ack_for_another_epoch_is_ignored():
     assert a.unacked() == 1
 
 
+def test_ack_is_checked_against_the_current_epoch_even_before_its_hex_was_made():
+    # _on_ack compares with the cached hex of the own epoch: a new epoch must refresh it first
+    a, to_b, b, to_a = connect()
+    handshake(a, to_b, b, to_a)
+    seq = a.send("BEEP", ("press",), 0)
+    old = a.epoch_hex()
+    a.epoch = (a.epoch % 0xFFFF) + 1  # a new epoch, its hex not made yet
+    a.receive(encode(0, "ACK", (f"{seq:02X}", old)), 1)
+    assert a.unacked() == 1  # the old epoch's ACK is ignored
+    a.receive(encode(0, "ACK", (f"{seq:02X}", f"{a.epoch:04X}")), 2)
+    assert a.unacked() == 0
+
+
 def test_no_session_means_frames_are_neither_delivered_nor_acked():
     a, to_b, b, to_a = connect()
     a.send("FIRE", (2,), 0)  # no HELLO first
