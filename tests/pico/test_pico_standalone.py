@@ -137,8 +137,14 @@ def test_a_snagged_card_beeps_stuck_on_the_buzzer_pin(pico):
         assert beeped(device, "lid", since) == (n > 0)
     device.close_lid()
     device.load_cards(5)
+    device.advance(100)  # the lid read shut for its 30 ms (the firmware's lid debounce) before the press
     model.faults.stuck = 1.0  # the next card snags in the slot (T4)
     since = device.now_ms()
-    press_until(device, lambda: beeped(device, "stuck", since), presses=1)
+    # STUCK comes after the brake-and-reverse retries: listened for up to 10 emulated s (it stops when heard)
+    device.press_button(hold_ms=40)
+    heard = device.advance_until(10_000, lambda: beeped(device, "stuck", since))
+    names = [name for name in PATTERNS if beeped(device, name, since)]
+    assert heard, f"no STUCK after the press; heard {names}, path {[c.count for c in model.path]}, " \
+        f"ejected {model.ejected}, drawn {n}"
     assert [card.count for card in model.path if card.stuck] == [1] and model.ejected == 0
     assert model.lid_open_motor_ms == 0
