@@ -63,7 +63,26 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
         address = parse(args.tournament)
     except AddressError as exc:
         raise CommandError(str(exc)) from exc
-    return address, int(table or 0)
+    number = int(table or 0)
+    _check_user(address, number)
+    return address, number
+
+
+CLUB_USERS = ("coordinator", "homeassistant")  # the ACL lets neither write a table's result or presence
+
+
+def _check_user(address: BrokerAddress, number: int) -> None:
+    """Table N writes `result/N` and `presence/tableN`, which the club's ACL lets only the user `tableN`
+    publish: with another table's user (or the coordinator's) the broker would drop every result without a
+    word, so it is refused here, before anything is written."""
+    import re
+
+    user = address.username
+    other = re.fullmatch(r"table(\d+)", user or "")
+    if (other is not None and int(other.group(1)) != number) or user in CLUB_USERS:
+        raise CommandError(f"--table {number} needs the user table{number}, not {user}: the broker drops "
+                           f"every result table {number} sends as {user}; give --tournament "
+                           f"mqtt://table{number}:PASSWORD@{address.host}:{address.port}/{address.name}")
 
 
 @contextmanager
