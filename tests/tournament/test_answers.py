@@ -192,6 +192,8 @@ def test_a_receipt_faster_than_the_tables_own_commit_is_kept_and_applied_after_i
     sent: list[dict] = []
 
     class EchoLink:  # the coordinator answers at once, before the table's record() has committed
+        refused = None  # never replaced
+
         def publish(self, topic: str, result: dict) -> None:
             sent.append({**result, "_journalled": journal.has(result["hand_id"])})
             seat._on_ack("ack/1", {"hand_id": result["hand_id"], "id": plan.tournament, "ok": True})

@@ -288,7 +288,7 @@ def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:
     server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
     server.thread.start()
     try:
-        while not over.wait(0.5):
+        while not over.wait(0.5) and not done():  # done() also once the seat was replaced
             pass
     finally:
         server.stop()
@@ -334,8 +334,10 @@ def _round_opener(args: argparse.Namespace, *, ui: bool, front: str
 
 
 def _until(done: Callable[[], bool], lines: Iterator[str]) -> Iterator[str]:
-    """The typed lines, until the round's hands are all scored."""
+    """The typed lines, until the round's hands are all scored (or the seat was replaced)."""
     for line in lines:
+        if done():
+            return
         yield line
         if done():
             return
