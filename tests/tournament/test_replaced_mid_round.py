@@ -61,3 +61,38 @@ def test_a_play_seat_replaced_mid_round_fires_and_books_nothing_more_and_exits_n
     with Journal(round_journal(tmp_path / "a" / "table1.db", 1)) as kept:
         assert [entry["cmd"] for entry in kept.entries()] == ["deal"]  # nothing booked after the deal
         assert kept.fires() == []  # nothing fired
+
+
+def _table(broker, journal) -> subprocess.Popen:
+    return subprocess.Popen(
+        [*UNOX, "table", "--tournament", broker.url("table1", "mid"), "--table", "1", "--launcher", LAUNCHER,
+         "--journal", str(journal)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def test_a_protocol_table_replaced_mid_round_refuses_the_next_request_and_exits_non_zero(broker, tmp_path):
+    """`unox table --tournament` (people over the table protocol): the request after the replacement is
+    refused ("stopped"), nothing booked, and the command stops with the "was replaced" line."""
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "mid")), journal, Plan(tuple(C_V2_PLAYERS)),
+                                  say=lambda t: None).start()
+        first = _table(broker, tmp_path / "a" / "table1.db")
+        second = None
+        try:
+            read_until(first, "round 1, table 1")
+            _say(first, '{"cmd": "deal", "dealer": "Ann"}')
+            read_until(first, '"ok":true')
+            second = _table(broker, tmp_path / "b" / "table1.db")
+            read_until(first, "another process took this table's place")
+            _say(first, '{"cmd": "flip", "card": "G7"}')
+            out = getattr(first, "_unread", "") + first.communicate(timeout=WAIT)[0]
+        finally:
+            for process in (first, second):
+                if process is not None and process.poll() is None:
+                    process.kill()
+                    process.wait(WAIT)
+            coordinator.stop()
+    assert first.returncode == 1, out
+    assert '"code":"stopped"' in out and "was replaced by another process" in out.strip().splitlines()[-1]
+    with Journal(round_journal(tmp_path / "a" / "table1.db", 1)) as kept:
+        assert [entry["cmd"] for entry in kept.entries()] == ["deal"]
