@@ -407,7 +407,7 @@ class TableApp(App):
     def leave_if_stopped(self) -> None:
         """A table stopped from elsewhere (a tournament seat another process took over) refuses every request:
         the UI leaves it at once, with a non-zero return code, and its caller says why."""
-        if getattr(self.session.table, "stopped", None) is not None:
+        if getattr(getattr(self.session, "table", None), "stopped", None) is not None:
             self.exit(return_code=1)
 
     # --- the launcher and the bots -------------------------------------------------------------------
