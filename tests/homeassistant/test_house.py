@@ -236,3 +236,32 @@ def test_a_wrong_tournament_name_with_mqtt_leaves_home_assistant_no_device(broke
     assert not state.exists() or not any(p.is_file() for p in state.rglob("*"))
     assert nothing_retained_under(broker, "homeassistant/") == []  # no discovery config: no device
     assert nothing_retained_under(broker, f"unox/{node_id()}/") == []  # and never online
+
+
+def test_a_seat_refused_for_another_launcher_board_leaves_home_assistant_nothing(broker, tmp_path):
+    """The round's table is bound to its launcher's board; continued with `--mqtt` while another board
+    answers, the seat is refused in one line. Before, the bridge had started at the joining, before the
+    round's launcher was checked: 14 retained discovery configs and the device's states were left behind."""
+    from unox.homeassistant.discovery import node_id
+
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    mqtt_url = f"mqtt://table1:{broker.users['table1']}@127.0.0.1:{broker.port}/"
+    seat = [*UNOX, "play", "--plain", "--tournament", broker.url("table1", "club"), "--table", "1",
+            "--journal", str(tmp_path / "table1.db"), "--launcher"]
+    with ResultsJournal(tmp_path / "club.db") as journal:
+        coordinator = Coordinator(parse(broker.url("coordinator", "club")), journal, Plan(PLAYERS),
+                                  say=lambda text: None).start()
+        try:
+            first = subprocess.run([*seat, "sim:?seed=5&cards=60&jam=0&double=0&stuck=0"], input="deal Ann\n",
+                                   capture_output=True, text=True, timeout=WAIT * 2, env=env)
+            assert first.returncode == 0, first.stdout[-2000:] + first.stderr
+            kept = (tmp_path / "table1.round1.db").read_bytes()
+            other = subprocess.run([*seat, "sim:?seed=6&cards=60&jam=0&double=0&stuck=0", "--mqtt", mqtt_url],
+                                   capture_output=True, text=True, timeout=WAIT * 2, env=env,
+                                   stdin=subprocess.DEVNULL)
+        finally:
+            coordinator.stop()
+    assert other.returncode == 1 and "bound to launcher board" in other.stderr, other.stdout + other.stderr
+    assert (tmp_path / "table1.round1.db").read_bytes() == kept
+    assert nothing_retained_under(broker, "homeassistant/") == []  # no discovery config: no device
+    assert nothing_retained_under(broker, f"unox/{node_id()}/") == []  # and no state

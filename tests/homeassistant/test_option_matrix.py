@@ -237,14 +237,18 @@ def phones_see(setup, night, args, command: str) -> None:
 
 
 def seat_joins(setup, pair, args, folder: Path, watcher: Watcher) -> None:
+    from types import SimpleNamespace
+
     from unox.cli.tournament_option import _bridged, joined_seat
 
-    opened, bridge = _bridged(setup, lambda *a: None)
-    assert opened is not None
+    night = SimpleNamespace(table=None, close=lambda: None)  # a round's night before its first deal
+    opened, bridge = _bridged(setup, lambda *a: night)
     with joined_seat(args, setup.command, accepted=bridge) as (seat, path):  # as `unox play --tournament`
         assert seat.link.wait_connected(WAIT)
         if "journal" in pair:
             assert path == folder / "asked.db" and path.exists()
+        # Home Assistant's bridge starts once the first round's table opened (its launcher accepted)
+        assert opened(1, folder / "round1.db", ["Ann", "Bob", "Cy", "Dee"], "extreme") is night
     if "mqtt" in pair:
         watcher.wait(lambda: watcher.values.get(availability_topic(watcher.node)) == "online"
                      and watcher.state("turn") == "nobody", "the tournament table online before its round")

@@ -290,3 +290,17 @@ def test_the_host_never_asks_the_launcher_for_more_than_max_fire():
     reply = table.button()
     assert reply["launcher"]["requested"] == MAX_FIRE
     assert [fire.requested for fire in launcher.fires] == [MAX_FIRE]
+
+
+def test_a_stopped_table_refuses_every_request_and_fires_and_books_nothing(tmp_path):
+    """`Table.stop` (a tournament seat another process took over): the button, a typed request and an undo
+    are refused with the reason, nothing fired and nothing journalled."""
+    table, launcher, _ = launcher_table(3, journal=Journal(tmp_path / "t.db"))
+    started(table)
+    booked = table.journal.entries()
+    table.stop("table 1 of club was replaced by another process")
+    for reply in (table.button(), table.draw_from_launcher("Bob"), table.undo(),
+                  send(table, cmd="play", player="Bob", card="R5")):
+        assert not reply["ok"] and reply["error"]["code"] == "stopped", reply
+        assert reply["error"]["message"] == "table 1 of club was replaced by another process"
+    assert launcher.fires == [] and table.journal.entries() == booked

@@ -192,6 +192,8 @@ def test_a_receipt_faster_than_the_tables_own_commit_is_kept_and_applied_after_i
     sent: list[dict] = []
 
     class EchoLink:  # the coordinator answers at once, before the table's record() has committed
+        refused = None  # never replaced
+
         def publish(self, topic: str, result: dict) -> None:
             sent.append({**result, "_journalled": journal.has(result["hand_id"])})
             seat._on_ack("ack/1", {"hand_id": result["hand_id"], "id": plan.tournament, "ok": True})
@@ -204,3 +206,20 @@ def test_a_receipt_faster_than_the_tables_own_commit_is_kept_and_applied_after_i
         assert seat.unsent() == 0 and journal.has("r1-t1-h1")
     assert [(result["tournament"], result["_journalled"]) for result in sent] == [(plan.tournament, False)]
     assert journal_rows(tmp_path / "table1.db")[0]["_acked"] == 1
+
+
+def test_a_coordinators_journal_in_use_is_called_the_tournament_journal(broker, tmp_path):
+    """A second `tournament start` on a journal another coordinator holds: one line that names it as the
+    tournament journal (it said "the table in club.db"), nothing written to it."""
+    with ResultsJournal(tmp_path / "club.db") as held:
+        held.set("plan", Plan(tuple(C_V2_PLAYERS)).to_json())
+        before = (tmp_path / "club.db").read_bytes()
+        done = subprocess.run(
+            [*UNOX, "tournament", "start", "--broker", broker.url("coordinator", "busy"), "--resume",
+             str(tmp_path / "club.db")],
+            capture_output=True, text=True, timeout=WAIT, stdin=subprocess.DEVNULL)
+        assert (tmp_path / "club.db").read_bytes() == before
+    (line,) = done.stderr.splitlines()
+    assert done.returncode == 1, done.stderr
+    assert f"the tournament journal {tmp_path / 'club.db'} is already open in another unox" in line
+    assert "the table in" not in line and line.endswith("use that one, or stop it first")

@@ -66,13 +66,22 @@ def test_a_round_left_midway_names_the_command_that_rejoins_it_and_that_command_
             assert lines[at + 3] == "    (with the table's password in UNOX_MQTT_PASSWORD)"
             assert all(len(line) <= 80 for line in lines if "rejoin:" not in line and "/" not in line)
 
-            for option in (["--continue", str(round1)], ["--resume", str(round1)]):
-                refused = run(["play", "--plain", "--launcher", "script", *option], env, ["yes"])
+            deal = '{"cmd": "deal", "dealer": "Ann"}'
+            for argv in (["play", "--plain", "--launcher", "script", "--continue", str(round1)],
+                         ["play", "--plain", "--launcher", "script", "--resume", str(round1)],
+                         # the same command run again on its journal, each way in
+                         ["play", "--plain", "--launcher", "script", "--journal", str(round1)],
+                         ["play", "--plain", "--journal", str(round1), "--players", "Ann,Bob"],
+                         ["serve", "--port", "0", "--journal", str(round1)],
+                         ["table", "--resume", str(round1)],
+                         ["table", "--journal", str(round1), "--players", "Ann,Bob"]):
+                refused = run(argv, env, [deal if argv[0] == "table" else "yes"])
                 assert refused.returncode == 1, refused.stdout + refused.stderr
                 (said,) = refused.stderr.splitlines()
+                option = next(word for word in ("--continue", "--resume", "--journal") if word in argv)
                 assert said == (f"unox: error: {round1} is round 1 of table 1 of tournament term (id "
-                                f"{tournament}), played only inside its tournament, so {option[0]} does not "
-                                f"take it; {picks_up}")
+                                f"{tournament}), played only inside its tournament, so {option} does not "
+                                f"take it; {picks_up}"), argv
                 assert round_entries(round1) == played  # nothing was written to it
             outbox = round1.with_name(f"term-{tournament}-table1.db")  # the table's results journal
             refused = run(["play", "--plain", "--launcher", "script", "--continue", str(outbox)], env)

@@ -166,3 +166,28 @@ def test_U2_the_uno_window_closes_when_the_next_player_begins_and_a_late_catch_i
     assert error.startswith("Not taken:")
     assert session.state == before  # the refused catch changed nothing: Ann owes no presses
     assert not any(entry["player"] == "Ann" for entry in session.state["owed"])  # no U2 presses for Ann
+
+
+def test_the_ui_leaves_a_table_stopped_from_elsewhere_with_a_non_zero_return_code():
+    """A tournament seat another process took over stops its round's table (`Table.stop`): the terminal UI
+    leaves it by itself, return code 1, and the press typed meanwhile is refused, nothing fired."""
+    session = session_for()
+    for line in ("deal Cy", "flip G7"):
+        session.submit(line)
+    booked = list(session.table.entries)
+
+    async def scenario():
+        app = TableApp(session)
+        async with app.run_test(size=(120, 45)) as pilot:
+            session.table.stop("table 1 of club was replaced by another process")
+            reply = session.table.button()
+            for _ in range(400):  # the UI looks every STOPPED_CHECK_S; bounded against a hang only
+                if app.return_code is not None:
+                    break
+                await pilot.pause(0.05)
+            return app.return_code, reply
+
+    code, reply = asyncio.run(scenario())
+    session.close()
+    assert code == 1
+    assert reply["error"]["code"] == "stopped" and session.table.entries == booked

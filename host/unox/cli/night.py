@@ -56,21 +56,24 @@ def open_session(args: argparse.Namespace, night: Any = None, *, picked_up_by: s
 
 
 def _refuse_a_tournaments(args: argparse.Namespace) -> None:
-    """`--continue FILE` or `--resume FILE` on a tournament table's journal would play its round outside the
-    tournament (no seats from the schedule, no result sent): refused, naming the command that rejoins."""
-    given = args.resume if args.continue_path in (None, NEWEST) else args.continue_path
-    if given is None:
-        return
+    """`--continue FILE`, `--resume FILE` or `--journal FILE` (the same command run again) on a tournament
+    table's journal would play its round outside the tournament (no seats from the schedule, no result
+    sent): refused before anything is opened, naming the command that rejoins."""
     from unox.tournament.kept import ROUND, tournament_table
 
-    kept = tournament_table(Path(given))
-    if kept is None:
+    continued = getattr(args, "continue_path", None)
+    named = [("--continue", continued), ("--resume", getattr(args, "resume", None)),
+             ("--journal", getattr(args, "journal", None))]
+    tables = [(option, Path(path), tournament_table(Path(path))) for option, path in named
+              if path not in (None, NEWEST)]
+    refused = next(((option, given, kept) for option, given, kept in tables if kept is not None), None)
+    if refused is None:
         return
-    found = ROUND.match(Path(given).stem)
+    option, given, kept = refused
+    found = ROUND.match(given.stem)
     what = (f"round {found['round']} of" if found else "the results journal of") + (
         f" table {kept.table} of tournament {kept.name} (id {kept.tournament})")
     how = "there is nothing left to play at that table" if kept.over or kept.done else kept.rejoin()
-    option = "--resume" if args.continue_path is None else "--continue"
     raise CommandError(f"{given} is {what}, played only inside its tournament, so {option} does not take it; "
                        f"{how}")
 
@@ -248,6 +251,7 @@ def open_protocol_night(args: argparse.Namespace) -> Any:
     `script` unless named. What the protocol's peers must know goes to stderr: stdout is the protocol's."""
     from unox.table.night import Night
 
+    _refuse_a_tournaments(args)
     if args.resume is None and args.journal is not None and _holds_table(args.journal):
         # the same command run again on its journal: that table goes on, as under `play` and `serve`
         return Night(_resume_protocol(args, _check_again(args, "table")))

@@ -63,7 +63,26 @@ def checked_options(args: argparse.Namespace) -> tuple[BrokerAddress, int]:
         address = parse(args.tournament)
     except AddressError as exc:
         raise CommandError(str(exc)) from exc
-    return address, int(table or 0)
+    number = int(table or 0)
+    _check_user(address, number)
+    return address, number
+
+
+CLUB_USERS = ("coordinator", "homeassistant")  # the ACL lets neither write a table's result or presence
+
+
+def _check_user(address: BrokerAddress, number: int) -> None:
+    """Table N writes `result/N` and `presence/tableN`, which the club's ACL lets only the user `tableN`
+    publish: with another table's user (or the coordinator's) the broker would drop every result without a
+    word, so it is refused here, before anything is written."""
+    import re
+
+    user = address.username
+    other = re.fullmatch(r"table(\d+)", user or "")
+    if (other is not None and int(other.group(1)) != number) or user in CLUB_USERS:
+        raise CommandError(f"--table {number} needs the user table{number}, not {user}: the broker drops "
+                           f"every result table {number} sends as {user}; give --tournament "
+                           f"mqtt://table{number}:PASSWORD@{address.host}:{address.port}/{address.name}")
 
 
 @contextmanager
@@ -188,31 +207,62 @@ def run_serve(setup: Any) -> int:
 def _bridged(setup: Any, open_round: Callable[[int, Path, list[str], str], Any]
              ) -> tuple[Callable[[int, Path, list[str], str], Any], Callable[[], None]]:
     """With `--mqtt`: the round opener that shows the table of the round being played to Home Assistant,
-    and the start of the one bridge for the whole night (stopped by `setup.close()`). The start is handed
-    to the seat's joining, which runs it once the tournament's name and table number are accepted: a start
-    refused there opens no Home Assistant session and leaves no retained device."""
+    and the check of Home Assistant's login, handed to the seat's joining (run once the tournament's name
+    and table number are accepted, before anything is written: a refused login is one line). The one
+    bridge for the whole night (stopped by `setup.close()`) starts only once the first round's table has
+    opened, its launcher accepted: a start refused before that (a wrong name, another launcher board) leaves
+    Home Assistant no retained device and no state."""
     if setup.mqtt is None:
         return open_round, lambda: None
     from unox.homeassistant.snapshots import CurrentTable
 
     current = CurrentTable()
     setup.ha_table = current  # told the seat once it joined (`_show_seat`)
+    answered: list[bool] = []  # the login check's: did the broker answer (else the bridge says so at once)
+    started: list[bool] = []  # the bridge, once
+
+    def check() -> None:
+        answered.append(_login_answers(setup.mqtt))
 
     def start() -> None:
-        from unox.cli.mqtt_option import start_bridge
+        from unox.cli.mqtt_option import CONNECT_S, start_bridge
         from unox.homeassistant.discovery import TABLE_TOURNAMENT_ENTITIES
         from unox.tournament import topics
 
         name = (setup.tournament or checked_options(setup.args))[0].name
+        wait = CONNECT_S if all(answered) else 0.0  # not answering is said once, not waited for twice
         setup.stops.append(start_bridge(setup.mqtt, current.snapshot, entities=TABLE_TOURNAMENT_ENTITIES,
-                                        subscriptions={topics.standings(name): current.on_standings}))
+                                        subscriptions={topics.standings(name): current.on_standings},
+                                        wait=wait))
 
     def opened(round_no: int, journal: Path, seated: list[str], rules: str) -> Any:
         night = open_round(round_no, journal, seated, rules)
         current.table = night.table
+        if not started:  # the first round's table is open: its launcher was accepted
+            try:
+                start()
+            except BaseException:
+                night.close()
+                raise
+            started.append(True)
         return night
 
-    return opened, start
+    return opened, check
+
+
+def _login_answers(address: BrokerAddress) -> bool:
+    """Home Assistant's broker takes our login (a refusal is one `CommandError`); publishes nothing. False
+    when no broker answered in time: the bridge says so when it starts, and keeps trying."""
+    from unox.cli.mqtt_option import CONNECT_S
+    from unox.tournament.link import Link, LinkError
+
+    probe = Link(address, "", {}, persistent=False).start()
+    try:
+        return probe.wait_connected(CONNECT_S)
+    except LinkError as exc:
+        raise CommandError(str(exc)) from exc
+    finally:
+        probe.stop(flush=0)
 
 
 def _show_seat(setup: Any, seat: TableSeat) -> None:
@@ -269,7 +319,7 @@ def _serve_round(night: Any, done: Callable[[], bool], gate: Any) -> None:
     server.thread = threading.Thread(target=server.run, name="unox-web", daemon=True)
     server.thread.start()
     try:
-        while not over.wait(0.5):
+        while not over.wait(0.5) and not done():  # done() also once the seat was replaced
             pass
     finally:
         server.stop()
@@ -315,8 +365,10 @@ def _round_opener(args: argparse.Namespace, *, ui: bool, front: str
 
 
 def _until(done: Callable[[], bool], lines: Iterator[str]) -> Iterator[str]:
-    """The typed lines, until the round's hands are all scored."""
+    """The typed lines, until the round's hands are all scored (or the seat was replaced)."""
     for line in lines:
+        if done():
+            return
         yield line
         if done():
             return

@@ -46,8 +46,9 @@ class JournalLock:
     `created` says whether this lock made the file (a new journal), so a start that fails can remove it.
     """
 
-    def __init__(self, journal: Path):
+    def __init__(self, journal: Path, *, held_as: str | None = None):
         self.journal = journal
+        self.held_as = held_as  # what the busy message calls the journal ("the table in FILE" unless given)
         self._fd: int | None = None
         self.created = False
 
@@ -94,6 +95,9 @@ class JournalLock:
 
     def _busy_message(self) -> str:
         who = describe_holder(real_path(self.journal), "")
+        if self.held_as is not None:
+            held = f" ({who})" if who else ""
+            return f"{self.held_as} is already open in another unox{held}; use that one, or stop it first"
         return (
             f"the table in {self.journal} is already running in another unox{f' ({who})' if who else ''}; "
             "use that one, or stop it first and then resume the journal"

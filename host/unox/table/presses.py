@@ -41,6 +41,7 @@ class Presses(Settling):
     journal: Any
     entries: list[dict[str, Any]]
     unsettled: dict[str, Any] | None
+    stopped: str | None
 
     # provided by Table
     def refuse(self, code: str, message: str, **extra: Any) -> Reply: ...  # pragma: no cover
@@ -61,6 +62,8 @@ class Presses(Settling):
         draw edition's table the button deals what the presser is due (`draw_from_launcher`).
         """
         with self._lock:  # type: ignore[attr-defined]
+            if self.stopped is not None:
+                return self.refuse("stopped", self.stopped)
             return self._button(player)
 
     def _button(self, player: str | None) -> Reply:
@@ -92,6 +95,8 @@ class Presses(Settling):
         """DL1/DL2: a draw edition's launcher fires exactly what `player` is due, counted by the beam; a
         shortfall stays owed. Nothing is fired when nothing is due: the rules say why."""
         with self._lock:  # type: ignore[attr-defined]
+            if self.stopped is not None:
+                return self.refuse("stopped", self.stopped)
             return self._draw_from_launcher(player)
 
     def _draw_from_launcher(self, player: str) -> Reply:

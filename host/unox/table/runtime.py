@@ -81,6 +81,7 @@ class Table(Presses):
         self.entries: list[dict[str, Any]] = []
         self.unsettled: dict[str, Any] | None = None  # a fire the table stopped in and nobody could count
         self.rebound: tuple[str, str] | None = None  # (old board, new board) when a resume took another one
+        self.stopped: str | None = None  # why every request is refused from now on (`stop`)
         self._ask_device: int | None = None  # that fire's id, when the device may still tell (link lost)
         self._snapshot = None if settings is not None else copy.deepcopy(game)
         self.players: tuple[str, ...] = settings.players if settings else _seats(game)
@@ -251,6 +252,8 @@ class Table(Presses):
     @_locked
     def handle(self, request: Any) -> Reply:
         """One table-protocol v1 request in, one reply out; a refused request changes nothing."""
+        if self.stopped is not None:
+            return self.refuse("stopped", self.stopped)
         try:
             return self._handle(request)
         except Exception:
@@ -332,6 +335,8 @@ class Table(Presses):
     @_locked
     def undo(self) -> Reply:
         """Drop the newest accepted request and replay the rest: the table as it was before it."""
+        if self.stopped is not None:
+            return self.refuse("stopped", self.stopped)
         if self.unsettled is not None:
             return self.refuse("unsettled", self._settle_question())
         if not self.entries:
@@ -361,6 +366,12 @@ class Table(Presses):
                 listener(text)
             except Exception:
                 log.exception("table event listener %r failed", listener)
+
+    def stop(self, why: str) -> None:
+        """Refuse every request from now on, saying `why`: nothing more is fired or booked (a tournament
+        seat another process replaced). A request already under way finishes first (it holds the lock)."""
+        with self._lock:
+            self.stopped = why
 
     def close(self) -> None:
         if self.journal is not None:

@@ -43,8 +43,8 @@ def joined_seat(address: BrokerAddress, number: int, given: Path | None, *,
 
     The broker is asked first (which tournament is open under the name, and whether it has this table), so
     nothing is written before it accepted us; an existing journal is checked before that. `accepted` runs
-    once every check has passed and before anything is written (the CLI starts Home Assistant's bridge
-    there, which may still refuse the start: a wrong tournament name then leaves no device behind).
+    once every check has passed and before anything is written (the CLI checks Home Assistant's login
+    there, which may still refuse the start; its bridge starts once the first round's table opened).
     `pick_up` (the command that rejoins, `unox.tournament.kept.pick_up`) is kept in the journal for
     `unox play --list`."""
     from unox.tournament.seat import PICK_UP_KEY, TableSeat, bind, bound_id, check_journal, discover

@@ -65,7 +65,7 @@ class ResultsJournal:
         if self.path.is_dir():
             raise JournalError(f"{self.path} is a folder; give a file name, e.g. {self.path / 'club.db'}")
         self._check_ours()
-        self._lock = JournalLock(self.path)
+        self._lock = JournalLock(self.path, held_as=f"the tournament journal {self.path}")
         self._lock.acquire(create=True)
         self._db: sqlite3.Connection | None = None
         try:

@@ -44,6 +44,7 @@ class Link:
         clean_first: bool = False,
         states: tuple[str, ...] = (),
         presence: tuple[str, str] | None = None,
+        on_replaced: Callable[[str], None] | None = None,
     ):
         import paho.mqtt.client as mqtt
 
@@ -51,6 +52,7 @@ class Link:
         self.subscriptions = dict(subscriptions)
         # (topic, what we are): a newcomer under our client id takes our place, and we stop, saying so
         self.presence = presence
+        self._on_replaced = on_replaced  # told, on paho's thread, the line that says we were replaced
         self._token = secrets.token_hex(8)
         self._started = time.time()  # the newer of two processes in one place keeps it
         self._claimed = False  # our own presence came back: from now on another's means we were replaced
@@ -210,6 +212,8 @@ class Link:
                             "Run one process per table and one coordinator")
             self.connected.clear()
             self._client.disconnect()
+            if self._on_replaced is not None:
+                self._on_replaced(self.refused)
 
     def _handler_for(self, topic: str) -> Handler | None:
         for pattern, handler in self.subscriptions.items():

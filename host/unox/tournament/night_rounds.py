@@ -37,11 +37,14 @@ def attended_rounds(seat: TableSeat, results: Path, open_round: OpenRound, atten
     `tell(night)` is where a scored hand's line goes (the night's own log unless given)."""
     plan = seat.wait_plan()
     for round_no, match, ids in open_rounds(seat, plan):
-        done = lambda ids=ids: all(seat.journal.has(i) for i in ids)  # noqa: E731
+        scored = lambda ids=ids: all(seat.journal.has(i) for i in ids)  # noqa: E731
+        # the front end leaves the round once its hands are scored, or once the seat was replaced
+        done = lambda scored=scored: scored() or seat.replaced() is not None  # noqa: E731
         say(seating_line(round_no, seat.number, match))
         night = open_round(round_no, round_journal(results, round_no), seats(match), plan.rules)
         table = night.table
         told = night.emit if tell is None else tell(night)
+        forget = seat.on_replaced(table.stop)  # another process took our place: the table refuses all
 
         def heard(_line: str, table=table, round_no=round_no, ids=ids, told=told) -> None:
             report_scored(seat, table, round_no, ids, told)
@@ -52,8 +55,10 @@ def attended_rounds(seat: TableSeat, results: Path, open_round: OpenRound, atten
             heard("")  # a hand scored before a restart and not yet sent
             attend(night, round_no, done)
         finally:
+            forget()
             night.close()
-        if not done():
+        seat.check()  # replaced: the command stops with that line and a non-zero exit
+        if not scored():
             say("the round is not over; continue it with the same command")
             return False
     seat.flush()

@@ -47,10 +47,12 @@ def serve_rounds(seat: TableSeat, lines: Iterable[str | bytes], out: IO[Any], op
     for round_no, match, ids in open_rounds(seat, seat.wait_plan()):
         say(seating_line(round_no, seat.number, match))
         table = open_table(round_no, seats(match))
+        forget = seat.on_replaced(table.stop)  # another process took our place: the table refuses all
         try:
             if not _play_round(seat, table, round_no, ids, source, out, say):
                 return False
         finally:
+            forget()
             table.close()
     seat.flush()
     return True
@@ -62,13 +64,15 @@ def _play_round(seat: TableSeat, table: Table, round_no: int, ids: list[str], so
     report_scored(seat, table, round_no, ids, say)
     night = Night(table)  # the protocol drives the table night, as `unox table` does
     while not all(seat.journal.has(i) for i in ids):
+        seat.check()
         line = next(source, None)
         if line is None:
             return False
         if not line.strip():
             continue
-        out.write(encode(answer(night, line)))
+        out.write(encode(answer(night, line)))  # refused ("stopped") once the seat was replaced
         out.flush()
+        seat.check()  # replaced: the command stops with that line and a non-zero exit
         report_scored(seat, table, round_no, ids, say)
     return True
 

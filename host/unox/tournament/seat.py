@@ -143,6 +143,7 @@ class TableSeat:
         self._changed = threading.Condition()
         self._sent_at = 0.0
         self.link: Link | None = None
+        self._stops: list[Callable[[str], None]] = []  # told at once when another process replaces us
 
     def start(self) -> TableSeat:
         name = self.address.name
@@ -158,9 +159,42 @@ class TableSeat:
             topics.ack(name, self.number): self._on_ack,
         }, on_connect=self.send_unsent, states=(topics.schedule(name), topics.current_round(name)),
             presence=(topics.presence(name, f"table{self.number}"),
-                      f"table {self.number} of {name} (tournament {self.tournament})"))
+                      f"table {self.number} of {name} (tournament {self.tournament})"),
+            on_replaced=self._replaced)
         self.link.start()
         return self
+
+    # -- replaced by another process ---------------------------------------------------------------
+
+    def replaced(self) -> str | None:
+        """The line that says this seat cannot go on (another process took its place), or None."""
+        return None if self.link is None else self.link.refused
+
+    def check(self) -> None:
+        """Raise the seat's LinkError once it was replaced: a round in play stops there."""
+        why = self.replaced()
+        if why is not None:
+            raise LinkError(why)
+
+    def on_replaced(self, stop: Callable[[str], None]) -> Callable[[], None]:
+        """Call `stop(why)` the moment the seat is replaced (at once if it already was); returns the call
+        that forgets it (the round is over)."""
+        with self._changed:
+            self._stops.append(stop)
+        why = self.replaced()
+        if why is not None:
+            stop(why)
+        return lambda: self._stops.remove(stop) if stop in self._stops else None
+
+    def _replaced(self, why: str) -> None:
+        with self._changed:
+            stops = list(self._stops)
+            self._changed.notify_all()
+        if stops:  # a round in play: said now, as it stops (the command's last line says why again)
+            self.say(f"table {self.number}: another process took this table's place; this round stops here, "
+                     "nothing more is fired or booked")
+        for stop in stops:
+            stop(why)
 
     # -- what the coordinator tells us ------------------------------------------------------------
 
@@ -209,6 +243,7 @@ class TableSeat:
     def report(self, result: dict[str, Any]) -> None:
         """Send the result and journal it (committed) meanwhile; it carries the tournament's id. A receipt
         that comes back before the commit is kept and applied after it."""
+        self.check()  # a replaced seat books nothing more: the other process plays this table now
         result = {**result, "tournament": self.tournament}
         hand_id = result["hand_id"]
         with self._changed:

@@ -52,6 +52,7 @@ CSS = """
 #small.shown { display: block; }
 """
 MIN_SIZE = (60, 20)  # below this the names or the command line go out of view: the screen says so
+STOPPED_CHECK_S = 0.2  # how soon the UI leaves a table stopped from elsewhere (`Table.stop`)
 
 
 class LineSuggester(Suggester):
@@ -216,6 +217,7 @@ class TableApp(App):
             self.set_interval(self.poll_interval, self.poll_launcher)
         if self.status_interval:
             self.set_interval(self.status_interval, self.check_launcher)
+        self.set_interval(STOPPED_CHECK_S, self.leave_if_stopped)
         if self.autoplay is not None:
             self.run_worker(self._autoplay(), exclusive=True, group="autoplay")
 
@@ -401,6 +403,12 @@ class TableApp(App):
         except InputError as exc:
             self.say(f"Not taken: {exc}", refused=True)
         self.redraw()
+
+    def leave_if_stopped(self) -> None:
+        """A table stopped from elsewhere (a tournament seat another process took over) refuses every request:
+        the UI leaves it at once, with a non-zero return code, and its caller says why."""
+        if getattr(getattr(self.session, "table", None), "stopped", None) is not None:
+            self.exit(return_code=1)
 
     # --- the launcher and the bots -------------------------------------------------------------------
     def poll_launcher(self) -> None:
