@@ -142,10 +142,20 @@ def _check_again(args: argparse.Namespace, command: str) -> Path:
     """The journal `--journal FILE` names, when its table may go on: its own new-table options only (none
     of another table's), and a game not over; else a CommandError saying what to type. Reads only."""
     from unox.table.journal import Journal, JournalError
+    from unox.table.journal_lock import JournalBusy, JournalLock
     from unox.table.opening import journal_status
     from unox.table.settings import SettingsError, TableSettings
 
     path = args.journal
+    lock = JournalLock(path)
+    try:
+        lock.acquire(create=False)  # a table running on it in another unox is said first, whatever was typed
+    except JournalBusy as exc:
+        raise CommandError(str(exc)) from exc
+    except JournalError:
+        pass  # unreadable or locked out: said by the read below, in its own words
+    finally:
+        lock.release()
     try:
         with Journal(path) as journal:
             stored = TableSettings.from_dict(journal.settings)
