@@ -47,6 +47,10 @@ def test_forged_results_standings_and_over_are_dropped_by_the_broker(broker, tmp
         forgers = {user: Link(parse(broker.url(user, NAME)), f"forger-{user}", {}, persistent=False).start()
                    for user in ("homeassistant", "table2")}
         table1.start()
+        counted = threading.Event()  # standings with the real result in: sent after its receipt
+        watcher = Link(parse(broker.url("homeassistant", NAME)), "", {topics.standings(NAME): lambda t, p: (
+            counted.set() if isinstance(p, dict) and p.get("results") == 1 else None)}, persistent=False)
+        watcher.start()
         try:
             assert coordinator.link.wait_connected(WAIT) and table1.wait_connected(WAIT)
             assert all(link.wait_connected(WAIT) for link in forgers.values())
@@ -60,13 +64,13 @@ def test_forged_results_standings_and_over_are_dropped_by_the_broker(broker, tmp
                            retain=True).wait_for_publish(WAIT)
             # the real result comes after every forgery: had one got through, it would have been counted first
             table1.publish(topics.result(NAME, 1), real).wait_for_publish(WAIT)
-            assert acked.wait(WAIT)
+            assert acked.wait(WAIT) and counted.wait(WAIT)
             standings = coordinator.standings()
             retained = {what: _retained(broker, topic) for what, topic in (
                 ("standings", topics.standings(NAME)), ("round", topics.current_round(NAME)),
                 ("schedule", topics.schedule(NAME)))}
         finally:
-            for link in (table1, *forgers.values()):
+            for link in (table1, watcher, *forgers.values()):
                 link.stop()
             coordinator.stop()
         copies = journal.copies()
