@@ -190,11 +190,11 @@ class TableSeat:
         with self._changed:
             stops = list(self._stops)
             self._changed.notify_all()
+        for stop in stops:  # stopped before it is said: whoever reads the line finds the round stopped
+            stop(why)
         if stops:  # a round in play: said now, as it stops (the command's last line says why again)
             self.say(f"table {self.number}: another process took this table's place; this round stops here, "
                      "nothing more is fired or booked")
-        for stop in stops:
-            stop(why)
 
     # -- what the coordinator tells us ------------------------------------------------------------
 
