@@ -7,22 +7,24 @@ from __future__ import annotations
 import subprocess
 
 from unox.table.journal import Journal
-from unox.tournament.address import parse
-from unox.tournament.coordinator import Coordinator
 from unox.tournament.join import round_journal
-from unox.tournament.journal import ResultsJournal
 from unox.tournament.schedule import Plan
 
-from .kit import C_V2_PLAYERS, UNOX, WAIT, read_until
+from .kit import C_V2_PLAYERS, UNOX, WAIT, coordinator_here, read_until
 
 LAUNCHER = "sim:?seed=5&cards=60&jam=0&double=0&stuck=0"
 
 
-def _play(broker, journal) -> subprocess.Popen:
+def _seat(command: list[str], broker, journal) -> subprocess.Popen:
+    """Table 1 of tournament `mid` under `unox COMMAND...`, on its own simulated launcher."""
     return subprocess.Popen(
-        [*UNOX, "play", "--plain", "--tournament", broker.url("table1", "mid"), "--table", "1", "--launcher",
-         LAUNCHER, "--journal", str(journal)],
+        [*UNOX, *command, "--tournament", broker.url("table1", "mid"), "--table", "1", "--launcher", LAUNCHER,
+         "--journal", str(journal)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _play(broker, journal) -> subprocess.Popen:
+    return _seat(["play", "--plain"], broker, journal)
 
 
 def _say(process: subprocess.Popen, line: str) -> None:
@@ -31,9 +33,7 @@ def _say(process: subprocess.Popen, line: str) -> None:
 
 
 def test_a_play_seat_replaced_mid_round_fires_and_books_nothing_more_and_exits_non_zero(broker, tmp_path):
-    with ResultsJournal(tmp_path / "club.db") as journal:
-        coordinator = Coordinator(parse(broker.url("coordinator", "mid")), journal, Plan(tuple(C_V2_PLAYERS)),
-                                  say=lambda t: None).start()
+    with coordinator_here(broker, tmp_path, "mid", Plan(tuple(C_V2_PLAYERS))):
         first = _play(broker, tmp_path / "a" / "table1.db")
         second = None
         try:
@@ -52,7 +52,6 @@ def test_a_play_seat_replaced_mid_round_fires_and_books_nothing_more_and_exits_n
                 if process is not None and process.poll() is None:
                     process.kill()
                     process.wait(WAIT)
-            coordinator.stop()
     last = out.strip().splitlines()[-1]
     assert first.returncode == 1, out
     assert "table 1 of mid" in last and "was replaced by another process" in last, out
@@ -64,18 +63,13 @@ def test_a_play_seat_replaced_mid_round_fires_and_books_nothing_more_and_exits_n
 
 
 def _table(broker, journal) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*UNOX, "table", "--tournament", broker.url("table1", "mid"), "--table", "1", "--launcher", LAUNCHER,
-         "--journal", str(journal)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return _seat(["table"], broker, journal)
 
 
 def test_a_protocol_table_replaced_mid_round_refuses_the_next_request_and_exits_non_zero(broker, tmp_path):
     """`unox table --tournament` (people over the table protocol): the request after the replacement is
     refused ("stopped"), nothing booked, and the command stops with the "was replaced" line."""
-    with ResultsJournal(tmp_path / "club.db") as journal:
-        coordinator = Coordinator(parse(broker.url("coordinator", "mid")), journal, Plan(tuple(C_V2_PLAYERS)),
-                                  say=lambda t: None).start()
+    with coordinator_here(broker, tmp_path, "mid", Plan(tuple(C_V2_PLAYERS))):
         first = _table(broker, tmp_path / "a" / "table1.db")
         second = None
         try:
@@ -91,7 +85,6 @@ def test_a_protocol_table_replaced_mid_round_refuses_the_next_request_and_exits_
                 if process is not None and process.poll() is None:
                     process.kill()
                     process.wait(WAIT)
-            coordinator.stop()
     assert first.returncode == 1, out
     assert '"code":"stopped"' in out and "was replaced by another process" in out.strip().splitlines()[-1]
     with Journal(round_journal(tmp_path / "a" / "table1.db", 1)) as kept:
