@@ -7,26 +7,36 @@ settings.register_profile("unox", derandomize=True, deadline=None)
 settings.load_profile("unox")
 
 CHIP_TESTS = "tests/pico/"
+# The chip tests that boot chips of their own (a fresh flash, a wheel, `simulate-device --chip`) rather than
+# the session's one flashed image: a chain of their own, so the session's flash is paid once, on the other.
+OWN_CHIPS = tuple(CHIP_TESTS + name for name in (
+    "test_pico_api.py", "test_pico_cli.py", "test_pico_commands.py", "test_pico_fastpath.py",
+    "test_pico_firmware_copies.py", "test_pico_images.py",
+    "test_pico_deploy.py::test_a_flash_killed_while_main_py_is_written",
+))
 
 
 def unit_of_work(nodeid: str) -> str:
-    """What pytest-xdist hands a worker at once: one test, or all of the emulated Pico's."""
-    return CHIP_TESTS if nodeid.startswith(CHIP_TESTS) else nodeid
+    """What pytest-xdist hands a worker at once: one test, or one of the emulated Pico's two chains."""
+    if not nodeid.startswith(CHIP_TESTS):
+        return nodeid
+    return CHIP_TESTS + ("own chips" if nodeid.startswith(OWN_CHIPS) else "flashed once")
 
 
 @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown (and unused) without it
 def pytest_xdist_make_scheduler(config, log):
     """`pytest -n N` (the README's command): every test a unit of work of its own, shared out as workers
-    free up, except the emulated Pico's, which stay together on one worker: one flash serves them all there,
-    and their CPU-bound chips never run side by side. (pytest-xdist's `xdist_group` marks would say the
-    same, but its `loadgroup` does not see them under pytest 9.2.)"""
+    free up, except the emulated Pico's, which run as two chains on two workers, from the start: the chip
+    tests are the suite's longest part, and one chain alone outlasted everything else by minutes. Within a
+    chain one flash serves every test. (pytest-xdist's `xdist_group` marks would say the same, but its
+    `loadgroup` does not see them under pytest 9.2.)"""
     from xdist.scheduler import LoadScopeScheduling
 
-    class ChipTogether(LoadScopeScheduling):
+    class ChipChains(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return unit_of_work(nodeid)
 
-    return ChipTogether(config, log)
+    return ChipChains(config, log)
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The README's `pytest -n 4`: the emulated Pico's tests are one unit of work, every other test its own."""
+"""The README's `pytest -n 4`: the emulated Pico's tests are two units of work, every other test its own."""
 
 import importlib.util
 from pathlib import Path
@@ -15,12 +15,26 @@ def shared_conftest():
     return module
 
 
-def test_the_chip_tests_share_one_unit_and_the_others_spread():
+def test_the_chip_tests_share_two_chains_and_the_others_spread():
     unit = shared_conftest().unit_of_work
-    chip = ["tests/pico/test_pico_boot.py::test_a", "tests/pico/test_pico_counting.py::test_b[1]"]
-    assert {unit(nodeid) for nodeid in chip} == {"tests/pico/"}
+    flashed = ["tests/pico/test_pico_boot.py::test_a", "tests/pico/test_pico_counting.py::test_b[1]",
+               "tests/pico/test_pico_deploy.py::test_flash_then_version_on_a_freshly_booted_emulated_pico"]
+    own = ["tests/pico/test_pico_cli.py::test_a", "tests/pico/test_pico_firmware_copies.py::test_b",
+           "tests/pico/test_pico_deploy.py::test_a_flash_killed_while_main_py_is_written_boots_motor_off"]
+    assert len({unit(nodeid) for nodeid in flashed}) == 1
+    assert len({unit(nodeid) for nodeid in own}) == 1
+    assert unit(flashed[0]) != unit(own[0])
+    assert all(unit(nodeid).startswith("tests/pico/") for nodeid in flashed + own)
     others = ["tests/rules/test_cards.py::test_a", "tests/rules/test_cards.py::test_b", "tests/picoish.py::t"]
     assert [unit(nodeid) for nodeid in others] == others
+
+
+def test_every_own_chip_name_is_a_chip_test_that_exists():
+    """A renamed file or test would silently move back to the flashed chain."""
+    for prefix in shared_conftest().OWN_CHIPS:
+        path, _, test = prefix.partition("::")
+        assert (ROOT / path).is_file(), path
+        assert not test or f"def {test}" in (ROOT / path).read_text(), prefix
 
 
 def test_the_scheduler_hook_builds_that_scheduler():
@@ -38,5 +52,5 @@ def test_the_scheduler_hook_builds_that_scheduler():
 
     sched = shared_conftest().pytest_xdist_make_scheduler(Config(), None)
     assert isinstance(sched, LoadScopeScheduling)
-    assert sched._split_scope("tests/pico/test_pico_api.py::test_x") == "tests/pico/"
+    assert sched._split_scope("tests/pico/test_pico_boot.py::test_x") == "tests/pico/flashed once"
     assert sched._split_scope("tests/web/test_api.py::test_y") == "tests/web/test_api.py::test_y"
