@@ -219,17 +219,27 @@ def test_a_wrong_tournament_name_with_mqtt_leaves_home_assistant_no_device(broke
         coordinator = Coordinator(parse(broker.url("coordinator", "club")), journal, Plan(PLAYERS),
                                   say=lambda text: None).start()
         try:
-            for command in (["play", "--plain"], ["serve", "--host", "127.0.0.1", "--port", "0", "--pin", "",
-                                                  "--operator-pin", ""]):
-                done = subprocess.run(
+            # Both front ends at once: each waits out the seat's name deadline before it refuses, and
+            # neither writes anything before that, so side by side they prove what one after the other did.
+            serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--pin", "", "--operator-pin", ""]
+            started = [
+                subprocess.Popen(
                     [*UNOX, *command, "--tournament", broker.url("table1", "clubb"), "--table", "1",
                      "--launcher", "script", "--journal", str(tmp_path / "table1.db"), "--mqtt", mqtt_url],
-                    capture_output=True, text=True, timeout=WAIT * 2, stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
                     env={**os.environ, "XDG_STATE_HOME": str(state)},
                 )
-                said = done.stdout[-2000:] + done.stderr
-                assert done.returncode == 1 and done.stderr.count("\n") == 1, said
-                assert "no tournament named 'clubb'" in done.stderr, done.stderr
+                for command in (["play", "--plain"], serve)
+            ]
+            try:
+                said = [proc.communicate(timeout=WAIT * 2) for proc in started]
+            finally:
+                for proc in started:
+                    proc.kill()
+                    proc.wait()
+            for proc, (out, err) in zip(started, said, strict=True):
+                assert proc.returncode == 1 and err.count("\n") == 1, out[-2000:] + err
+                assert "no tournament named 'clubb'" in err, err
         finally:
             coordinator.stop()
     assert sorted(p.name for p in tmp_path.glob("table1*")) == []

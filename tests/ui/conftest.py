@@ -6,6 +6,8 @@ import html
 import re
 
 import pytest
+from textual import events
+from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
 KEY_NAMES = {" ": "space", "=": "equals_sign", ":": "colon", "?": "question_mark", "+": "plus", ",": "comma"}
@@ -16,8 +18,17 @@ def keys(text: str) -> list[str]:
 
 
 async def type_line(pilot: Pilot, text: str) -> None:
-    """Type `text` key by key into the command line (it always has the focus), and press Enter."""
-    await pilot.press(*keys(text))
+    """Type `text` key by key into the command line (it always has the focus), and press Enter.
+
+    Each character is a key event of its own through the app's driver, as `pilot.press` sends it, but sent
+    in one burst, as a terminal delivers a fast typist's keys: the app handles them in order. `pilot.press`
+    waits for the app to go idle after every key (at least 40 ms each), which typing a line does not need;
+    Enter is still pressed, and waited for, alone."""
+    app = pilot.app
+    for char in text:
+        event = events.Key(_character_to_key(char), char)
+        event.set_sender(app)
+        app._driver.send_message(event)
     await pilot.press("enter")
     await pilot.pause()
 

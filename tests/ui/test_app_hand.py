@@ -27,11 +27,10 @@ def counted(session):
 
 
 @pytest.fixture
-def deal_and_flip(typer, keyer):
+def deal_and_flip(typer):
     async def deal(app, pilot, first):
         for line in ("Ann G3", "Bob R2", "Cy B9"):
-            await pilot.press(*keyer(f"draw {line}"), "enter")  # S1: no dealer yet
-        await pilot.pause()
+            await typer(pilot, f"draw {line}")  # S1: no dealer yet
         assert app.session.ctx.dealer == "Cy"
         await typer(pilot, "deal")
         await typer(pilot, f"flip {first}")
@@ -62,8 +61,7 @@ def test_whole_hand_end_to_end_G1_U1_A1(deal_and_flip, typer):
                     await pilot.press("ctrl+p")  # the press shortcut
                     continue
                 card = f"r{next(numbers) % 9 + 1}"  # typed as a person would, lower case
-                await pilot.press(*card, "enter")
-                await pilot.pause()
+                await typer(pilot, card)
                 if session.state["hands"].get(player) == 1:
                     assert session.state["uno"] == [player]
                     await typer(pilot, f"uno {player}")  # U1
