@@ -187,9 +187,9 @@ def chip_server(args: argparse.Namespace) -> Any:
         print(f"unox: flashing the firmware onto the emulated Pico through {server.path}", file=sys.stderr,
               flush=True)
         device.advance(ENUMERATE_MS)
-        boots = device.boots  # counted before: mpremote's reset lands while its last step is still served
         flash(server.path, runner=server.runner(sys.stderr.fileno()))
-        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # (or soon after)
+        boots = device.boots
+        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # mpremote's reset lands
         device.advance_until(BOOT_LIMIT_MS, lambda: device.host_pending() > 0)  # main.py speaks
         device.host_read()  # nobody listened yet: a client starts from a clean line
         device.set_link_faults(**faults)
