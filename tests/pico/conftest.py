@@ -6,14 +6,17 @@ checkout, that folder is used. Without them every test here skips with one line 
 
 One flash per session: `unox firmware flash --port PTY` (the CLI, as a user runs it) onto a freshly booted
 chip; its flash image is then the start of every other test's chip, so each test boots the same firmware
-without paying for a flash again. Soak sizes come from environment variables (docs/reliability.md).
+without paying for a flash again; the image it held when the flash began main.py is what a flash killed
+there leaves (test_pico_deploy). Soak sizes come from environment variables (docs/reliability.md).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -68,16 +71,45 @@ def serve_command(server, argv: list[str]) -> tuple[int, str]:
         return code, out.read().decode(errors="replace")
 
 
+def serve_command_pausing(server, argv: list[str], marker: bytes,
+                          at_marker: Callable[[bool], None]) -> tuple[int, str]:
+    """`serve_command`, with the chip held still once when `marker` first shows in the command's output:
+    `at_marker(still_running)` runs there (the chip's flash saved mid-flash), then the command goes on."""
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            server.serve(stop=lambda: proc.poll() is not None or marker in os.pread(out.fileno(), 1 << 16, 0))
+            at_marker(proc.poll() is None)
+            server.serve(stop=lambda: proc.poll() is not None)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        out.seek(0)
+        return proc.returncode, out.read().decode(errors="replace")
+
+
 def wait_booted(device, limit_ms: int = BOOT_LIMIT_MS) -> None:
     """Runs the chip until main.py speaks on the USB serial (its first frame after boot)."""
     assert device.advance_until(limit_ms, lambda: device.host_pending() > 0), "main.py never spoke"
 
 
-class Deploy:
-    """What the session's one flash did: the CLI's answers, and the flash image it left."""
+def wait_rebooted(device, before: int, limit_ms: int = BOOT_LIMIT_MS) -> None:
+    """Runs the chip until it has booted again since it counted `before` boots. Take the count before the
+    flash: mpremote's `reset` lands while its last step is still served, so a count taken after it waited
+    the whole limit for a reset that had already happened (5 emulated s per flash)."""
+    assert device.advance_until(limit_ms, lambda: device.boots > before), "the chip never rebooted"
 
-    def __init__(self, flash: tuple[int, str], version: tuple[int, str], image: Path, emulated_ms: int):
+
+class Deploy:
+    """What the session's one flash did: the CLI's answers, the flash image it left, and the image the chip
+    held when the flash began writing main.py (`mid_main_py`; `mid_running`: the flash was still running
+    then), which is what a power cut or a killed flash at that moment leaves."""
+
+    def __init__(self, flash: tuple[int, str], version: tuple[int, str], image: Path, emulated_ms: int,
+                 mid_main_py: Path | None, mid_running: bool):
         self.flash, self.version, self.image, self.emulated_ms = flash, version, image, emulated_ms
+        self.mid_main_py, self.mid_running = mid_main_py, mid_running
 
 
 @pytest.fixture(scope="session")
@@ -87,25 +119,32 @@ def deploy(pico_folder, tmp_path_factory) -> Deploy:
     from unoxsim.pico import PicoDevice
     from unoxsim.pico_pty import ChipPtyServer
 
+    folder = tmp_path_factory.mktemp("pico")
+    mid: dict[str, object] = {"image": None, "running": False}
+
+    def save_mid(running: bool) -> None:
+        mid["image"], mid["running"] = folder / "mid-main-py.bin", running
+        device.save_flash(mid["image"])
+
     device = PicoDevice(folder=pico_folder)
     server = ChipPtyServer(device)
     try:
         server.publish_clock(str(emulated_clock_path(server.path)))
         device.advance(300)  # USB enumerates in 14 emulated ms; the REPL is up well within this
-        start = device.now_ms()
-        flashed = serve_command(server, [*UNOX, "firmware", "flash", "--port", server.path])
-        boots = device.boots
-        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # mpremote's `reset` lands
+        start, boots = device.now_ms(), device.boots
+        flashed = serve_command_pausing(server, [*UNOX, "firmware", "flash", "--port", server.path],
+                                        b":/main.py", save_mid)
+        wait_rebooted(device, boots)  # mpremote's `reset`
         wait_booted(device)
         emulated = device.now_ms() - start
         device.host_read()
         version = serve_command(server, [*UNOX, "firmware", "version", "--port", server.path])
-        image = tmp_path_factory.mktemp("pico") / "flash.bin"
+        image = folder / "flash.bin"
         device.save_flash(image)
     finally:
         server.close()
         device.close()
-    return Deploy(flashed, version, image, emulated)
+    return Deploy(flashed, version, image, emulated, mid["image"], bool(mid["running"]))  # type: ignore[arg-type]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from tests.pico.conftest import BOOT_LIMIT_MS, UNOX, serve_command, wait_booted
+from tests.pico.conftest import UNOX, serve_command, wait_booted, wait_rebooted
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISE_AFTER_MS = 100
@@ -39,9 +39,9 @@ def flash_with(device_folder, argv: list[str]):
     try:
         server.publish_clock(str(emulated_clock_path(server.path)))
         device.advance(300)
-        code, out = serve_command(server, [*argv, "--port", server.path])
         boots = device.boots
-        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)
+        code, out = serve_command(server, [*argv, "--port", server.path])
+        wait_rebooted(device, boots)
         wait_booted(device)
         device.host_read()
         version = serve_command(server, [argv[0], "-m", "unox", "firmware", "version", "--port", server.path])
