@@ -70,7 +70,8 @@ try:
 
     _opt = micropython.opt_level()
     # the firmware's modules compiled without line numbers: ~1.3 KB more heap (docs/benchmarks.md, issue 22's
-    # fourth round); a traceback names the function only. The REPL's own level comes back after them.
+    # fourth round); a traceback names the function only. The REPL's own level comes back after them (a
+    # Ctrl-C during the imports leaves it at 3 until the next reset: only asserts and line numbers differ).
     micropython.opt_level(3)
     from unoxfw.runner import boot, step
 
