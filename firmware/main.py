@@ -66,12 +66,20 @@ try:
     import sys
     import time
 
+    import micropython
+
+    _opt = micropython.opt_level()
+    # the firmware's modules compiled without line numbers: ~1.3 KB more heap (docs/benchmarks.md, issue 22's
+    # fourth round); a traceback names the function only. The REPL's own level comes back after them (a
+    # Ctrl-C during the imports leaves it at 3 until the next reset: only asserts and line numbers differ).
+    micropython.opt_level(3)
     from unoxfw.runner import boot, step
 
     try:
         from unoxfw.fast import read as _read  # native code where the port compiles it (the chip)
     except (ImportError, SyntaxError):
         _read = None
+    micropython.opt_level(_opt)
 except KeyboardInterrupt:
     pause_watchdog(machine)
     raise

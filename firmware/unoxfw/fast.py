@@ -8,7 +8,8 @@
 #   use(table, refuse): unoxfw.link hands over its CRC table and its portable encode (which says why a
 #       frame is refused) once, at import
 #   crc(data, start, end, table) -> CRC-16/CCITT-FALSE of data[start:end]
-#   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip
+#   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip (bytecode around
+#       viper parts)
 #   feed(decoder, data) -> [(seq, kind, args), ...]; unoxfw.link.Decoder.feed on the chip
 #   read(ipoll, readinto, one, buf) -> n: main.py's USB input loop in native code
 
@@ -108,10 +109,10 @@ def _tail(out, n: int, table) -> bool:
     return True
 
 
-@micropython.native
 def encode(seq, kind, args=()):
     # each argument is written by _arg straight into the frame: no joined str (a new str costs the chip
-    # ~0.1 ms: it is looked up among the interned strings)
+    # ~0.1 ms: it is looked up among the interned strings). Bytecode, not native: native code lives in the
+    # heap, and here it saved 34 us for 512 bytes (docs/benchmarks.md, issue 22's fourth round)
     size = len(kind) + 9
     for arg in args:
         if type(arg) is not str:

@@ -135,25 +135,6 @@ def encode(seq, kind, args=()):
     return raw + (f" {crc16(raw):04X}\n").encode()
 
 
-def _parse(line):
-    # line: memoryview of one line without "\n". Returns (seq, kind, args) or None.
-    n = len(line)
-    if n < 9 or line[n - 5] != 32:
-        return None
-    text = bytes(line).decode()
-    parts = text.split(" ")
-    if len(parts) < 3 or not _is_hex(parts[0], 2) or not _is_hex(parts[-1], 4):
-        return None
-    if not _valid_kind(parts[1]):
-        return None
-    for arg in parts[2:-1]:
-        if not arg:
-            return None
-    if crc16(line[: n - 5]) != int(parts[-1], 16):
-        return None
-    return (int(parts[0], 16), parts[1], tuple(parts[2:-1]))
-
-
 class Decoder:
     # Splits a byte stream into frames. A line with a bad byte, bad syntax, a bad CRC or more than
     # `size` bytes is dropped and counted in .errors; decoding resumes after the next "\n".
@@ -165,38 +146,11 @@ class Decoder:
         self.errors = 0
         self.frames = 0
 
-    def feed(self, data):
-        # A line at a time, its bytes checked and copied by C (find, min, max, a slice store): a Python
-        # step per byte cost the chip more than the frame's CRC (docs/pico.md).
-        if not isinstance(data, bytes):
-            data = bytes(data)
-        out = None
-        buf, n, bad, size = self._buf, self._n, self._bad, len(self._buf)
-        start, end = 0, len(data)
-        while start < end:
-            stop = data.find(b"\n", start)
-            piece = data[start : end if stop < 0 else stop]
-            if b"\r" in piece:
-                piece = piece.replace(b"\r", b"")
-            if piece and not bad:
-                if min(piece) < 32 or max(piece) > 126 or n + len(piece) > size:
-                    bad = True
-                else:
-                    buf[n : n + len(piece)] = piece
-                    n += len(piece)
-            if stop < 0:
-                break
-            frame = None if bad or not n else _parse(self._view[:n])
-            if frame is not None:
-                self.frames += 1
-                if out is None:
-                    out = []
-                out.append(frame)
-            elif bad or n:
-                self.errors += 1
-            n, bad, start = 0, False, stop + 1
-        self._n, self._bad = n, bad
-        return _EMPTY if out is None else out
+    def _feed(self, data):
+        # the portable feed (unoxfw.decode): Decoder.feed where unoxfw.fast does not replace it
+        from unoxfw.decode import feed
+
+        return feed(self, data)
 
 
 if _fast is not None:
@@ -205,8 +159,11 @@ if _fast is not None:
     _fast.use(_table(), encode)
     _encode = encode
     encode = _fast.encode
-    Decoder._feed = Decoder.feed
     Decoder.feed = _fast.feed
+else:  # CPython and WebAssembly: the portable feed, bound once (every name it takes from here is defined)
+    from unoxfw.decode import feed as _portable_feed
+
+    Decoder.feed = _portable_feed
 
 
 def _next_seq(seq):

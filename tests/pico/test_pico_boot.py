@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from unoxsim.pico import heap_after_boot
+from pathlib import Path
+
+from unoxsim.pico import heap_after_boot, repl_exec
 
 WDT_MS = 5000  # firmware/main.py's first line (unoxfw.runner.WDT_MS)
 
@@ -31,5 +33,26 @@ def test_heap_free_after_boot_is_read_on_the_chip_with_gc_mem_free(pico):
     device = pico()
     heap = heap_after_boot(device)
     assert 100_000 < heap < 240_000  # the RP2040's 264 KB SRAM less MicroPython's own: a real figure
+    assert heap >= 194_500  # issue 22, fourth round: main at 3371c17 left 193,424 B, this round 195,728 B
 
 
+def test_the_chip_keeps_no_portable_decoder_and_no_line_numbers_after_boot(pico):
+    # issue 22, fourth round: unoxfw.fast replaces the portable Decoder.feed on the chip, so unoxfw.decode is
+    # never compiled there, and main.py compiles the firmware's modules at opt_level 3 (no line-number tables)
+    # and then gives the REPL its own level back; together ~1.8 KB of the heap (docs/benchmarks.md)
+    device = pico()
+    probe = (
+        "import sys, micropython\n"
+        "from unoxfw import link\n"
+        "print('unoxfw.fast' in sys.modules, 'unoxfw.decode' in sys.modules, micropython.opt_level())\n"
+        "try:\n"
+        "    link.ticks_diff(None, 0)\n"
+        "except TypeError as e:\n"
+        "    sys.print_exception(e)\n"
+    )
+    out = repl_exec(device, probe)
+    assert out.split("\n")[0].split() == ["True", "False", "0"], out
+    source = (Path(__file__).resolve().parents[2] / "firmware" / "unoxfw" / "link.py").read_text().split("\n")
+    real = 1 + next(i for i, text in enumerate(source) if text.strip().startswith("return ((now - then"))
+    frame = [line for line in out.split("\n") if "link.py" in line]
+    assert frame and f"line {real}," not in frame[0], out  # compiled without line numbers: not the real one
