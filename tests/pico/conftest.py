@@ -11,6 +11,7 @@ without paying for a flash again. Soak sizes come from environment variables (do
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import tempfile
@@ -84,7 +85,7 @@ class Deploy:
 def deploy(pico_folder, tmp_path_factory) -> Deploy:
     """`unox firmware flash --port PTY` onto a fresh emulated Pico, then `unox firmware version`."""
     from unox.launcher.clock import emulated_clock_path
-    from unoxsim.pico import PicoDevice
+    from unoxsim.pico import PicoDevice, files_on_chip
     from unoxsim.pico_pty import ChipPtyServer
 
     device = PicoDevice(folder=pico_folder)
@@ -100,12 +101,35 @@ def deploy(pico_folder, tmp_path_factory) -> Deploy:
         emulated = device.now_ms() - start
         device.host_read()
         version = serve_command(server, [*UNOX, "firmware", "version", "--port", server.path])
-        image = tmp_path_factory.mktemp("pico") / "flash.bin"
-        device.save_flash(image)
+        flashed_files = files_on_chip(device) if flashed[0] == 0 else {}
     finally:
         server.close()
         device.close()
-    return Deploy(flashed, version, image, emulated)
+    return Deploy(flashed, version, lockstep_image(pico_folder, tmp_path_factory, flashed_files), emulated)
+
+
+def lockstep_image(pico_folder: Path, tmp_path_factory, flashed_files: dict[str, str]) -> Path:
+    """The flash image every other test boots: the files the CLI flashed, written onto a fresh chip in
+    lockstep (`write_files`), so it is the same image in every session. The CLI's own image is not: mpremote
+    on the pty is paced by the wall, so littlefs's mtimes and block layout, and with them main.py's boot
+    time and the phase of every later step, changed from run to run (a STUCK once went unheard)."""
+    from unox.cli.commands.firmware import firmware_source
+    from unoxsim.pico import PicoDevice, write_files
+
+    sources, main_py = firmware_source()
+    files = {f"/lib/unoxfw/{path.name}": path.read_bytes() for path in sources}
+    files["/main.py"] = main_py.read_bytes()
+    wanted = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+    if flashed_files:  # a failed flash is told by test_pico_deploy; the image is still made
+        assert flashed_files == wanted, "`unox firmware flash` left other files than write_files writes"
+    device = PicoDevice(folder=pico_folder)
+    try:
+        write_files(device, files)
+        image = tmp_path_factory.mktemp("pico") / "flash.bin"
+        device.save_flash(image)
+    finally:
+        device.close()
+    return image
 
 
 @pytest.fixture
