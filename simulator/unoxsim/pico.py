@@ -155,6 +155,7 @@ class PicoDevice:
         self.model.lid_open = lid == "open"
         self.cable = UsbCable(seed, drop=drop, corrupt=corrupt, dup=dup)
         self.pads = {name: PadLog() for name in ("motor_in1", "motor_in2", "buzzer", "led")}
+        self._pad_names = {str(self.pins[name]): name for name in self.pads}
         self.rises: dict[str, list[float]] = {name: [] for name in self.pads}
         self.resets: list[tuple[float, int]] = []  # (ms, WATCHDOG.REASON: 0 power, 1 timer, 2 forced)
         self._events: list[tuple[float, int, bool, Callable[[], None]]] = []
@@ -231,6 +232,10 @@ class PicoDevice:
             self._rebooted(reply)
         self.boot_info = reply["boot"]
         out = reply["out"]
+        for pin, changes in reply.get("edges", {}).items():  # the buzzer's, each at its own ns
+            name = self._pad_names[pin]
+            for t_ns, duty, hz in changes:
+                self.pads[name].record(t_ns / 1e6, (hz if duty > 0 else 0) if name == "buzzer" else duty)
         for name in self.pads:
             duty, hz = out[str(self.pins[name])]
             self.pads[name].record(now, (hz if duty > 0 else 0) if name == "buzzer" else duty)
