@@ -12,7 +12,6 @@ CHIP_TESTS = "tests/pico/"
 OWN_CHIPS = tuple(CHIP_TESTS + name for name in (
     "test_pico_api.py", "test_pico_cli.py", "test_pico_commands.py", "test_pico_fastpath.py",
     "test_pico_firmware_copies.py", "test_pico_images.py",
-    "test_pico_deploy.py::test_a_flash_killed_while_main_py_is_written",
 ))
 
 

@@ -20,7 +20,7 @@ def test_the_chip_tests_share_two_chains_and_the_others_spread():
     flashed = ["tests/pico/test_pico_boot.py::test_a", "tests/pico/test_pico_counting.py::test_b[1]",
                "tests/pico/test_pico_deploy.py::test_flash_then_version_on_a_freshly_booted_emulated_pico"]
     own = ["tests/pico/test_pico_cli.py::test_a", "tests/pico/test_pico_firmware_copies.py::test_b",
-           "tests/pico/test_pico_deploy.py::test_a_flash_killed_while_main_py_is_written_boots_motor_off"]
+           "tests/pico/test_pico_commands.py::test_c"]
     assert len({unit(nodeid) for nodeid in flashed}) == 1
     assert len({unit(nodeid) for nodeid in own}) == 1
     assert unit(flashed[0]) != unit(own[0])

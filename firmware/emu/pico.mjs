@@ -19,7 +19,9 @@
 //       "boots":B,"resets":[[T,reason],...]}. T is emulated ns since the first boot (across resets). duty
 //       is 0..1 as the pad sees it (PWM compare over wrap, or the SIO level), hz the PWM frequency.
 //       rise: the first low->high edge of each watched pin in this run; awake: the ns of it the core spent
-//       executing (the rest it slept in WFE/WFI); queued: bytes the chip's USB has not taken in yet.
+//       executing (the rest it slept in WFE/WFI); queued: bytes the chip's USB has not taken in yet;
+//       edges: {"13":[[T,duty,hz],...]}, each change of the buzzer's pad in this run at the ns it happened
+//       (a tone's length measured on the chip's clock, whatever the slices).
 //   {"op":"reset","reason":0}   power-cycle: a fresh chip from the same flash (reason 1: watchdog timer)
 //   {"op":"save","path":P}      write the flash image to P (a chip with the firmware on it, for reuse)
 //   {"op":"quit"}
@@ -42,6 +44,8 @@ const FLASH_BASE = 0x10000000;
 const CYCLE_NS = 1e9 / 125e6;
 const FUNC_PWM = 4;
 const WATCHED = [13, 14, 15, 25]; // buzzer, motor IN1/IN2, LED (hardware/pins.toml)
+const COALESCE_NS = 1e6;
+const TIMED = [13]; // the buzzer: each change of its pad is told with its own ns ("edges"), not at the run's end
 const BKPT_ERASE = 0x31;
 const BKPT_PROGRAM = 0x32;
 
@@ -136,6 +140,22 @@ let fromChip = [];
 let toChip = [];
 let rise = {};
 let awakeNs = 0; // emulated ns the core spent executing (not asleep in WFE/WFI) in this run
+let edges = {}; // pin -> [[ns, duty, hz], ...]: each change of a TIMED pad in this run, when it happened
+const lastOut = {}; // pin -> [duty, hz] as last told
+
+function notePad(pin) {
+  // A TIMED pad's (duty, hz) changes only when the firmware writes its PWM or its pin: noted then, at the
+  // emulated ns of the write, so a tone's length does not depend on where the parent's slices end.
+  const [duty, hz] = padOut(pin);
+  const last = lastOut[pin];
+  if (last && last[0] === duty && last[1] === hz) return;
+  lastOut[pin] = [duty, hz];
+  const ns = baseNs + chip.clock.nanos, list = edges[pin] || (edges[pin] = []);
+  const prev = list[list.length - 1];
+  // One tone() is several writes (DIV, TOP, CC) whose in-between values no one hears: a change within
+  // COALESCE_NS of the last one told replaces its value, keeping the time of the first write.
+  if (prev && ns - prev[0] < COALESCE_NS) { prev[1] = duty; prev[2] = hz; } else list.push([ns, duty, hz]);
+}
 
 function boot(flashImage, reason) {
   const sim = new Simulator();
@@ -173,8 +193,17 @@ function boot(flashImage, reason) {
     outArmed.size = size;
     feed();
   };
+  const pwm = mcu.pwm;
+  const pwmWrite = pwm.writeUint32.bind(pwm);
+  pwm.writeUint32 = (offset, value) => {
+    pwmWrite(offset, value);
+    if (chip && chip.mcu === mcu) for (const pin of TIMED) notePad(pin);
+  };
   for (const pin of WATCHED) {
     mcu.gpio[pin].addListener(() => {
+      if (TIMED.includes(pin) && chip && chip.mcu === mcu && mcu.gpio[pin].functionSelect !== FUNC_PWM) {
+        notePad(pin); // a level set by SIO (a PWM pad's toggles are not changes: its writes are noted)
+      }
       if (mcu.gpio[pin].outputEnable && info.first_out[pin] === undefined) info.first_out[pin] = baseNs + sim.clock.nanos;
       const high = mcu.gpio[pin].outputEnable && mcu.gpio[pin].outputValue;
       if (high && rise[pin] === undefined) rise[pin] = baseNs + sim.clock.nanos;
@@ -183,6 +212,7 @@ function boot(flashImage, reason) {
   mcu.core.PC = FLASH_BASE;
   if (chip) baseNs += chip.clock.nanos;
   chip = { sim, mcu, clock: sim.clock, cdc, info, outArmed, code: PLAIN ? null : speedUp(mcu) };
+  for (const pin of TIMED) notePad(pin); // a reset's fresh chip: its pads low from this ns
   toChip = []; // bytes in flight to a chip that reset are lost, as on a USB bus reset
   boots += 1;
 }
@@ -294,13 +324,15 @@ function answer(msg) {
       rise = {};
       resets = [];
       awakeNs = 0;
+      edges = {};
       run(msg.us);
+      for (const pin of TIMED) notePad(pin); // a change no hook saw (a function select): at the run's end
       const out = {};
       for (const pin of WATCHED) out[pin] = padOut(pin);
       const rx = Buffer.from(fromChip).toString('hex');
       fromChip = [];
       return { ns: baseNs + chip.clock.nanos, rx, out, rise, boots, resets, queued: toChip.length, boot: chip.info,
-        awake: awakeNs };
+        awake: awakeNs, edges };
     }
     case 'reset': {
       const saved = snapshotInputs(chip.mcu);

@@ -347,10 +347,6 @@ class App:
         fired, n, fault, detail = result
         if fault == "jam" and detail == "wedged":
             fired -= self.feeder.wedged  # still inside the launcher: the lid goes up and it goes back
-        if self.collect is not None:
-            # the collector runs now, before the result goes out (about 10 ms on the chip), not when the heap
-            # runs out at some later moment, maybe as a press comes (its timer is armed from this thread)
-            self.collect()
         ref, fire_id = self._fire_ref, self._fire_id
         self._fire_ref = self._fire_id = 0
         self.counted += fired
@@ -360,6 +356,12 @@ class App:
             self._lose_link(now_ms)
         elif fault in _FAULT_BEEPS:
             self.beeper.play(_FAULT_BEEPS[fault], now_ms)
+        if self.collect is not None:
+            # the collector runs now, before the result goes out (about 10 ms on the chip), not when the heap
+            # runs out at some later moment, maybe as a press comes (its timer is armed from this thread).
+            # After the fault's beep starts: its first step is timed from now_ms, and a tone started after
+            # the collector was that much short (a STUCK's 500 ms step sounded 494 on the emulated chip)
+            self.collect()
         if fire_id:
             self._remember(fire_id, fired, n, fault or "-", detail)
         if not ref:

@@ -37,6 +37,7 @@ WHAT_TO_GET = (f"set {ENV} to a folder holding {UF2} (micropython.org/download/R
 BUSY_STEP_MS = 1  # while anything moves or bytes flow: every beam edge lands on its own millisecond
 ADC_COUNTS = 4095  # the RP2040 ADC is 12 bits; read_u16() scales it up
 PRESS_GAP_MS = 60
+RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 BOUNCE_MS = 1
 
 
@@ -154,6 +155,7 @@ class PicoDevice:
         self.model.lid_open = lid == "open"
         self.cable = UsbCable(seed, drop=drop, corrupt=corrupt, dup=dup)
         self.pads = {name: PadLog() for name in ("motor_in1", "motor_in2", "buzzer", "led")}
+        self._pad_names = {str(self.pins[name]): name for name in self.pads}
         self.rises: dict[str, list[float]] = {name: [] for name in self.pads}
         self.resets: list[tuple[float, int]] = []  # (ms, WATCHDOG.REASON: 0 power, 1 timer, 2 forced)
         self._events: list[tuple[float, int, bool, Callable[[], None]]] = []
@@ -230,6 +232,10 @@ class PicoDevice:
             self._rebooted(reply)
         self.boot_info = reply["boot"]
         out = reply["out"]
+        for pin, changes in reply.get("edges", {}).items():  # the buzzer's, each at its own ns
+            name = self._pad_names[pin]
+            for t_ns, duty, hz in changes:
+                self.pads[name].record(t_ns / 1e6, (hz if duty > 0 else 0) if name == "buzzer" else duty)
         for name in self.pads:
             duty, hz = out[str(self.pins[name])]
             self.pads[name].record(now, (hz if duty > 0 else 0) if name == "buzzer" else duty)
@@ -395,7 +401,7 @@ def repl_exec(device: PicoDevice, code: str, *, stop_firmware: bool = True, limi
     if stop_firmware:
         hand_over(device, limit_ms)
         device.host_write(b"\r\x01")
-        expect(b"raw REPL; CTRL-B to exit\r\n>")
+        expect(RAW_PROMPT)
     device.host_write(code.encode() + b"\x04")
     expect(b"OK")
     out = expect(b"\x04")
@@ -404,6 +410,50 @@ def repl_exec(device: PicoDevice, code: str, *, stop_firmware: bool = True, limi
     if err:
         raise ReplError(err.decode(errors="replace").strip())
     return out.decode(errors="replace")
+
+
+def write_files(device: PicoDevice, files: dict[str, bytes], *, limit_ms: int = 20_000,
+                chunk: int = 2048) -> None:
+    """Writes `files` (path on the chip: bytes) onto a chip at MicroPython's own REPL (no main.py on its
+    flash) through its raw REPL, folders made first. Everything runs in lockstep from the chip's power-on,
+    so the same files leave the same flash, byte for byte: mpremote on a pty, paced by the wall, leaves
+    littlefs's mtimes (the RTC at each write) and so its block layout wherever the wall's timing put them,
+    and main.py's boot from such an image takes a different number of emulated us each time."""
+    seen = bytearray()
+    device.host_write(b"\r\x01")
+    if not device.advance_until(limit_ms, lambda: _collect(device, seen) and RAW_PROMPT in seen):
+        raise ReplError(f"no raw REPL within {limit_ms} ms; got {bytes(seen[-200:])!r}")
+    folders = sorted({"/".join(path.split("/")[:i]) for path in files for i in range(2, path.count("/") + 1)})
+    repl_exec(device, f"import os\nfor d in {folders!r}:\n try: os.mkdir(d)\n except OSError: pass",
+              stop_firmware=False, limit_ms=limit_ms)
+    for path, data in files.items():
+        for at in range(0, max(1, len(data)), chunk):
+            mode = "ab" if at else "wb"
+            repl_exec(device, f"with open({path!r}, {mode!r}) as f: f.write({data[at:at + chunk]!r})",
+                      stop_firmware=False, limit_ms=limit_ms)
+
+
+FILES_ON_CHIP = """
+import os, hashlib, binascii
+def walk(folder):
+    for entry in os.ilistdir(folder):
+        path = folder.rstrip('/') + '/' + entry[0]
+        if entry[1] == 0x4000:
+            walk(path)
+        else:
+            digest = hashlib.sha256()
+            with open(path, 'rb') as f:
+                digest.update(f.read())
+            print(path, binascii.hexlify(digest.digest()).decode())
+walk('/')
+"""
+
+
+def files_on_chip(device: PicoDevice, *, stop_firmware: bool = True) -> dict[str, str]:
+    """Every file on the chip's flash as {path: sha256 hex}, read through its raw REPL: what a flash left
+    there, to compare with what was meant to go there."""
+    out = repl_exec(device, FILES_ON_CHIP, stop_firmware=stop_firmware)
+    return dict(line.split() for line in out.splitlines() if line.strip())
 
 
 def _collect(device: PicoDevice, into: bytearray) -> bool:

@@ -372,3 +372,29 @@ def test_watchdog_is_fed_by_the_main_loop_never_by_host_traffic(make_rig, fake_m
     assert wdt.feeds == 0
     rig.run(100)
     assert wdt.feeds == 100 // 5
+
+
+def test_a_faults_first_tone_is_not_cut_short_by_the_collector_at_the_fires_end(make_rig):
+    """The collector runs as each fire ends (about 10 ms on the chip). The fault's beep is timed from the
+    tick's now_ms: started after the collector, its first step sounded that much short (issue 27: a STUCK's
+    500 ms step measured 494 on the emulated chip, and the test did not hear STUCK)."""
+    rig = make_rig(cards=0)
+    rig.app.collect = lambda: setattr(rig, "now", rig.now + 10)  # the collector takes 10 ms of the clock
+    calls = []
+    tone = rig.board.tone
+
+    def timed_tone(hz):
+        if hz != rig.board.tone_hz():
+            calls.append((rig.now, hz))
+        tone(hz)
+
+    rig.board.tone = timed_tone
+    rig.connect()
+    rig.run(100)
+    rig.fire(1)
+    rig.run(3000)
+    hz, first_ms = PATTERNS["empty"][0], PATTERNS["empty"][1]
+    starts = [i for i, (_, at_hz) in enumerate(calls) if at_hz == hz]
+    assert starts, f"no EMPTY beep: {calls}"
+    (start, _), (end, _) = calls[starts[0]], calls[starts[0] + 1]
+    assert first_ms <= end - start <= first_ms + 5, calls  # 5: the rig's tick

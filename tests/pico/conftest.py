@@ -12,6 +12,7 @@ there leaves (test_pico_deploy). Soak sizes come from environment variables (doc
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -116,7 +117,7 @@ class Deploy:
 def deploy(pico_folder, tmp_path_factory) -> Deploy:
     """`unox firmware flash --port PTY` onto a fresh emulated Pico, then `unox firmware version`."""
     from unox.launcher.clock import emulated_clock_path
-    from unoxsim.pico import PicoDevice
+    from unoxsim.pico import PicoDevice, files_on_chip
     from unoxsim.pico_pty import ChipPtyServer
 
     folder = tmp_path_factory.mktemp("pico")
@@ -139,12 +140,36 @@ def deploy(pico_folder, tmp_path_factory) -> Deploy:
         emulated = device.now_ms() - start
         device.host_read()
         version = serve_command(server, [*UNOX, "firmware", "version", "--port", server.path])
-        image = folder / "flash.bin"
-        device.save_flash(image)
+        flashed_files = files_on_chip(device) if flashed[0] == 0 else {}
     finally:
         server.close()
         device.close()
+    image = lockstep_image(pico_folder, tmp_path_factory, flashed_files)
     return Deploy(flashed, version, image, emulated, mid["image"], bool(mid["running"]))  # type: ignore[arg-type]
+
+
+def lockstep_image(pico_folder: Path, tmp_path_factory, flashed_files: dict[str, str]) -> Path:
+    """The flash image every other test boots: the files the CLI flashed, written onto a fresh chip in
+    lockstep (`write_files`), so it is the same image in every session. The CLI's own image is not: mpremote
+    on the pty is paced by the wall, so littlefs's mtimes and block layout, and with them main.py's boot
+    time and the phase of every later step, changed from run to run (a STUCK once went unheard)."""
+    from unox.cli.commands.firmware import firmware_source
+    from unoxsim.pico import PicoDevice, write_files
+
+    sources, main_py = firmware_source()
+    files = {f"/lib/unoxfw/{path.name}": path.read_bytes() for path in sources}
+    files["/main.py"] = main_py.read_bytes()
+    wanted = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+    if flashed_files:  # a failed flash is told by test_pico_deploy; the image is still made
+        assert flashed_files == wanted, "`unox firmware flash` left other files than write_files writes"
+    device = PicoDevice(folder=pico_folder)
+    try:
+        write_files(device, files)
+        image = tmp_path_factory.mktemp("pico") / "flash.bin"
+        device.save_flash(image)
+    finally:
+        device.close()
+    return image
 
 
 @pytest.fixture

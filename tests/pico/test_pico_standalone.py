@@ -13,7 +13,7 @@ import re
 from unoxfw.profile import Standalone
 from unoxfw.signals import PATTERNS
 
-SLACK_MS = 6  # the buzzer pad is sampled at each lockstep slice: 1 ms while busy, 5 ms at rest
+SLACK_MS = 6  # the firmware's loop (a step, then up to 1 ms asleep); the pad's edges are exact to the ns
 
 
 def tone_runs(device, since_ms: float) -> list[tuple[int, float]]:
