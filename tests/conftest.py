@@ -7,11 +7,12 @@ settings.register_profile("unox", derandomize=True, deadline=None)
 settings.load_profile("unox")
 
 CHIP_TESTS = "tests/pico/"
-# The chip tests that boot chips of their own (a fresh flash, a wheel, `simulate-device --chip`) rather than
-# the session's one flashed image: a chain of their own, so the session's flash is paid once, on the other.
-OWN_CHIPS = tuple(CHIP_TESTS + name for name in (
+# The emulated Pico's tests run as two chains of about equal length (measured with --durations). The second
+# holds the tests that boot chips of their own (a fresh flash, a wheel, `simulate-device --chip`) and two
+# long ones that boot the session's image; each chain pays the session's one flash on its own worker.
+SECOND_CHAIN = tuple(CHIP_TESTS + name for name in (
     "test_pico_api.py", "test_pico_cli.py", "test_pico_commands.py", "test_pico_fastpath.py",
-    "test_pico_firmware_copies.py", "test_pico_images.py",
+    "test_pico_firmware_copies.py", "test_pico_images.py", "test_pico_identity.py", "test_pico_emulator.py",
 ))
 
 
@@ -19,15 +20,15 @@ def unit_of_work(nodeid: str) -> str:
     """What pytest-xdist hands a worker at once: one test, or one of the emulated Pico's two chains."""
     if not nodeid.startswith(CHIP_TESTS):
         return nodeid
-    return CHIP_TESTS + ("own chips" if nodeid.startswith(OWN_CHIPS) else "flashed once")
+    return CHIP_TESTS + ("chain 2" if nodeid.startswith(SECOND_CHAIN) else "chain 1")
 
 
 @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown (and unused) without it
 def pytest_xdist_make_scheduler(config, log):
     """`pytest -n N` (the README's command): every test a unit of work of its own, shared out as workers
     free up, except the emulated Pico's, which run as two chains on two workers, from the start: the chip
-    tests are the suite's longest part, and one chain alone outlasted everything else by minutes. Within a
-    chain one flash serves every test. (pytest-xdist's `xdist_group` marks would say the same, but its
+    tests are the suite's longest part, and as one chain they outlasted everything else by minutes. Within
+    a chain one flash serves every test. (pytest-xdist's `xdist_group` marks would say the same, but its
     `loadgroup` does not see them under pytest 9.2.)"""
     from xdist.scheduler import LoadScopeScheduling
 

@@ -20,7 +20,7 @@ def test_the_chip_tests_share_two_chains_and_the_others_spread():
     flashed = ["tests/pico/test_pico_boot.py::test_a", "tests/pico/test_pico_counting.py::test_b[1]",
                "tests/pico/test_pico_deploy.py::test_flash_then_version_on_a_freshly_booted_emulated_pico"]
     own = ["tests/pico/test_pico_cli.py::test_a", "tests/pico/test_pico_firmware_copies.py::test_b",
-           "tests/pico/test_pico_commands.py::test_c"]
+           "tests/pico/test_pico_identity.py::test_c"]
     assert len({unit(nodeid) for nodeid in flashed}) == 1
     assert len({unit(nodeid) for nodeid in own}) == 1
     assert unit(flashed[0]) != unit(own[0])
@@ -29,9 +29,9 @@ def test_the_chip_tests_share_two_chains_and_the_others_spread():
     assert [unit(nodeid) for nodeid in others] == others
 
 
-def test_every_own_chip_name_is_a_chip_test_that_exists():
-    """A renamed file or test would silently move back to the flashed chain."""
-    for prefix in shared_conftest().OWN_CHIPS:
+def test_every_second_chain_name_is_a_chip_test_that_exists():
+    """A renamed file would silently move back to the first chain."""
+    for prefix in shared_conftest().SECOND_CHAIN:
         path, _, test = prefix.partition("::")
         assert (ROOT / path).is_file(), path
         assert not test or f"def {test}" in (ROOT / path).read_text(), prefix
@@ -52,5 +52,5 @@ def test_the_scheduler_hook_builds_that_scheduler():
 
     sched = shared_conftest().pytest_xdist_make_scheduler(Config(), None)
     assert isinstance(sched, LoadScopeScheduling)
-    assert sched._split_scope("tests/pico/test_pico_boot.py::test_x") == "tests/pico/flashed once"
+    assert sched._split_scope("tests/pico/test_pico_boot.py::test_x") == "tests/pico/chain 1"
     assert sched._split_scope("tests/web/test_api.py::test_y") == "tests/web/test_api.py::test_y"
