@@ -8,11 +8,12 @@ settings.load_profile("unox")
 
 CHIP_TESTS = "tests/pico/"
 # The emulated Pico's tests run as two chains of about equal length (measured with --durations). The second
-# holds the tests that boot chips of their own (a fresh flash, a wheel, `simulate-device --chip`) and two
-# long ones that boot the session's image; each chain pays the session's one flash on its own worker.
+# holds the tests that boot chips of their own (a fresh flash, a wheel, `simulate-device --chip`) and some
+# that boot the session's image; each chain pays the session's one flash on its own worker.
 SECOND_CHAIN = tuple(CHIP_TESTS + name for name in (
     "test_pico_api.py", "test_pico_cli.py", "test_pico_commands.py", "test_pico_fastpath.py",
     "test_pico_firmware_copies.py", "test_pico_images.py", "test_pico_identity.py", "test_pico_emulator.py",
+    "test_pico_safety.py", "test_pico_link_fast.py", "test_pico_determinism.py",
 ))
 
 
