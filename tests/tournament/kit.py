@@ -74,6 +74,14 @@ def wait_for(check, what: str, timeout: float = WAIT):
         time.sleep(0.02)
 
 
+def kill_left(*processes: subprocess.Popen | None) -> None:
+    """A test's `finally`: what it started and did not see end is killed and reaped (None: never started)."""
+    for process in processes:
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(WAIT)
+
+
 def read_until(process: subprocess.Popen, needle: str, timeout: float = WAIT) -> list[str]:
     """Lines of `process`'s stdout up to the first holding `needle` (the process must print it).
 

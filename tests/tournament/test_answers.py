@@ -16,7 +16,7 @@ from unox.tournament.link import LinkError
 from unox.tournament.schedule import Plan
 from unox.tournament.seat import SeatError, TableSeat, discover
 
-from .kit import C_V2_PLAYERS, C_V3_PLAYERS, UNOX, WAIT, journal_rows, read_until, table_process
+from .kit import C_V2_PLAYERS, C_V3_PLAYERS, UNOX, WAIT, journal_rows, kill_left, read_until, table_process
 
 
 def _coordinator(broker, tmp_path, name: str, players=C_V2_PLAYERS) -> tuple[Coordinator, ResultsJournal]:
@@ -66,10 +66,7 @@ def test_a_second_process_as_the_same_table_replaces_the_first_which_says_so(bro
         read_until(second, "hand 4:")
         assert second.poll() is None, (getattr(second, "_unread", ""), second.communicate())  # it goes on
     finally:
-        for process in (first, second):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait(WAIT)
+        kill_left(first, second)
         coordinator.stop()
         copies = journal.copies()
         journal.close()
@@ -94,10 +91,7 @@ def test_a_second_coordinator_of_the_same_name_replaces_the_first_which_says_so(
         _, err = old.communicate(timeout=WAIT)
         assert new.poll() is None
     finally:
-        for process in (old, new):
-            if process.poll() is None:
-                process.kill()
-                process.wait(WAIT)
+        kill_left(old, new)
     last = err.strip().splitlines()[-1]
     assert old.returncode == 1 and "the coordinator of club" in last and "was replaced" in last, err
     assert f"pid {new.pid}" in last
@@ -118,10 +112,7 @@ def test_a_replaced_coordinator_with_a_standings_page_stops_serving_it_and_says_
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         _, err = old.communicate(timeout=WAIT)
     finally:
-        for process in (old, new):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait(WAIT)
+        kill_left(old, new)
     last = err.strip().splitlines()[-1]
     assert old.returncode == 1 and "the coordinator of tv" in last and "was replaced" in last, err
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .kit import C_V3_PLAYERS, UNOX, WAIT, journal_rows, read_until, scored_by_hand
+from .kit import C_V3_PLAYERS, UNOX, WAIT, journal_rows, kill_left, read_until, scored_by_hand
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 from doc_commands import commands  # noqa: E402
@@ -81,10 +81,7 @@ def test_the_club_commands_in_docs_tournament_md_run_a_whole_tournament(broker, 
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == by_broker  # read while the coordinator still runs
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait(WAIT)
+        kill_left(*processes)
         serve.send_signal(signal.SIGINT)
         serve.communicate(timeout=WAIT)
     assert serve.returncode == 0

@@ -18,7 +18,7 @@ from unox.tournament.journal import ResultsJournal
 from unox.tournament.link import Link
 from unox.tournament.schedule import Plan
 
-from .kit import C_V2_PLAYERS, C_V3_PLAYERS, UNOX, WAIT, journal_rows, read_until, scored_by_hand
+from .kit import C_V2_PLAYERS, C_V3_PLAYERS, UNOX, WAIT, journal_rows, kill_left, read_until, scored_by_hand
 
 OTHERS = ["Ida", "Jo", "Kim", "Lou", "Max", "Ned", "Oz", "Pat"]
 
@@ -47,10 +47,7 @@ def _finish(*processes: subprocess.Popen) -> list[tuple[int, str]]:
             out, _ = process.communicate(timeout=WAIT * 2)
             done.append((process.returncode, out))
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait(WAIT)
+        kill_left(*processes)
     return done
 
 

@@ -10,7 +10,7 @@ from unox.table.journal import Journal
 from unox.tournament.join import round_journal
 from unox.tournament.schedule import Plan
 
-from .kit import C_V2_PLAYERS, UNOX, WAIT, coordinator_here, read_until
+from .kit import C_V2_PLAYERS, UNOX, WAIT, coordinator_here, kill_left, read_until
 
 LAUNCHER = "sim:?seed=5&cards=60&jam=0&double=0&stuck=0"
 
@@ -48,10 +48,7 @@ def test_a_play_seat_replaced_mid_round_fires_and_books_nothing_more_and_exits_n
             read_until(second, "round 1, table 1")
             assert second.poll() is None  # the newcomer plays the table
         finally:
-            for process in (first, second):
-                if process is not None and process.poll() is None:
-                    process.kill()
-                    process.wait(WAIT)
+            kill_left(first, second)
     last = out.strip().splitlines()[-1]
     assert first.returncode == 1, out
     assert "table 1 of mid" in last and "was replaced by another process" in last, out
@@ -81,10 +78,7 @@ def test_a_protocol_table_replaced_mid_round_refuses_the_next_request_and_exits_
             _say(first, '{"cmd": "flip", "card": "G7"}')
             out = getattr(first, "_unread", "") + first.communicate(timeout=WAIT)[0]
         finally:
-            for process in (first, second):
-                if process is not None and process.poll() is None:
-                    process.kill()
-                    process.wait(WAIT)
+            kill_left(first, second)
     assert first.returncode == 1, out
     assert '"code":"stopped"' in out and "was replaced by another process" in out.strip().splitlines()[-1]
     with Journal(round_journal(tmp_path / "a" / "table1.db", 1)) as kept:

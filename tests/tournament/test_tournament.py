@@ -26,6 +26,7 @@ from .kit import (
     WAIT,
     bot_tables,
     journal_rows,
+    kill_left,
     night_in_process,
     read_until,
     scored_by_hand,
@@ -73,10 +74,7 @@ def test_C_V3_the_whole_tournament_by_two_table_processes_and_a_coordinator(brok
             assert table.returncode == 0, table_out
             assert "round 1, table" in table_out and "round 7, table" in table_out
     finally:
-        for process in (coordinator, *tables):
-            if process.poll() is None:
-                process.kill()
-                process.wait(WAIT)
+        kill_left(coordinator, *tables)
     standings = _final(out)
     played = _table_results(tmp_path, 2)
     assert len(played) == 56 and all(row["_acked"] for row in played)  # every result arrived
@@ -170,10 +168,7 @@ def test_the_coordinator_killed_and_resumed_keeps_its_standings(broker, tmp_path
         out, err = state["resumed"].communicate(timeout=WAIT)
         assert state["resumed"].returncode == 0, err
     finally:
-        for process in (first, state.get("resumed")):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait(WAIT)
+        kill_left(first, state.get("resumed"))
     assert len(state["killed"]) >= 16  # rounds 1 and 2 were in its journal when it died
     rows = journal_rows(journal)
     assert [r["hand_id"] for r in rows][: len(state["killed"])] == state["killed"]
