@@ -1,217 +1,385 @@
-# ruff: noqa: F821, UP031  (viper's ptr8/ptr16 are its built-ins; % formats faster than str.format on the chip)
-# unoxfw.fast: the link's hot path (CRC, framing, decoding) in MicroPython's viper and native code, for the
-# chip (rp2 port) only. unoxfw.link imports it when it compiles (a port without the native emitters, such
-# as the WebAssembly one, raises SyntaxError; CPython has no `micropython`) and else runs its own portable
-# code, which stays the reference: tests/pico checks that both give the same frames and the same verdicts
-# on the chip. Measured with bench/pico.py (frame_us, docs/benchmarks.md). Viper functions are the only
-# firmware code with annotations: they are its types (native ints), not hints.
-#   use(table, refuse): unoxfw.link hands over its CRC table and its portable encode (which says why a
-#       frame is refused) once, at import
-#   crc(data, start, end, table) -> CRC-16/CCITT-FALSE of data[start:end]
+# ruff: noqa: F821, UP031  (the inline assembler's registers and instructions are its built-ins; % formats
+# faster than str.format on the chip)
+# unoxfw.fast: the link's hot path (CRC, framing, decoding) in MicroPython's inline Thumb assembler and
+# native code, for the chip (rp2 port) only. unoxfw.link imports it when it compiles (a port without the
+# inline assembler or the native emitter, such as the WebAssembly one, raises SyntaxError; CPython has no
+# `micropython`) and else runs its own portable code, which stays the reference: tests/pico checks that
+# both give the same frames and the same verdicts on the chip. Measured with bench/pico.py (frame_us,
+# docs/benchmarks.md).
+# Why assembler: viper and native code are compiled into the heap, 3-4x the size of bytecode; an assembler
+# routine is its machine code only (the CRC loop: 32 B instead of 304 B in viper), so the heap after boot
+# keeps ~5 KB more (docs/benchmarks.md, issue 22's fifth round). The rp2's core is a Cortex-M0+: Thumb-1
+# only (no it blocks, no wide immediates: 0xFFFF is built by shifts; loads take an immediate offset only, so
+# a pointer is advanced instead of indexed). An assembler function takes at most 4 arguments (r0-r3: an int
+# as its value, a str, bytes or bytearray as a pointer to its first byte, never its length) and returns r0
+# as an int. The CRC is computed a bit at a time, its 16 bits kept in the top half of a register so the
+# carry flag is the bit shifted out: no 512-byte table on the chip.
+#   use(refuse): unoxfw.link hands over its portable encode (which says why a frame is refused) once
+#   crc(data, n) -> CRC-16/CCITT-FALSE of data[:n]
 #   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip (bytecode around
-#       viper parts)
+#       the assembler)
 #   feed(decoder, data) -> [(seq, kind, args), ...]; unoxfw.link.Decoder.feed on the chip
 #   read(ipoll, readinto, one, buf) -> n: main.py's USB input loop in native code
 
 import micropython
 
-_HEXB = b"0123456789ABCDEF"
-
-
-_table = None
 _refuse = None
 
 
-def use(table, refuse):
-    global _table, _refuse
-    _table = table
+def use(refuse):
+    global _refuse
     _refuse = refuse
 
 
-@micropython.viper
-def crc(data, start: int, end: int, table) -> int:
-    p = ptr8(data)
-    t = ptr16(table)
-    c = 0xFFFF
-    i = start
-    while i < end:
-        c = ((c << 8) & 0xFFFF) ^ t[(c >> 8) ^ p[i]]
-        i += 1
-    return c
+@micropython.asm_thumb
+def crc(r0, r1):
+    # r0 data, r1 n: the CRC of data[:n], bitwise (poly 0x1021 from 0xFFFF, both shifted into the top half)
+    mov(r2, 0xFF)
+    lsl(r2, r2, 8)
+    add(r2, 0xFF)
+    lsl(r2, r2, 16)
+    mov(r5, 0x10)
+    lsl(r5, r5, 8)
+    add(r5, 0x21)
+    lsl(r5, r5, 16)
+    add(r1, r1, r0)
+    label(byte)
+    cmp(r0, r1)
+    bcs(done)
+    ldrb(r3, [r0, 0])
+    add(r0, 1)
+    lsl(r3, r3, 24)
+    eor(r2, r3)
+    mov(r4, 8)
+    label(bit)
+    lsl(r2, r2, 1)
+    bcc(next)
+    eor(r2, r5)
+    label(next)
+    sub(r4, 1)
+    bne(bit)
+    b(byte)
+    label(done)
+    lsr(r0, r2, 16)
 
 
-@micropython.viper
-def _head(seq: int, kind, out) -> int:
-    # out[0:] = "SS KIND" when seq is 0..255 and the kind 1-12 of A-Z and _; returns its length, else 0
-    o = ptr8(out)
-    if seq < 0 or seq > 255:
-        return 0
-    h = ptr8(_HEXB)
-    o[0] = h[seq >> 4]
-    o[1] = h[seq & 15]
-    o[2] = 32
-    k = ptr8(kind)
-    nk = int(len(kind))
-    if nk < 1 or nk > 12:
-        return 0
-    i = 0
-    while i < nk:
-        c = k[i]
-        if not ((c >= 65 and c <= 90) or c == 95):
-            return 0
-        o[3 + i] = c
-        i += 1
-    return 3 + nk
+@micropython.asm_thumb
+def _put(r0, r1, r2, r3):
+    # r0 out, r1 n, r2 text, r3 its length | 256 for a kind: out[n] = " ", then the text. A kind is 1-12 of
+    # A-Z and _, an argument 1+ bytes of 0x21..0x7E (a non-ASCII character's first byte is above 0x7E, and
+    # it comes within the first len(text) bytes). Returns the new n, or 0 when the text is not one of those.
+    # The caller has checked the frame's size (at most 160), so the length fits its 8 bits.
+    add(r0, r0, r1)
+    mov(r4, 32)
+    strb(r4, [r0, 0])
+    add(r1, 1)
+    lsr(r5, r3, 8)
+    mov(r4, 0xFF)
+    and_(r3, r4)
+    beq(bad)
+    add(r1, r1, r3)
+    cmp(r5, 0)
+    beq(loop)
+    cmp(r3, 12)
+    bhi(bad)
+    label(loop)
+    ldrb(r4, [r2, 0])
+    add(r2, 1)
+    add(r0, 1)
+    strb(r4, [r0, 0])
+    cmp(r5, 0)
+    bne(kind)
+    sub(r4, 33)
+    cmp(r4, 93)
+    bhi(bad)
+    b(next)
+    label(kind)
+    cmp(r4, 95)
+    beq(next)
+    sub(r4, 65)
+    cmp(r4, 25)
+    bhi(bad)
+    label(next)
+    sub(r3, 1)
+    bne(loop)
+    mov(r0, r1)
+    b(end)
+    label(bad)
+    mov(r0, 0)
+    label(end)
 
 
-@micropython.viper
-def _arg(arg, out, n: int) -> int:
-    # out[n:] = " " + arg when arg is 1+ bytes of printable ASCII without spaces; returns the new length,
-    # else 0
-    o = ptr8(out)
-    a = ptr8(arg)
-    na = int(len(arg))
-    if na < 1 or n + 1 + na > int(len(out)):
-        return 0
-    o[n] = 32
-    n += 1
-    i = 0
-    while i < na:
-        c = a[i]
-        if c <= 32 or c > 126:
-            return 0
-        o[n] = c
-        n += 1
-        i += 1
-    return n
-
-
-@micropython.viper
-def _tail(out, n: int, table) -> bool:
-    # out[n:] = " CCCC\n", the CRC of out[:n]; True when that fills out exactly (at most 160 bytes)
-    o = ptr8(out)
-    size = int(len(out))
-    if size > 160 or n + 6 != size:
-        return False
-    h = ptr8(_HEXB)
-    t = ptr16(table)
-    c = 0xFFFF
-    i = 0
-    while i < n:
-        c = ((c << 8) & 0xFFFF) ^ t[(c >> 8) ^ o[i]]
-        i += 1
-    o[n] = 32
-    o[n + 1] = h[(c >> 12) & 15]
-    o[n + 2] = h[(c >> 8) & 15]
-    o[n + 3] = h[(c >> 4) & 15]
-    o[n + 4] = h[c & 15]
-    o[n + 5] = 10
-    return True
+@micropython.asm_thumb
+def _seal(r0, r1, r2):
+    # r0 out, r1 n, r2 seq: out[0:2] = seq in hex, out[2] = " ", out[n:n + 6] = " CCCC\n", the CRC of
+    # out[:n]. Returns 1, or 0 (nothing written) when seq is not 0..255 (a negative one is above 255
+    # unsigned).
+    cmp(r2, 255)
+    bhi(bad)
+    mov(r6, r0)
+    lsr(r4, r2, 4)
+    bl(hexd)
+    strb(r4, [r6, 0])
+    mov(r4, 15)
+    and_(r4, r2)
+    bl(hexd)
+    strb(r4, [r6, 1])
+    mov(r4, 32)
+    strb(r4, [r6, 2])
+    mov(r2, 0xFF)
+    lsl(r2, r2, 8)
+    add(r2, 0xFF)
+    lsl(r2, r2, 16)
+    mov(r5, 0x10)
+    lsl(r5, r5, 8)
+    add(r5, 0x21)
+    lsl(r5, r5, 16)
+    add(r6, r6, r1)
+    label(byte)
+    cmp(r0, r6)
+    bcs(done)
+    ldrb(r3, [r0, 0])
+    add(r0, 1)
+    lsl(r3, r3, 24)
+    eor(r2, r3)
+    mov(r4, 8)
+    label(bit)
+    lsl(r2, r2, 1)
+    bcc(next)
+    eor(r2, r5)
+    label(next)
+    sub(r4, 1)
+    bne(bit)
+    b(byte)
+    label(done)
+    mov(r4, 32)
+    strb(r4, [r6, 0])
+    mov(r7, 15)
+    lsr(r4, r2, 28)
+    bl(hexd)
+    strb(r4, [r6, 1])
+    lsr(r4, r2, 24)
+    and_(r4, r7)
+    bl(hexd)
+    strb(r4, [r6, 2])
+    lsr(r4, r2, 20)
+    and_(r4, r7)
+    bl(hexd)
+    strb(r4, [r6, 3])
+    lsr(r4, r2, 16)
+    and_(r4, r7)
+    bl(hexd)
+    strb(r4, [r6, 4])
+    mov(r4, 10)
+    strb(r4, [r6, 5])
+    mov(r0, 1)
+    b(end)
+    label(hexd)
+    # r4 = the hex digit of r4 (0..15), upper case
+    add(r4, 48)
+    cmp(r4, 57)
+    bls(digit)
+    add(r4, 7)
+    label(digit)
+    bx(lr)
+    label(bad)
+    mov(r0, 0)
+    label(end)
 
 
 def encode(seq, kind, args=()):
-    # each argument is written by _arg straight into the frame: no joined str (a new str costs the chip
-    # ~0.1 ms: it is looked up among the interned strings). Bytecode, not native: native code lives in the
-    # heap, and here it saved 34 us for 512 bytes (docs/benchmarks.md, issue 22's fourth round)
+    # each argument is written by _put straight into the frame: no joined str (a new str costs the chip
+    # ~0.1 ms: it is looked up among the interned strings). Bytecode around the assembler: native code lives
+    # in the heap (docs/benchmarks.md, issue 22's fourth round)
     size = len(kind) + 9
     for arg in args:
-        if type(arg) is not str:
-            return _encode_mixed(seq, kind, args)
+        if type(arg) is not str:  # an int: each argument made a str first
+            return encode(seq, kind, tuple([str(arg) for arg in args]))
         size += len(arg) + 1
-    out = bytearray(size)
-    n = _head(seq, kind, out)
-    if n:
+    if size <= 160:
+        out = bytearray(size)
+        n = _put(out, 2, kind, len(kind) | 256)
         for arg in args:
-            n = _arg(arg, out, n)
             if not n:
                 break
-    if n and _tail(out, n, _table):
-        return out
+            n = _put(out, n, arg, len(arg))
+        if n and _seal(out, n, seq):
+            return out
     return _refuse(seq, kind, args)  # raises ValueError, saying why (or frames what this code cannot)
 
 
-def _encode_mixed(seq, kind, args):
-    # an argument that is not a str (an int): each made a str first
-    return encode(seq, kind, tuple([str(arg) for arg in args]))
-
-
-@micropython.viper
-def _take(data, start: int, end: int, buf, n: int, bad: int) -> int:
-    # copies data[start:] up to the next "\n" into buf from n ("\r" dropped); a byte outside 0x20..0x7E or
-    # a line longer than buf makes it bad. Returns (stop << 9) | (n << 1) | bad; stop = end: no "\n" yet.
-    p = ptr8(data)
-    b = ptr8(buf)
-    size = int(len(buf))
-    i = start
-    k = n
-    wrong = bad
-    while i < end:
-        c = p[i]
-        if c == 10:
-            break
-        if c != 13 and not wrong:
-            if c < 32 or c > 126 or k >= size:
-                wrong = 1
-            else:
-                b[k] = c
-                k += 1
-        i += 1
-    return (i << 9) | (k << 1) | wrong
-
-
-@micropython.viper
-def _line(buf, n: int, table) -> int:
-    # a whole line "SS KIND [args] CCCC": upper-case hex, the kind 1-12 of A-Z and _, no empty field, its
-    # CRC. Returns seq + 1, or 0 when the line must be dropped.
-    p = ptr8(buf)
-    if n < 9 or p[2] != 32 or p[n - 5] != 32:
-        return 0
-    i = 0
-    prev = 32
-    while i < n:
-        if p[i] == 32 and prev == 32:
-            return 0
-        prev = p[i]
-        i += 1
-    seq = 0
-    i = 0
-    while i < 2:
-        c = p[i]
-        if c >= 48 and c <= 57:
-            seq = (seq << 4) | (c - 48)
-        elif c >= 65 and c <= 70:
-            seq = (seq << 4) | (c - 55)
-        else:
-            return 0
-        i += 1
-    i = 3
-    while p[i] != 32:
-        c = p[i]
-        if not ((c >= 65 and c <= 90) or c == 95):
-            return 0
-        i += 1
-    if i - 3 > 12:
-        return 0
-    want = 0
-    i = n - 4
-    while i < n:
-        c = p[i]
-        if c >= 48 and c <= 57:
-            want = (want << 4) | (c - 48)
-        elif c >= 65 and c <= 70:
-            want = (want << 4) | (c - 55)
-        else:
-            return 0
-        i += 1
-    t = ptr16(table)
-    c = 0xFFFF
-    i = 0
-    while i < n - 5:
-        c = ((c << 8) & 0xFFFF) ^ t[(c >> 8) ^ p[i]]
-        i += 1
-    if want != c:
-        return 0
-    return seq + 1
+@micropython.asm_thumb
+def _scan(r0, r1, r2, r3):
+    # r0 data, r1 buf, r2 end, r3 state = (start << 17) | (bad << 16) | (n << 8) | size: copies data[start:]
+    # up to the next "\n" into buf from n ("\r" dropped); a byte outside 0x20..0x7E or a line longer than
+    # size makes it bad. Returns (stop << 17) | (bad << 16) | (n << 8) | seq; stop = end: no "\n" yet.
+    # At a "\n", a line that is not bad and not empty is checked whole: "SS KIND [args] CCCC", upper-case
+    # hex, the kind 1-12 of A-Z and _, no empty field, its CRC; a wrong one comes back bad.
+    add(r2, r2, r0)
+    push({r0, r1})
+    lsr(r4, r3, 17)
+    add(r0, r0, r4)
+    lsl(r6, r3, 15)
+    lsr(r6, r6, 31)
+    lsl(r4, r3, 16)
+    lsr(r4, r4, 24)
+    mov(r7, 0xFF)
+    and_(r3, r7)
+    add(r3, r3, r1)
+    add(r1, r1, r4)
+    label(copy)
+    # r0 data walked to r2 its end, r1 buf walked to r3 its end, r6 bad
+    cmp(r0, r2)
+    bcs(done)
+    ldrb(r7, [r0, 0])
+    cmp(r7, 10)
+    beq(done)
+    add(r0, 1)
+    cmp(r7, 13)
+    beq(copy)
+    cmp(r6, 0)
+    bne(copy)
+    sub(r7, 32)
+    cmp(r7, 94)
+    bhi(wrong)
+    cmp(r1, r3)
+    bcs(wrong)
+    add(r7, 32)
+    strb(r7, [r1, 0])
+    add(r1, 1)
+    b(copy)
+    label(wrong)
+    mov(r6, 1)
+    b(copy)
+    label(done)
+    sub(r3, r2, r0)
+    pop({r4, r5})
+    sub(r0, r0, r4)
+    sub(r1, r1, r5)
+    lsl(r0, r0, 17)
+    lsl(r4, r1, 8)
+    orr(r0, r4)
+    cmp(r3, 0)
+    beq(result)
+    cmp(r6, 0)
+    bne(result)
+    cmp(r1, 0)
+    beq(result)
+    # the whole line: r5 buf, r1 n, r2 its end; r0 the result so far
+    cmp(r1, 9)
+    blt(no)
+    ldrb(r4, [r5, 2])
+    cmp(r4, 32)
+    bne(no)
+    add(r2, r5, r1)
+    sub(r4, r2, 5)
+    ldrb(r4, [r4, 0])
+    cmp(r4, 32)
+    bne(no)
+    mov(r3, r5)
+    mov(r7, 32)
+    label(space)
+    # no field empty: no space first, none after another
+    ldrb(r4, [r3, 0])
+    cmp(r4, 32)
+    bne(other)
+    cmp(r7, 32)
+    beq(no)
+    label(other)
+    mov(r7, r4)
+    add(r3, 1)
+    cmp(r3, r2)
+    bne(space)
+    ldrb(r4, [r5, 0])
+    bl(hexv)
+    cmp(r4, 15)
+    bhi(no)
+    lsl(r3, r4, 4)
+    ldrb(r4, [r5, 1])
+    bl(hexv)
+    cmp(r4, 15)
+    bhi(no)
+    orr(r3, r4)
+    orr(r0, r3)
+    add(r3, r5, 3)
+    label(kind)
+    ldrb(r4, [r3, 0])
+    cmp(r4, 32)
+    beq(kinded)
+    cmp(r4, 95)
+    beq(letter)
+    sub(r4, 65)
+    cmp(r4, 25)
+    bhi(no)
+    label(letter)
+    add(r3, 1)
+    b(kind)
+    label(kinded)
+    sub(r3, r3, r5)
+    cmp(r3, 15)
+    bhi(no)
+    sub(r3, r2, 4)
+    mov(r7, 0)
+    label(want)
+    ldrb(r4, [r3, 0])
+    bl(hexv)
+    cmp(r4, 15)
+    bhi(no)
+    lsl(r7, r7, 4)
+    orr(r7, r4)
+    add(r3, 1)
+    cmp(r3, r2)
+    bne(want)
+    push({r0, r7})
+    sub(r2, r2, 5)
+    mov(r3, 0xFF)
+    lsl(r3, r3, 8)
+    add(r3, 0xFF)
+    lsl(r3, r3, 16)
+    mov(r7, 0x10)
+    lsl(r7, r7, 8)
+    add(r7, 0x21)
+    lsl(r7, r7, 16)
+    label(byte)
+    ldrb(r4, [r5, 0])
+    add(r5, 1)
+    lsl(r4, r4, 24)
+    eor(r3, r4)
+    mov(r0, 8)
+    label(bit)
+    lsl(r3, r3, 1)
+    bcc(next)
+    eor(r3, r7)
+    label(next)
+    sub(r0, 1)
+    bne(bit)
+    cmp(r5, r2)
+    bne(byte)
+    lsr(r3, r3, 16)
+    pop({r0, r7})
+    cmp(r3, r7)
+    beq(result)
+    label(no)
+    mov(r6, 1)
+    label(result)
+    lsl(r6, r6, 16)
+    orr(r0, r6)
+    b(end)
+    label(hexv)
+    # r4 = the value of the upper-case hex digit r4, or 16
+    sub(r4, 48)
+    cmp(r4, 9)
+    bls(value)
+    sub(r4, 17)
+    cmp(r4, 5)
+    bhi(nohex)
+    add(r4, 10)
+    bx(lr)
+    label(nohex)
+    mov(r4, 16)
+    label(value)
+    bx(lr)
+    label(end)
 
 
 _NONE = ()
@@ -234,24 +402,32 @@ _KINDS = {
 
 @micropython.native
 def feed(dec, data):
+    end = len(data)
+    if end > 4096:  # _scan's result holds positions below 8192: a longer chunk goes in parts
+        return list(feed(dec, data[:4096])) + list(feed(dec, data[4096:]))
     out = _NONE
     buf = dec._buf
-    n = dec._n
-    bad = 1 if dec._bad else 0
+    size = len(buf)
+    if size > 255:  # _scan's state holds 8 bits of size; the protocol's lines are at most 160 bytes
+        size = 255
+    st = (dec._n << 8) | size
+    if dec._bad:
+        st |= 0x10000
     start = 0
-    end = len(data)
     while start < end:
-        r = _take(data, start, end, buf, n, bad)
-        stop = r >> 9
-        n = (r >> 1) & 255
-        bad = r & 1
-        if stop >= end:
+        r = _scan(data, buf, end, (start << 17) | st)
+        start = r >> 17
+        if start >= end:  # no "\n" yet: the line so far waits for the next chunk
+            st = (r & 0x1FF00) | size
             break
-        seq = 0 if bad or not n else _line(buf, n, _table)
-        if seq:
+        st = size
+        start += 1
+        if r & 0x10000:
+            dec.errors += 1
+        elif r & 0xFF00:
             # split as bytes (a str's split cost ~0.55 ms a frame: each new str is looked up among the
             # interned strings); then only the kind (mostly from _KINDS) and the arguments become str
-            parts = bytes(buf[: n - 5]).split(b" ")
+            parts = bytes(buf[: ((r >> 8) & 255) - 5]).split(b" ")
             kind = _KINDS.get(parts[1])
             if kind is None:
                 kind = str(parts[1], "ascii")
@@ -269,14 +445,9 @@ def feed(dec, data):
             dec.frames += 1
             if out is _NONE:
                 out = []
-            out.append((seq - 1, kind, args))
-        elif bad or n:
-            dec.errors += 1
-        n = 0
-        bad = 0
-        start = stop + 1
-    dec._n = n
-    dec._bad = bad == 1
+            out.append((r & 255, kind, args))
+    dec._n = (st >> 8) & 255
+    dec._bad = st > 0xFFFF
     return out
 
 

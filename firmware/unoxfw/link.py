@@ -37,8 +37,8 @@ except ImportError:  # CPython (host, simulator, tests)
 if sys.implementation.name == "micropython":
     _crc_hqx = None  # its binascii has no crc_hqx (and may be a .py module costing RAM): the table runs
     try:
-        from unoxfw import fast as _fast  # viper and native code: the chip's hot path (unoxfw.fast)
-    except (ImportError, SyntaxError):  # a port without the native emitters (WebAssembly): portable code
+        from unoxfw import fast as _fast  # assembler and native code: the chip's hot path (unoxfw.fast)
+    except (ImportError, SyntaxError):  # a port without the assembler or native code (WebAssembly)
         _fast = None
 else:
     from binascii import crc_hqx as _crc_hqx  # CPython (host, simulator): the same CRC in C
@@ -70,7 +70,8 @@ def _crc16_bits(data, crc=0xFFFF):
     return crc
 
 
-_crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame
+_crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame (never on the chip,
+# where unoxfw.fast computes the CRC bitwise in assembler, unless crc16 is asked to go on from another CRC)
 
 
 def _table():
@@ -82,7 +83,7 @@ def _table():
 
 def _crc16_lookup(data, crc=0xFFFF):
     # The firmware's portable path (MicroPython's binascii has no crc_hqx): one lookup per byte instead of
-    # eight shifts, 0.9 ms for that frame on the chip (docs/pico.md); unoxfw.fast does it in viper.
+    # eight shifts, 0.9 ms for that frame on the chip (docs/pico.md); unoxfw.fast does it in assembler.
     table = _table()
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
@@ -90,12 +91,12 @@ def _crc16_lookup(data, crc=0xFFFF):
 
 
 def crc16(data, crc=0xFFFF):
-    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); on the chip viper code
+    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); on the chip assembler
     # (from 0xFFFF); else the table.
     if _crc_hqx is not None:
         return _crc_hqx(data, crc)
     if _fast is not None and crc == 0xFFFF:
-        return _fast.crc(data, 0, len(data), _crc_table)
+        return _fast.crc(data, len(data))
     return _crc16_lookup(data, crc)
 
 
@@ -154,9 +155,9 @@ class Decoder:
 
 
 if _fast is not None:
-    # the chip: the same framing in viper and native code (unoxfw.fast); the portable code above stays
+    # the chip: the same framing in assembler and native code (unoxfw.fast); the portable code above stays
     # reachable as _encode and Decoder._feed (tests/pico compares them) and says why a frame is refused
-    _fast.use(_table(), encode)
+    _fast.use(encode)
     _encode = encode
     encode = _fast.encode
     Decoder.feed = _fast.feed
