@@ -1,10 +1,57 @@
-# unoxfw.decode: unoxfw.link's portable Decoder.feed, the one CPython (the host, the simulator) and a port
-# without the native emitters (WebAssembly) run. On the chip unoxfw.fast.feed replaces it, so the chip does
-# not compile this module at boot: Decoder._feed imports it when asked (tests/pico compares the two), which
-# leaves its bytecode out of the chip's heap (docs/benchmarks.md, issue 22's fourth round).
+# unoxfw.decode: unoxfw.link's portable codec parts that the chip does not run: encode, Decoder.feed and the
+# CRC table. CPython (the host, the simulator) and a port without the assembler and native code (WebAssembly)
+# run them: unoxfw.link binds them at its end. On the chip unoxfw.fast replaces them, so the chip does not
+# compile this module at boot: unoxfw.link imports it when asked (a refused frame's ValueError says why;
+# tests/pico compares the two), which leaves its bytecode out of the chip's heap (docs/benchmarks.md, issue
+# 22's fourth and fifth rounds).
+#   encode(seq, kind, args=()) -> bytes: unoxfw.link.encode
 #   feed(decoder, data) -> sequence of (seq, kind, args): Decoder.feed, the decoder's state in its fields
+#   _crc16_lookup(data, crc=0xFFFF) -> int: the CRC by a 256-entry table (unoxfw.link.crc16 without
+#       binascii.crc_hqx or unoxfw.fast)
 
-from unoxfw.link import _is_hex, _valid_kind, crc16
+from array import array
+
+from unoxfw.link import _crc16_bits, _is_hex, _valid_kind, crc16
+
+_crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame
+
+
+def _table():
+    global _crc_table
+    if _crc_table is None:
+        _crc_table = array("H", [_crc16_bits(bytes((i,)), 0) for i in range(256)])
+    return _crc_table
+
+
+def _crc16_lookup(data, crc=0xFFFF):
+    # The portable path without binascii.crc_hqx (MicroPython's has none): one lookup per byte instead of
+    # eight shifts, 0.9 ms for a 41-byte frame on the chip (docs/pico.md); unoxfw.fast does it in assembler.
+    table = _table()
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
+def _valid_arg(arg):
+    raw = arg.encode()
+    return bool(raw) and min(raw) > 32 and max(raw) < 127
+
+
+def encode(seq, kind, args=()):
+    if not 0 <= seq <= 255:
+        raise ValueError("seq must be 0..255")
+    if not _valid_kind(kind):
+        raise ValueError("kind must be 1-12 of A-Z and _")
+    body = f"{seq:02X} {kind}"
+    for arg in args:
+        arg = str(arg)
+        if not _valid_arg(arg):
+            raise ValueError(f"an argument must be printable ASCII without spaces: {arg!r}")
+        body += " " + arg
+    raw = body.encode()
+    if len(raw) + 6 > 160:  # the protocol's longest line (unoxfw.link's _MAX_LINE)
+        raise ValueError("frame longer than 160 bytes")
+    return raw + (f" {crc16(raw):04X}\n").encode()
 
 
 def _parse(line):

@@ -15,7 +15,7 @@
 # as an int. The CRC is computed a bit at a time, its 16 bits kept in the top half of a register so the
 # carry flag is the bit shifted out: no 512-byte table on the chip.
 #   use(refuse): unoxfw.link hands over its portable encode (which says why a frame is refused) once
-#   crc(data, n) -> CRC-16/CCITT-FALSE of data[:n]
+#   crc(data, n, crc) -> CRC-16/CCITT-FALSE of data[:n], from crc (0xFFFF for a whole frame)
 #   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip (bytecode around
 #       the assembler)
 #   feed(decoder, data) -> [(seq, kind, args), ...]; unoxfw.link.Decoder.feed on the chip
@@ -32,11 +32,9 @@ def use(refuse):
 
 
 @micropython.asm_thumb
-def crc(r0, r1):
-    # r0 data, r1 n: the CRC of data[:n], bitwise (poly 0x1021 from 0xFFFF, both shifted into the top half)
-    mov(r2, 0xFF)
-    lsl(r2, r2, 8)
-    add(r2, 0xFF)
+def crc(r0, r1, r2):
+    # r0 data, r1 n, r2 the CRC so far (0xFFFF to start): the CRC of data[:n], bitwise (the CRC and the
+    # poly 0x1021 shifted into the top half)
     lsl(r2, r2, 16)
     mov(r5, 0x10)
     lsl(r5, r5, 8)

@@ -4,9 +4,11 @@
 # Public API (stable):
 #   PROTOCOL                       protocol version (int), sent in HELLO
 #   crc16(data, crc=0xFFFF) -> int CRC-16/CCITT-FALSE (check value 0x29B1 on b"123456789");
-#                                  binascii.crc_hqx where it exists (CPython), else a table lookup per byte
+#                                  binascii.crc_hqx where it exists (CPython), on the chip unoxfw.fast's
+#                                  assembler, else a table lookup per byte (unoxfw.decode)
 #   ticks_diff(now, then) -> int   like time.ticks_diff on a 2**30 tick ring; works on plain ints too
 #   encode(seq, kind, args=()) -> bytes   one frame "SS KIND a1 a2 CCCC\n"; ValueError on bad input
+#                                  (unoxfw.decode's; on the chip unoxfw.fast's, a bytearray)
 #   Decoder(size=160): feed(data) -> sequence of (seq, kind, args); never raises on garbage;
 #                      .errors (bad lines), .frames (good lines)
 #   Endpoint(write, epoch=1, retransmit_ms=250, window=8): seq/ack/retransmit, used by both sides.
@@ -25,7 +27,6 @@
 # Only what both interpreters run: no typing, no dataclasses, no f-strings, const() for private constants.
 
 import sys
-from array import array
 
 try:
     from micropython import const
@@ -47,7 +48,7 @@ else:
 
 PROTOCOL = 2  # 2: FIRE n id, QUERY/RESULT, ALONE/TAKEN, host_beat_ms (issue 7)
 
-_MAX_LINE = const(160)
+_MAX_LINE = const(160)  # unoxfw.decode's encode and unoxfw.fast's hold the same limit
 _TICKS_MASK = const(0x3FFFFFFF)
 _TICKS_HALF = const(0x20000000)
 _SEQ_SPAN = const(255)
@@ -55,11 +56,16 @@ _REPLY_CACHE = const(4)
 _HEX = "0123456789ABCDEF"
 _KIND_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _EMPTY = ()
+# the codec's portable parts that the chip does not run (encode, Decoder.feed, the CRC table) are in
+# unoxfw.decode: bound at the end of this module where they run (CPython, WebAssembly), imported on the chip
+# only when asked (tests/pico compares them with unoxfw.fast), so the chip does not compile them at boot
+# (docs/benchmarks.md, issue 22's fourth and fifth rounds).
 
 
 def _crc16_bits(data, crc=0xFFFF):
     # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor, one bit at a time.
-    # Only builds the table: on the chip it costs about 10 ms for a 41-byte frame.
+    # Only builds the table (unoxfw.decode) and is the benchmark's reference: on the chip it costs about
+    # 10 ms for a 41-byte frame.
     for byte in data:
         crc ^= byte << 8
         for _ in range(8):
@@ -70,33 +76,13 @@ def _crc16_bits(data, crc=0xFFFF):
     return crc
 
 
-_crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame (never on the chip,
-# where unoxfw.fast computes the CRC bitwise in assembler, unless crc16 is asked to go on from another CRC)
-
-
-def _table():
-    global _crc_table
-    if _crc_table is None:
-        _crc_table = array("H", [_crc16_bits(bytes((i,)), 0) for i in range(256)])
-    return _crc_table
-
-
-def _crc16_lookup(data, crc=0xFFFF):
-    # The firmware's portable path (MicroPython's binascii has no crc_hqx): one lookup per byte instead of
-    # eight shifts, 0.9 ms for that frame on the chip (docs/pico.md); unoxfw.fast does it in assembler.
-    table = _table()
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
-    return crc
-
-
 def crc16(data, crc=0xFFFF):
-    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); on the chip assembler
-    # (from 0xFFFF); else the table.
+    # binascii.crc_hqx is the same CRC in C (CPython: the host and the simulator); on the chip assembler;
+    # else the table (unoxfw.decode's _crc16_lookup, bound below).
     if _crc_hqx is not None:
         return _crc_hqx(data, crc)
-    if _fast is not None and crc == 0xFFFF:
-        return _fast.crc(data, len(data))
+    if _fast is not None:
+        return _fast.crc(data, len(data), crc)
     return _crc16_lookup(data, crc)
 
 
@@ -112,28 +98,6 @@ def _is_hex(text, width):
 
 def _valid_kind(kind):
     return 0 < len(kind) <= 12 and not kind.strip(_KIND_CHARS)
-
-
-def _valid_arg(arg):
-    raw = arg.encode()
-    return bool(raw) and min(raw) > 32 and max(raw) < 127
-
-
-def encode(seq, kind, args=()):
-    if not 0 <= seq <= 255:
-        raise ValueError("seq must be 0..255")
-    if not _valid_kind(kind):
-        raise ValueError("kind must be 1-12 of A-Z and _")
-    body = f"{seq:02X} {kind}"
-    for arg in args:
-        arg = str(arg)
-        if not _valid_arg(arg):
-            raise ValueError(f"an argument must be printable ASCII without spaces: {arg!r}")
-        body += " " + arg
-    raw = body.encode()
-    if len(raw) + 6 > _MAX_LINE:
-        raise ValueError("frame longer than " + str(_MAX_LINE) + " bytes")
-    return raw + (f" {crc16(raw):04X}\n").encode()
 
 
 class Decoder:
@@ -155,13 +119,21 @@ class Decoder:
 
 
 if _fast is not None:
-    # the chip: the same framing in assembler and native code (unoxfw.fast); the portable code above stays
+    # the chip: the same framing in assembler and native code (unoxfw.fast); the portable code stays
     # reachable as _encode and Decoder._feed (tests/pico compares them) and says why a frame is refused
-    _fast.use(encode)
-    _encode = encode
+
+    def _encode(seq, kind, args=()):
+        # the portable encode (unoxfw.decode), imported when asked: on the chip only a refused frame (its
+        # ValueError says why) and tests/pico run it
+        from unoxfw.decode import encode
+
+        return encode(seq, kind, args)
+
+    _fast.use(_encode)
     encode = _fast.encode
     Decoder.feed = _fast.feed
-else:  # CPython and WebAssembly: the portable feed, bound once (every name it takes from here is defined)
+else:  # CPython and WebAssembly: the portable codec, bound once (every name it takes from here is defined)
+    from unoxfw.decode import _crc16_lookup, encode
     from unoxfw.decode import feed as _portable_feed
 
     Decoder.feed = _portable_feed
