@@ -14,7 +14,6 @@
 # as its value, a str, bytes or bytearray as a pointer to its first byte, never its length) and returns r0
 # as an int. The CRC is computed a bit at a time, its 16 bits kept in the top half of a register so the
 # carry flag is the bit shifted out: no 512-byte table on the chip.
-#   use(refuse): unoxfw.link hands over its portable encode (which says why a frame is refused) once
 #   crc(data, n, crc) -> CRC-16/CCITT-FALSE of data[:n], from crc (0xFFFF for a whole frame)
 #   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip (bytecode around
 #       the assembler)
@@ -22,13 +21,6 @@
 #   read(ipoll, readinto, one, buf) -> n: main.py's USB input loop in native code
 
 import micropython
-
-_refuse = None
-
-
-def use(refuse):
-    global _refuse
-    _refuse = refuse
 
 
 @micropython.asm_thumb
@@ -203,7 +195,10 @@ def encode(seq, kind, args=()):
             n = _put(out, n, arg, len(arg))
         if n and _seal(out, n, seq):
             return out
-    return _refuse(seq, kind, args)  # raises ValueError, saying why (or frames what this code cannot)
+    # refused: the portable encode (unoxfw.decode, imported only now) raises ValueError saying why
+    from unoxfw.decode import encode as why
+
+    return why(seq, kind, args)
 
 
 @micropython.asm_thumb
@@ -380,22 +375,11 @@ def _scan(r0, r1, r2, r3):
     label(end)
 
 
-_NONE = ()
-# the kinds the firmware receives (docs/protocol.md), as bytes -> the same str: no str made for them
-_KINDS = {
-    b"ACK": "ACK",
-    b"HEARTBEAT": "HEARTBEAT",
-    b"HELLO": "HELLO",
-    b"FIRE": "FIRE",
-    b"BEEP": "BEEP",
-    b"STATUS": "STATUS",
-    b"ABORT": "ABORT",
-    b"CONFIG": "CONFIG",
-    b"QUERY": "QUERY",
-    b"TAKEN": "TAKEN",
-    b"REPL": "REPL",
-    b"VOID": "VOID",
-}
+# the kinds the firmware receives most (docs/protocol.md), as bytes -> the same str: no str made for them.
+# The ACK and the FIRE are the hosted press's path, the HEARTBEAT comes every host beat; the rest (HELLO,
+# STATUS, QUERY, TAKEN, ...) come once in a while, and str() finds their interned name (~0.1 ms): each
+# entry costs the heap about 50 B (docs/benchmarks.md, issue 22's fifth round)
+_KINDS = {b"ACK": "ACK", b"FIRE": "FIRE", b"HEARTBEAT": "HEARTBEAT"}
 
 
 @micropython.native
@@ -403,7 +387,7 @@ def feed(dec, data):
     end = len(data)
     if end > 4096:  # _scan's result holds positions below 8192: a longer chunk goes in parts
         return list(feed(dec, data[:4096])) + list(feed(dec, data[4096:]))
-    out = _NONE
+    out = ()  # MicroPython's one empty tuple: nothing allocated when no frame comes
     buf = dec._buf
     size = len(buf)
     if size > 255:  # _scan's state holds 8 bits of size; the protocol's lines are at most 160 bytes
@@ -431,7 +415,7 @@ def feed(dec, data):
                 kind = str(parts[1], "ascii")
             k = len(parts)
             if k == 2:
-                args = _NONE
+                args = ()
             elif k == 3:
                 args = (str(parts[2], "ascii"),)
             elif k == 4:
@@ -441,7 +425,7 @@ def feed(dec, data):
             else:
                 args = tuple([str(part, "ascii") for part in parts[2:]])
             dec.frames += 1
-            if out is _NONE:
+            if not out:
                 out = []
             out.append((r & 255, kind, args))
     dec._n = (st >> 8) & 255

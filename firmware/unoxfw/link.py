@@ -120,16 +120,8 @@ class Decoder:
 
 if _fast is not None:
     # the chip: the same framing in assembler and native code (unoxfw.fast); the portable code stays
-    # reachable as _encode and Decoder._feed (tests/pico compares them) and says why a frame is refused
-
-    def _encode(seq, kind, args=()):
-        # the portable encode (unoxfw.decode), imported when asked: on the chip only a refused frame (its
-        # ValueError says why) and tests/pico run it
-        from unoxfw.decode import encode
-
-        return encode(seq, kind, args)
-
-    _fast.use(_encode)
+    # reachable as unoxfw.decode.encode (which says why unoxfw.fast refuses a frame) and Decoder._feed
+    # (tests/pico compares them)
     encode = _fast.encode
     Decoder.feed = _fast.feed
 else:  # CPython and WebAssembly: the portable codec, bound once (every name it takes from here is defined)
