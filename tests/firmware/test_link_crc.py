@@ -1,8 +1,10 @@
 """CRC-16/CCITT-FALSE on both paths: binascii.crc_hqx (CPython, the host) and the table lookup (MicroPython).
 
-`crc16` picks crc_hqx where it exists; the lookup is what the Pico runs (its binascii has no crc_hqx), so it
-is tested here explicitly under CPython, and under MicroPython by `node firmware/tests/run_mp.mjs`. Its table
-is made by the bitwise loop, which is tested on its own against the check value.
+`crc16` picks crc_hqx where it exists; the lookup (unoxfw.decode) is what a MicroPython without unoxfw.fast
+runs (its binascii has no crc_hqx; the Pico runs unoxfw.fast's assembler loop, compared with the bitwise loop
+by tests/pico/test_pico_link_fast.py), so it is tested here explicitly under CPython, and under MicroPython by
+`node firmware/tests/run_mp.mjs`. Its table is made by the bitwise loop, which is tested on its own against
+the check value.
 """
 
 import binascii
