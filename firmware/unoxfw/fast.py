@@ -184,7 +184,7 @@ def encode(seq, kind, args=()):
     size = len(kind) + 9
     for arg in args:
         if type(arg) is not str:  # an int: each argument made a str first
-            return encode(seq, kind, tuple([str(arg) for arg in args]))
+            return encode(seq, kind, tuple(map(str, args)))  # map: no comprehension's code object
         size += len(arg) + 1
     if size <= 160:
         out = bytearray(size)
@@ -423,7 +423,7 @@ def feed(dec, data):
             elif k == 5:
                 args = (str(parts[2], "ascii"), str(parts[3], "ascii"), str(parts[4], "ascii"))
             else:
-                args = tuple([str(part, "ascii") for part in parts[2:]])
+                args = tuple(map(bytes.decode, parts[2:]))  # map: no comprehension's code object
             dec.frames += 1
             if not out:
                 out = []
