@@ -11,8 +11,9 @@
 
 from array import array
 
-from unoxfw.link import _crc16_bits, _is_hex, _valid_kind, crc16
+from unoxfw.link import _crc16_bits, _is_hex, crc16
 
+_KIND_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame
 
 
@@ -30,6 +31,11 @@ def _crc16_lookup(data, crc=0xFFFF):
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
     return crc
+
+
+def _valid_kind(kind):
+    # strips in C, as unoxfw.link's _is_hex: a kind made only of allowed characters strips to nothing
+    return 0 < len(kind) <= 12 and not kind.strip(_KIND_CHARS)
 
 
 def _valid_arg(arg):

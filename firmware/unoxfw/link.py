@@ -36,7 +36,7 @@ except ImportError:  # CPython (host, simulator, tests)
         return value
 
 if sys.implementation.name == "micropython":
-    _crc_hqx = None  # its binascii has no crc_hqx (and may be a .py module costing RAM): the table runs
+    _crc_hqx = None  # its binascii has no crc_hqx (and may be a .py module costing RAM): unoxfw.fast runs
     try:
         from unoxfw import fast as _fast  # assembler and native code: the chip's hot path (unoxfw.fast)
     except (ImportError, SyntaxError):  # a port without the assembler or native code (WebAssembly)
@@ -54,12 +54,11 @@ _TICKS_HALF = const(0x20000000)
 _SEQ_SPAN = const(255)
 _REPLY_CACHE = const(4)
 _HEX = "0123456789ABCDEF"
-_KIND_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _EMPTY = ()
-# the codec's portable parts that the chip does not run (encode, Decoder.feed, the CRC table) are in
-# unoxfw.decode: bound at the end of this module where they run (CPython, WebAssembly), imported on the chip
-# only when asked (tests/pico compares them with unoxfw.fast), so the chip does not compile them at boot
-# (docs/benchmarks.md, issue 22's fourth and fifth rounds).
+# the codec's portable parts that the chip does not run (encode, Decoder.feed, their checks, the CRC table)
+# are in unoxfw.decode: bound at the end of this module where they run (CPython, WebAssembly), imported on
+# the chip only when asked (tests/pico compares them with unoxfw.fast), so the chip does not compile them at
+# boot (docs/benchmarks.md, issue 22's fourth and fifth rounds).
 
 
 def _crc16_bits(data, crc=0xFFFF):
@@ -90,14 +89,10 @@ def ticks_diff(now, then):
     return ((now - then + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
 
 
-# The three checks strip or scan in C, not a Python step per character (docs/pico.md): a text made only
-# of allowed characters strips to nothing.
+# The checks strip or scan in C, not a Python step per character (docs/pico.md): a text made only of
+# allowed characters strips to nothing. (unoxfw.decode has the kind's and the argument's.)
 def _is_hex(text, width):
     return len(text) == width and not text.strip(_HEX)
-
-
-def _valid_kind(kind):
-    return 0 < len(kind) <= 12 and not kind.strip(_KIND_CHARS)
 
 
 class Decoder:
@@ -129,16 +124,6 @@ else:  # CPython and WebAssembly: the portable codec, bound once (every name it 
     from unoxfw.decode import feed as _portable_feed
 
     Decoder.feed = _portable_feed
-
-
-def _next_seq(seq):
-    return 1 if seq >= 255 else seq + 1
-
-
-def _behind(seq, expected):
-    # True when seq was already received (it lies in the half window before `expected`).
-    d = (expected - seq) % _SEQ_SPAN
-    return 0 < d <= 127
 
 
 class Endpoint:
@@ -183,7 +168,7 @@ class Endpoint:
 
     def send(self, kind, args=(), now_ms=0, reply_to=0):
         seq = self._tx
-        self._tx = _next_seq(seq)
+        self._tx = 1 if seq >= 255 else seq + 1  # seq 0 is the unreliable frames'
         frame = encode(seq, kind, args)
         if len(self._unacked) >= self.window:
             self._unacked.pop(0)
@@ -245,25 +230,6 @@ class Endpoint:
         for seq, epoch in held:
             self._write(encode(0, "ACK", (f"{seq:02X}", epoch)))
 
-    def _on_ack(self, args):
-        if len(args) != 2:
-            return
-        if self._epoch_made != self.epoch:
-            self.epoch_hex()
-        if args[1] != self._epoch_hex or not _is_hex(args[0], 2):  # no method call on the FIRE's path
-            return
-        seq = int(args[0], 16)
-        for i in range(len(self._unacked)):
-            if self._unacked[i][0] == seq:
-                del self._unacked[: i + 1]
-                self._wait = self.retransmit_ms
-                return
-
-    def _resend_reply(self, seq):
-        for ref, frame in self._replies:
-            if ref == seq:
-                self._write(frame)
-
     def _accept(self, seq, kind, args):
         # Returns True when the frame is new and must be delivered.
         if kind == "HELLO" and args and args[-1] != self.peer_epoch:
@@ -272,15 +238,17 @@ class Endpoint:
         elif not self._rx:
             return False
         elif seq != self._rx:
-            if _behind(seq, self._rx):
+            if 0 < (self._rx - seq) % _SEQ_SPAN <= 127:  # already received: in the half window before _rx
                 self.duplicates += 1
                 self._ack(seq)
-                self._resend_reply(seq)
+                for ref, frame in self._replies:  # its reply, if it had one, again
+                    if ref == seq:
+                        self._write(frame)
             else:
                 self.ahead += 1
                 self._ack(self._rx - 1 if self._rx > 1 else 255)
             return False
-        self._rx = _next_seq(seq)
+        self._rx = 1 if seq >= 255 else seq + 1
         self.delivered += 1
         self._ack(seq)
         return True
@@ -291,7 +259,19 @@ class Endpoint:
             seq, kind, args = frame
             self.last_rx_ms = now_ms
             if kind == "ACK":
-                self._on_ack(args)
+                # of the own epoch: its frame and every one before it are ACKed (inline, as the checks
+                # above: every call costs the chip ~35 us on the FIRE's path)
+                if len(args) == 2:
+                    if self._epoch_made != self.epoch:
+                        self.epoch_hex()
+                    if args[1] == self._epoch_hex and _is_hex(args[0], 2):
+                        seq = int(args[0], 16)
+                        unacked = self._unacked
+                        for i in range(len(unacked)):
+                            if unacked[i][0] == seq:
+                                del unacked[: i + 1]
+                                self._wait = self.retransmit_ms
+                                break
                 continue
             if seq == 0:
                 if kind == "HELLO":
