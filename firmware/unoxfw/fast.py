@@ -3,17 +3,17 @@
 # unoxfw.fast: the link's hot path (CRC, framing, decoding) in MicroPython's inline Thumb assembler and
 # native code, for the chip (rp2 port) only. unoxfw.link imports it when it compiles (a port without the
 # inline assembler or the native emitter, such as the WebAssembly one, raises SyntaxError; CPython has no
-# `micropython`) and else runs its own portable code, which stays the reference: tests/pico checks that
-# both give the same frames and the same verdicts on the chip. Measured with bench/pico.py (frame_us,
-# docs/benchmarks.md).
+# `micropython`; the WebAssembly port says "invalid micropython decorator") and else runs the portable code
+# (unoxfw.decode), which stays the reference: tests/pico checks that both give the same frames and the same
+# verdicts on the chip. Measured with bench/pico.py (frame_us, docs/benchmarks.md).
 # Why assembler: viper and native code are compiled into the heap, 3-4x the size of bytecode; an assembler
-# routine is its machine code only (the CRC loop: 32 B instead of 304 B in viper), so the heap after boot
-# keeps ~5 KB more (docs/benchmarks.md, issue 22's fifth round). The rp2's core is a Cortex-M0+: Thumb-1
-# only (no it blocks, no wide immediates: 0xFFFF is built by shifts; loads take an immediate offset only, so
-# a pointer is advanced instead of indexed). An assembler function takes at most 4 arguments (r0-r3: an int
-# as its value, a str, bytes or bytearray as a pointer to its first byte, never its length) and returns r0
-# as an int. The CRC is computed a bit at a time, its 16 bits kept in the top half of a register so the
-# carry flag is the bit shifted out: no 512-byte table on the chip.
+# routine is its machine code only (the CRC loop: 32 B instead of 304 B in viper; the six viper loops,
+# 4.5 KB, became four routines under 1 KB), and as fast (docs/benchmarks.md, issue 22's fifth round). The
+# rp2's core is a Cortex-M0+: Thumb-1 only (no it blocks, no wide immediates: 0xFFFF is built by shifts;
+# loads take an immediate offset only, so a pointer is advanced instead of indexed). An assembler function
+# takes at most 4 arguments (r0-r3: an int as its value, a str, bytes or bytearray as a pointer to its first
+# byte, never its length) and returns r0 as an int. The CRC is computed a bit at a time, its 16 bits kept in
+# the top half of a register so the carry flag is the bit shifted out: no 512-byte table on the chip.
 #   crc(data, n, crc) -> CRC-16/CCITT-FALSE of data[:n], from crc (0xFFFF for a whole frame)
 #   encode(seq, kind, args=()) -> the frame (a bytearray); unoxfw.link.encode on the chip (bytecode around
 #       the assembler)
@@ -378,7 +378,7 @@ def _scan(r0, r1, r2, r3):
 # the kinds the firmware receives most (docs/protocol.md), as bytes -> the same str: no str made for them.
 # The ACK and the FIRE are the hosted press's path, the HEARTBEAT comes every host beat; the rest (HELLO,
 # STATUS, QUERY, TAKEN, ...) come once in a while, and str() finds their interned name (~0.1 ms): each
-# entry costs the heap about 50 B (docs/benchmarks.md, issue 22's fifth round)
+# entry costs the heap about 45 B (docs/benchmarks.md, issue 22's fifth round)
 _KINDS = {b"ACK": "ACK", b"FIRE": "FIRE", b"HEARTBEAT": "HEARTBEAT"}
 
 
