@@ -181,3 +181,39 @@ def test_the_fast_framing_equals_the_portable_one_at_every_byte_and_limit(pico):
     crcs, cases, refused, lines, frames, errors = (int(x) for x in out[1:])
     assert crcs == 512 and refused > 300 and cases - refused > 200  # both verdicts at every kind of input
     assert frames > 150 and errors > 1500 and lines > 1700  # good and bad lines were both fed
+
+
+DROP = """
+import gc, sys
+import unoxfw
+from unoxfw.link import encode
+sys.modules.pop("unoxfw.decode", None)  # as after boot: the chip has not imported it
+if hasattr(unoxfw, "decode"):
+    del unoxfw.decode
+gc.collect()
+free = gc.mem_free()
+try:
+    encode(0, "fire", ())
+    print("accepted")
+except ValueError as exc:
+    print("refused", str(exc).split()[0])
+gc.collect()
+print("unoxfw.decode" in sys.modules, hasattr(unoxfw, "decode"), free - gc.mem_free())
+import unoxfw.decode as kept
+try:
+    encode(0, "FIRE", ("a b",))
+except ValueError as exc:
+    print("refused", str(exc).split()[0])
+print(sys.modules.get("unoxfw.decode") is kept)
+"""
+
+
+def test_a_refused_frame_does_not_keep_the_portable_codec_in_the_heap(pico):
+    # issue 22, fifth round: unoxfw.fast.encode imports unoxfw.decode only to say why it refuses a frame,
+    # then drops it (kept, it held 2,928 B; what stays are the names it interned), unless it was loaded
+    device = pico(seed=4)
+    out = repl_exec(device, DROP, limit_ms=60_000).split()
+    assert out[:2] == ["refused", "kind"], out
+    assert out[2:4] == ["False", "False"], out  # neither in sys.modules nor on the package
+    assert int(out[4]) < 2000, out
+    assert out[5:] == ["refused", "an", "True"], out  # someone else's import is left alone
