@@ -418,7 +418,7 @@ def feed(dec, data):
             # the fields after the seq, split as bytes (a str's split cost ~0.55 ms a frame: each new str
             # is looked up among the interned strings); then only the kind (mostly from _KINDS) and the
             # arguments become str, the usual counts without map()'s call per argument
-            parts = bytes(dec._view[3 : ((r >> 8) & 255) - 5]).split(b" ")
+            parts = bytes(dec._view[3 : ((r >> 8) & 255) - 5]).split()  # only spaces, no empty field
             kind = _KINDS.get(parts[0]) or str(parts[0], "ascii")
             k = len(parts)
             if k == 1:
