@@ -375,7 +375,12 @@ class App:
     def _check_button(self, now_ms):
         # The press is timed on its edges by the button's IRQ (unoxfw.board: a low of at least 2 ms, taken
         # as soon as seen, also when it ended before this loop came; release chatter never counts).
-        if self.board.take_press(now_ms):
+        board = self.board
+        if board.take_press(now_ms):
+            if board.press_due():
+                # the press timer's IRQ took this same press while the loop was taking it (it landed inside
+                # take_press, after its look for a timer-taken press): one press, so that take is consumed
+                board.take_press(now_ms)
             self._take_press(now_ms)
 
     def _take_press(self, now_ms):

@@ -398,3 +398,50 @@ def test_a_faults_first_tone_is_not_cut_short_by_the_collector_at_the_fires_end(
     assert starts, f"no EMPTY beep: {calls}"
     (start, _), (end, _) = calls[starts[0]], calls[starts[0] + 1]
     assert first_ms <= end - start <= first_ms + 5, calls  # 5: the rig's tick
+
+
+
+def fast_rig(make_rig):
+    """A rig with the chip's fast press (the board's press timer, micropython.schedule run at once), and the
+    count its first standalone fire draws."""
+    from unoxfw.profile import Standalone
+
+    seed = 1
+    while Standalone(seed).next_count() == 0:
+        seed += 1  # a boot whose first standalone draw fires
+    rig = make_rig(cards=20, seed=seed, timed=True)
+    rig.board.use_schedule(lambda f, arg: f(arg), rig.app.on_press)
+    rig.run(20)
+    return rig, Standalone(seed).next_count()
+
+
+def test_a_press_the_loop_takes_as_its_timer_fires_too_is_one_press_and_one_fire(make_rig, fake_machine):
+    """The race behind issue 22's double press: the loop's tick starts at the glitch filter's end (2 ms after
+    the fall) and takes the press itself; the press timer's hard IRQ lands inside take_press, after it looked
+    for a press the timer took and before it disarmed the button. The timer then takes the same press again
+    (and starts the motor for it): it must stay one press, one fire of the drawn count, nothing queued."""
+    rig, draw = fast_rig(make_rig)
+    button = rig.pin("button")
+    button.drive(0)  # the fall: the press timer is armed for 2 ms later
+    rig.now += 2  # the loop's tick starts right at the filter's end, before the timer's IRQ ran
+    real_value = button.value
+    landed = []
+
+    def value_with_the_irq(v=None):
+        # the timer's IRQ lands while the loop reads the button inside take_press
+        if not landed:
+            landed.append(rig.now)
+            fake_machine.run_timers(rig.now)
+        return real_value(v)
+
+    button.value = value_with_the_irq
+    rig.app.tick(rig.now)
+    button.value = real_value
+    assert landed  # the IRQ did land inside the loop's tick
+    assert rig.app.presses_taken == 1
+    assert rig.app.feeder.busy()  # the one press's standalone fire
+    rig._release_at = rig.now + 40
+    rig.run(6000)
+    assert rig.app.presses_taken == 1
+    assert rig.fired == draw == rig.app.counted  # no second fire queued behind the first
+    assert len(rig.app.alone) == 1
