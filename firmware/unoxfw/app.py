@@ -30,10 +30,8 @@ from unoxfw.signals import PATTERNS, Beeper
 
 try:
     from micropython import const
-except ImportError:  # CPython
-
-    def const(value):
-        return value
+except ImportError:  # CPython: the value itself (no function compiled on the chip for it)
+    const = int
 
 
 _LID_STABLE_MS = const(30)
@@ -55,7 +53,6 @@ class App:
         self.board = board
         self.io = io
         self.settings = Settings(config)
-        self._s = self.settings.values
         if seed is None:
             # ticks at boot are nearly constant; the ADC's low bits add noise, so restarts differ
             seed = now_ms
@@ -69,7 +66,6 @@ class App:
         self._draw = self.profile.next_count()  # the next standalone fire's count, drawn ahead (fast press)
         self._ticking = 0  # 1: a tick runs; 2: ... and the press timer took a press meanwhile (on_press)
         self._armed = 0  # the motor value the board's press timer is armed with; -1: arm it again
-        self.on_press = self._on_press  # bound once: the board's timer schedules it (unoxfw.board)
         self.asleep = False
         self.collect = None  # gc.collect (main.py on the chip): run as each fire ends, before its result
         self.handover = False  # REPL asked for: main.py ends its loop into MicroPython's REPL
@@ -87,22 +83,21 @@ class App:
         self.alone = []  # [number, fired, n, fault, sent], oldest first: standalone fires not yet TAKEN
         self.alone_made = 0
         self.alone_lost = 0
-        self.boot = f"{self.link.epoch:04X}"  # names this boot in ALONE frames
+        self.boot = self.link.epoch_hex()  # names this boot in ALONE frames
         self._activity = now_ms
         self._slow = now_ms - _HOLD_MS  # when the slow checks last ran (the first tick runs them)
         self.lid = board.lid_open()
-        self._lid_raw = self.lid
-        self._lid_since = now_ms
+        self._lid_since = -1  # when the lid switch began to read otherwise than self.lid; -1: it does not
         self.mv = board.battery_mv()
-        self.battery_low = self.mv < self._s["low_mv"]
+        self.battery_low = self.mv < self.settings.values["low_mv"]
         self._sample_at = (now_ms + _IDLE_SAMPLE_MS) & _TICKS_MASK  # the next battery sample (at rest only)
         self._remind = False  # the motor ran since the last sample: a low pack is signalled again
-        self._beat = now_ms - self._s["beat_ms"]
+        self._beat = now_ms - self.settings.values["beat_ms"]
 
     # ---- the step -------------------------------------------------------------------------------
     def tick(self, now_ms):
         self._ticking = 1
-        board, link, feeder, s = self.board, self.link, self.feeder, self._s
+        board, link, feeder, s = self.board, self.link, self.feeder, self.settings.values
         data = self.io.read()
         if data:
             for seq, kind, args in link.receive(data, now_ms):
@@ -131,7 +126,7 @@ class App:
                 if board.press_started():
                     # the board's timer started the motor for this press (armed: alone, the feeder idle): it
                     # is a standalone fire whatever came since
-                    self._start_fire(-1, 0, now_ms)
+                    self._fire(-1, 0, now_ms)
                 else:
                     last = link.last_rx_ms
                     if (link.session and not self.link_lost
@@ -161,16 +156,79 @@ class App:
                 self._lose_link(now_ms)
             result = feeder.tick(now_ms)
             if result:
-                self._finish_fire(result, now_ms)
+                self._fire(0, 0, now_ms, result)
                 while self._queued and not feeder.busy():
                     self._queued -= 1  # a press taken while alone and firing: its own fire now
-                    self._start_fire(-1, 0, now_ms)
+                    self._fire(-1, 0, now_ms)
         self.beeper.tick(now_ms)
 
         since = (now_ms - self._slow) & _TICKS_MASK
         if since >= _SLOW_MS and (since >= _HOLD_MS or (now_ms - self._activity) & _TICKS_MASK >= _HOLD_MS):
+            # the slow checks (see the header): the link's health, BUTTONs to take back, lid, battery, ALONE
+            # frames, sleep, retransmits, HEARTBEAT
             self._slow = now_ms
-            self._tick_slow(now_ms)
+            last = link.last_rx_ms
+            silent = last is not None and ticks_diff(now_ms, last) > s["silence_ms"]
+            if (link.session and last is not None and not self.link_lost
+                    and ticks_diff(now_ms, last) > s["link_ms"]):
+                self._lose_link(now_ms)  # lost until the host sends a new frame; presses fire alone meanwhile
+            if self._pressed:
+                # A BUTTON the host has not ACKed when it goes quiet for silence_ms (the cable pulled, the
+                # host gone) is taken back: the press fires alone and is reported as ALONE, once. Its seq goes
+                # out as VOID from then on, so a host that comes back in the same session never fires it too.
+                self._pressed = [seq for seq in self._pressed if link.pending(seq)]
+                if self._pressed and (self.link_lost or silent):
+                    self._lose_link(now_ms)
+                    self._alone(self._pressed, now_ms)
+                    self._pressed = []
+
+            raw = board.lid_open()
+            if raw == self.lid:
+                self._lid_since = -1
+            elif self._lid_since < 0:
+                self._lid_since = now_ms
+            elif ticks_diff(now_ms, self._lid_since) >= _LID_STABLE_MS:
+                self._lid_since = -1
+                self.lid = raw
+                if raw:
+                    self.beeper.play("lid", now_ms)
+                if link.session:
+                    link.send("LID", ("open" if raw else "shut",), now_ms)
+
+            if board.motor_value():
+                # the motor runs with the feeder idle (a press's timer started it): not at rest either (L5)
+                self._sample_at = (now_ms + _REST_MS) & _TICKS_MASK
+                self._remind = True
+            elif not feeder.busy() and ticks_diff(now_ms, self._sample_at) >= 0:
+                remind = self._remind
+                self._remind = False
+                self._sample_at = (now_ms + _IDLE_SAMPLE_MS) & _TICKS_MASK
+                self.mv = mv = board.battery_mv()
+                low = mv < s["low_mv"] + (_HYSTERESIS_MV if self.battery_low else 0)
+                if low != self.battery_low or (low and remind):
+                    self.battery_low = low
+                    if low:
+                        self.beeper.play("battery", now_ms)  # L5
+                    if link.session:
+                        link.send("BATTERY", (mv, "low" if low else "ok"), now_ms)
+
+            if self.alone and link.session and not self.link_lost:
+                # one queue entry per frame, never more than the window holds, only while a host listens
+                for entry in self.alone:
+                    if link.unacked() >= link.window - 1:
+                        break
+                    if not entry[4]:
+                        entry[4] = True
+                        link.send("ALONE", (self.boot, entry[0], entry[1], entry[2], entry[3]), now_ms)
+
+            limit = s["sleep_ms"]
+            if (limit and not self.asleep and not feeder.busy() and not self.beeper.busy()
+                    and ticks_diff(now_ms, self._activity) > limit):
+                self.asleep = True
+            link.poll(now_ms)
+            if ticks_diff(now_ms, self._beat) >= s["beat_ms"]:
+                self._beat = now_ms
+                link.send_unreliable("HEARTBEAT", (link.epoch_hex(), link.peer_epoch or "0000", self.mode()))
 
         # A standalone press that would start the motor forward at once has it started by the board's timer
         # at the glitch filter's end (unoxfw.board): alone, awake, idle, its drawn count > 0, the lid shut,
@@ -185,90 +243,23 @@ class App:
         again = self._ticking > 1
         self._ticking = 0
         if again:
-            self._on_press(0)
+            self.on_press(0)
 
-    def _on_press(self, _arg):
-        # scheduled by the board's timer when it took a press: a tick at once, unless one is running (which
-        # then ticks again at its end). The BUTTON, or the standalone fire, need not wait for the next tick.
+    def on_press(self, _arg):
+        # scheduled by the board's timer when it took a press (unoxfw.runner hands the board this method,
+        # bound once): a tick at once, unless one is running (which then ticks again at its end). The
+        # BUTTON, or the standalone fire, need not wait for the next tick.
         if self._ticking:
             self._ticking = 2
         elif not self.handover:
             self.tick(self.board.now_ms())
-
-    def _tick_slow(self, now_ms):
-        # every _SLOW_MS (see the header): the link's health, BUTTONs to take back, lid, battery, ALONE
-        # frames, sleep, retransmits, HEARTBEAT
-        board, link, s = self.board, self.link, self._s
-        last = link.last_rx_ms
-        silent = last is not None and ticks_diff(now_ms, last) > s["silence_ms"]
-        if (link.session and last is not None and not self.link_lost
-                and ticks_diff(now_ms, last) > s["link_ms"]):
-            self._lose_link(now_ms)  # lost until the host sends a new frame; presses fire alone meanwhile
-        if self._pressed:
-            # A BUTTON the host has not ACKed when it goes quiet for silence_ms (the cable pulled, the host
-            # gone) is taken back: the press fires alone and is reported as ALONE, once. Its seq goes out as
-            # VOID from then on, so a host that comes back in the same session never fires it too.
-            self._pressed = [seq for seq in self._pressed if link.pending(seq)]
-            if self._pressed and (self.link_lost or silent):
-                self._lose_link(now_ms)
-                self._alone(self._pressed, now_ms)
-                self._pressed = []
-
-        raw = board.lid_open()
-        if raw != self._lid_raw:
-            self._lid_raw = raw
-            self._lid_since = now_ms
-        elif raw != self.lid and ticks_diff(now_ms, self._lid_since) >= _LID_STABLE_MS:
-            self.lid = raw
-            if raw:
-                self.beeper.play("lid", now_ms)
-            if link.session:
-                link.send("LID", ("open" if raw else "shut",), now_ms)
-
-        if board.motor_value():
-            # the motor runs with the feeder idle (a press's timer started it): not at rest either (L5)
-            self._sample_at = (now_ms + _REST_MS) & _TICKS_MASK
-            self._remind = True
-        elif not self.feeder.busy() and ticks_diff(now_ms, self._sample_at) >= 0:
-            remind = self._remind
-            self._remind = False
-            self._sample_at = (now_ms + _IDLE_SAMPLE_MS) & _TICKS_MASK
-            self.mv = mv = board.battery_mv()
-            low = mv < s["low_mv"] + (_HYSTERESIS_MV if self.battery_low else 0)
-            if low != self.battery_low or (low and remind):
-                self.battery_low = low
-                if low:
-                    self.beeper.play("battery", now_ms)  # L5
-                if link.session:
-                    link.send("BATTERY", (mv, "low" if low else "ok"), now_ms)
-
-        if self.alone and link.session and not self.link_lost:
-            # one queue entry per frame, never more than the window holds, only while a host listens
-            for entry in self.alone:
-                if link.unacked() >= link.window - 1:
-                    break
-                if not entry[4]:
-                    entry[4] = True
-                    link.send("ALONE", (self.boot, entry[0], entry[1], entry[2], entry[3]), now_ms)
-
-        limit = s["sleep_ms"]
-        if (limit and not self.asleep and not self.feeder.busy() and not self.beeper.busy()
-                and ticks_diff(now_ms, self._activity) > limit):
-            self.asleep = True
-        link.poll(now_ms)
-        if ticks_diff(now_ms, self._beat) >= s["beat_ms"]:
-            self._beat = now_ms
-            link.send_unreliable("HEARTBEAT", (link.epoch_hex(), link.peer_epoch or "0000", self.mode()))
-
-    def connected(self):
-        return self.link.session and not self.link_lost
 
     def mode(self):
         if self.feeder.busy():
             return "firing"
         if self.asleep:
             return "asleep"
-        return "host" if self.connected() else "alone"
+        return "host" if self.link.session and not self.link_lost else "alone"
 
     # ---- host frames ----------------------------------------------------------------------------
     def _on_frame(self, seq, kind, args, now_ms):
@@ -291,7 +282,7 @@ class App:
                 self.asleep = False
                 self._fire_id = fire_id
                 self._fire_session = link.peer_epoch
-                self._start_fire(n, seq, now_ms)
+                self._fire(n, seq, now_ms)
         elif kind == "HELLO":
             # A new host session: fresh windows on both sides, then the state the host cannot know. A fire
             # the old host commanded stops: the new one never asked for it and will get no FIRED for it.
@@ -312,30 +303,24 @@ class App:
             else:
                 err = ("BEEP", "unknown_pattern", ",".join(sorted(PATTERNS)))
         elif kind == "STATUS":
-            link.send("STATUS", (
-                "mode=" + self.mode(),
-                "lid=" + ("open" if self.lid else "shut"),
-                "mv=" + str(self.mv),
-                "low=" + str(int(self.battery_low)),
-                "counted=" + str(self.counted),
-                "presses=" + str(self.presses_taken),
-                "fault=" + (self.last_fault or "-"),
-                "alone=" + str(len(self.alone)),
-                "alone_lost=" + str(self.alone_lost),
-                "version=" + __version__,
-            ), now_ms, seq)
+            # one text split into its fields (key=value, none with a space): one string on the chip, not ten
+            status = (f"mode={self.mode()} lid={'open' if self.lid else 'shut'} mv={self.mv} "
+                      f"low={int(self.battery_low)} counted={self.counted} presses={self.presses_taken} "
+                      f"fault={self.last_fault or '-'} alone={len(self.alone)} alone_lost={self.alone_lost} "
+                      f"version={__version__}")
+            link.send("STATUS", tuple(status.split()), now_ms, seq)
         elif kind == "ABORT":
             feeder.abort(now_ms, "abort")  # FIRED ... abort follows the run-down
         elif kind == "CONFIG":
             settings = self.settings
             error = None
-            if len(args) != 1 or args[0] not in self._s:
+            if len(args) != 1 or args[0] not in settings.values:
                 error = settings.set(args[0], args[1]) if len(args) == 2 else "usage"
                 self._armed = -1  # the press timer's backstop follows max_on_ms: armed again
             if error:
                 err = ("CONFIG", error, settings.range_text(args[0] if args else "-"))
             else:
-                link.send("CONFIG", (args[0], self._s[args[0]]), now_ms, seq)
+                link.send("CONFIG", (args[0], settings.values[args[0]]), now_ms, seq)
         elif kind == "QUERY":
             # QUERY id: what fire `id` did, from memory; never fires.
             fire_id = _parse_id(args[0]) if len(args) == 1 else -1
@@ -376,26 +361,28 @@ class App:
             link.send("ERR", err, now_ms, seq)
 
     # ---- firing ---------------------------------------------------------------------------------
-    def _start_fire(self, n, ref, now_ms):
-        # n < 0: a standalone fire of the count drawn ahead (the next one is drawn now)
-        if n < 0:
-            n = self._draw
-            self._draw = self.profile.next_count()
-        self._armed = 0
-        self.board.arm_press(0)  # the feeder owns the motor from here: no press may start it
-        self._fire_ref = ref
-        self._activity = now_ms
-        if n > 0 and self.mv < self._s["crit_mv"]:
-            self.board.motor(0)  # a press's timer may have started it (unoxfw.board, the fast press)
-            result = (0, n, "battery", "-")
-        else:
-            result = self.feeder.start(n, now_ms)
-            if n > 0 and not self.board.lid_open():
-                self.beeper.play("firing", now_ms)  # after the motor started: the same tick
-        if result:
-            self._finish_fire(result, now_ms)
-
-    def _finish_fire(self, result, now_ms):
+    def _fire(self, n, ref, now_ms, result=None):
+        # A fire started: n cards (n < 0: the standalone count drawn ahead, the next one drawn now), ref the
+        # host's FIRE seq (0: a standalone fire). Or, given the feeder's result, the running fire finished;
+        # a fire that ends as it starts (no cards, a low pack, the lid open) finishes here too.
+        board = self.board
+        if result is None:
+            if n < 0:
+                n = self._draw
+                self._draw = self.profile.next_count()
+            self._armed = 0
+            board.arm_press(0)  # the feeder owns the motor from here: no press may start it
+            self._fire_ref = ref
+            self._activity = now_ms
+            if n > 0 and self.mv < self.settings.values["crit_mv"]:
+                board.motor(0)  # a press's timer may have started it (unoxfw.board, the fast press)
+                result = (0, n, "battery", "-")
+            else:
+                result = self.feeder.start(n, now_ms)
+                if n > 0 and not board.lid_open():
+                    self.beeper.play("firing", now_ms)  # after the motor started: the same tick
+            if not result:
+                return
         fired, n, fault, detail = result
         if fault == "jam" and detail == "wedged":
             fired -= self.feeder.wedged  # still inside the launcher: the lid goes up and it goes back
@@ -446,7 +433,7 @@ class App:
                 if self._queued < _MAX_QUEUED:
                     self._queued += 1
             else:
-                self._start_fire(-1, 0, now_ms)
+                self._fire(-1, 0, now_ms)
 
     def _lose_link(self, now_ms):
         # Lost until the host sends a new frame; presses fire alone meanwhile.
