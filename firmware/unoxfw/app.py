@@ -267,15 +267,29 @@ class App:
             return  # seq 00 is for unreliable frames only: a command there would dodge the dedup
         link, feeder = self.link, self.feeder
         err = None  # (what, reason, hint): the ERR that answers this frame
-        if kind == "FIRE":
+        if kind == "FIRE" or kind == "QUERY":
+            # FIRE n [id] and QUERY id (what fire `id` did, from memory; never fires). A fire id is
+            # 1..2**31-1 in decimal; none given to FIRE: 0; malformed: -1.
+            fire = kind == "FIRE"
+            text = args[-1] if len(args) == 1 + fire else ""
+            value = int(text) if text.isdigit() and len(text) <= 10 else 0
+            fire_id = value if 1 <= value <= _MAX_ID else 0 if fire and len(args) != 2 else -1
             n = -1
-            if 1 <= len(args) <= 2 and args[0].isdigit() and len(args[0]) <= 3:
+            if fire and 1 <= len(args) <= 2 and args[0].isdigit() and len(args[0]) <= 3:
                 n = int(args[0])
-            fire_id = _parse_id(args[1]) if len(args) == 2 else 0
-            if not 0 <= n <= _MAX_FIRE:
+            if fire and not 0 <= n <= _MAX_FIRE:
                 err = ("FIRE", "bad_count", "0.." + str(_MAX_FIRE))
             elif fire_id < 0:
-                err = ("FIRE", "bad_id", "1.." + str(_MAX_ID))
+                err = (kind, "bad_id", "1.." + str(_MAX_ID))
+            elif not fire:
+                reply = (text, "unknown")
+                if feeder.busy() and fire_id == self._fire_id:
+                    reply = (text, "running")
+                else:
+                    for entry in self.results:
+                        if entry[0] == fire_id:
+                            reply = (text, entry[1], entry[2], entry[3], entry[4])
+                link.send("RESULT", reply, now_ms, seq)
             elif feeder.busy():
                 err = ("FIRE", "busy", "wait_for_FIRED")
             else:
@@ -321,20 +335,6 @@ class App:
                 err = ("CONFIG", error, settings.range_text(args[0] if args else "-"))
             else:
                 link.send("CONFIG", (args[0], settings.values[args[0]]), now_ms, seq)
-        elif kind == "QUERY":
-            # QUERY id: what fire `id` did, from memory; never fires.
-            fire_id = _parse_id(args[0]) if len(args) == 1 else -1
-            if fire_id <= 0:
-                err = ("QUERY", "bad_id", "1.." + str(_MAX_ID))
-            else:
-                reply = (args[0], "unknown")
-                if feeder.busy() and fire_id == self._fire_id:
-                    reply = (args[0], "running")
-                else:
-                    for entry in self.results:
-                        if entry[0] == fire_id:
-                            reply = (args[0], entry[1], entry[2], entry[3], entry[4])
-                link.send("RESULT", reply, now_ms, seq)
         elif kind == "TAKEN":
             # TAKEN boot number: the host has recorded that standalone fire; forget it.
             if len(args) == 2 and args[0] == self.boot:
@@ -442,10 +442,3 @@ class App:
             self.link_lost = True
             self.beeper.play("link_lost", now_ms)
 
-
-def _parse_id(text):
-    # a fire id: 1..2**31-1 in decimal; -1 when malformed
-    if not text.isdigit() or len(text) > 10:
-        return -1
-    value = int(text)
-    return value if 1 <= value <= _MAX_ID else -1
