@@ -143,8 +143,11 @@ class App:
                     if link.session and not self.link_lost:
                         # the count as a str: an int takes encode's slower path (~0.1 ms on the chip)
                         self._pressed.append(link.send("BUTTON", (str(self.presses_taken),), now_ms))
+                    elif feeder.busy():
+                        if self._queued < _MAX_QUEUED:
+                            self._queued += 1  # alone and firing: this press fires once the motor stops
                     else:
-                        self._alone((0,), now_ms)
+                        self._fire(-1, 0, now_ms)
 
         if feeder.busy():
             # L5 is judged at rest only: the motor sags the pack (a roller stalled by a jam pulls a fresh one
@@ -183,8 +186,7 @@ class App:
                 self._pressed = [seq for seq in self._pressed if link.pending(seq)]
                 if self._pressed and (self.link_lost or silent):
                     self._lose_link(now_ms)
-                    self._alone(self._pressed, now_ms)
-                    self._pressed = []
+                    self._take_back(now_ms)
 
             raw = board.lid_open()
             if raw == self.lid:
@@ -307,8 +309,7 @@ class App:
             # Its result is still remembered by id (QUERY).
             if feeder.busy() and self._fire_ref:
                 feeder.abort(now_ms, "link")
-            self._alone(self._pressed, now_ms)  # BUTTONs the old session never ACKed: fired alone, as ALONE
-            self._pressed = []
+            self._take_back(now_ms)  # BUTTONs the old session never ACKed: fired alone, as ALONE
             self.link_lost = False
             link.hello((PROTOCOL, __version__, self.board.uid), now_ms, seq)
             link.send("LID", ("open" if self.lid else "shut",), now_ms)
@@ -426,18 +427,17 @@ class App:
                 self.link.send(fault.upper(), (text, detail), now_ms)  # JAM, EMPTY, STUCK
             self.link.send("FIRED", (fired, n, fault or "-", text), now_ms, ref)
 
-    def _alone(self, seqs, now_ms):
-        # one press fired alone per item of seqs: a BUTTON's seq taken back (it goes out as VOID from then
-        # on, so a host that comes back in the same session never fires it too), or 0 for a press never sent.
-        # Alone and firing: the press fires once the motor stops (at most _MAX_QUEUED wait).
-        for seq in seqs:
-            if seq:
-                self.link.void(seq)
+    def _take_back(self, now_ms):
+        # BUTTONs the host never ACKed, taken back: each press fires alone (reported as ALONE); its seq goes
+        # out as VOID from then on, so a host that comes back in the same session never fires it too
+        for seq in self._pressed:
+            self.link.void(seq)
             if self.feeder.busy():
                 if self._queued < _MAX_QUEUED:
-                    self._queued += 1
+                    self._queued += 1  # alone and firing: the press fires once the motor stops
             else:
                 self._fire(-1, 0, now_ms)
+        self._pressed = []
 
     def _lose_link(self, now_ms):
         # Lost until the host sends a new frame; presses fire alone meanwhile.
