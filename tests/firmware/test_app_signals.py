@@ -398,3 +398,77 @@ def test_a_faults_first_tone_is_not_cut_short_by_the_collector_at_the_fires_end(
     assert starts, f"no EMPTY beep: {calls}"
     (start, _), (end, _) = calls[starts[0]], calls[starts[0] + 1]
     assert first_ms <= end - start <= first_ms + 5, calls  # 5: the rig's tick
+
+
+
+
+def fast_rig(make_rig, connect=False):
+    """A rig with the chip's fast press (the board's press timer, micropython.schedule run at once), and the
+    count its first standalone fire draws."""
+    from unoxfw.profile import Standalone
+
+    seed = 1
+    while Standalone(seed).next_count() == 0:
+        seed += 1  # a boot whose first standalone draw fires
+    rig = make_rig(cards=20, seed=seed, timed=True)
+    rig.board.use_schedule(lambda f, arg: f(arg), rig.app.on_press)
+    if connect:
+        rig.connect()
+    rig.run(20)
+    return rig, Standalone(seed).next_count()
+
+
+def tick_with_the_timer_inside_take_press(rig, fake_machine):
+    """The loop's tick at the glitch filter's end (2 ms after the fall), the press timer's hard IRQ landing
+    while the loop reads the button inside take_press (after its look for a press the timer took, before it
+    disarms the button). Returns whether the IRQ landed there."""
+    button = rig.pin("button")
+    button.drive(0)  # the fall: the press timer is armed for 2 ms later
+    rig.now += 2  # the loop's tick starts right at the filter's end, before the timer's IRQ ran
+    real_value = button.value
+    landed = []
+
+    def value_with_the_irq(v=None):
+        if not landed:
+            landed.append(rig.now)
+            fake_machine.run_timers(rig.now)
+        return real_value(v)
+
+    button.value = value_with_the_irq
+    rig.app.tick(rig.now)
+    button.value = real_value
+    rig._release_at = rig.now + 40
+    return bool(landed)
+
+
+def test_a_press_the_loop_takes_as_its_timer_takes_it_too_is_one_press_and_one_button(make_rig, fake_machine):
+    """The race behind issue 22's double press: the loop takes the press itself at the filter's end while
+    the timer's IRQ, landing inside take_press, takes the same press again. One press, one BUTTON."""
+    rig, _ = fast_rig(make_rig, connect=True)
+    assert tick_with_the_timer_inside_take_press(rig, fake_machine)
+    rig.run(300)
+    assert rig.app.presses_taken == 1
+    assert [f[2] for f in rig.frames("BUTTON")] == [("1",)]
+
+
+def test_an_armed_standalone_press_is_left_to_the_timer_and_is_one_press_one_fire(make_rig, fake_machine):
+    """Armed for the fast press (alone, idle), the loop's tick at the filter's end in whole ms leaves the
+    press to the board's timer, which takes it at the filter's real end and starts the motor itself; it
+    stays one press and one fire of the drawn count, nothing queued behind it."""
+    rig, draw = fast_rig(make_rig)
+    button = rig.pin("button")
+    button.drive(0)
+    rig.now += 2
+    rig.app.tick(rig.now)  # the timer has not run yet
+    assert rig.app.presses_taken == 0 and rig.motor() == 0
+    fake_machine.run_timers(rig.now)  # the filter's end: the timer takes it
+    assert rig.motor() > 0 and rig.app.presses_taken == 1
+    rig._release_at = rig.now + 40
+    rig.run(6000)
+    assert rig.app.presses_taken == 1
+    assert rig.fired == draw == rig.app.counted
+    assert len(rig.app.alone) == 1
+    rig2, _ = fast_rig(make_rig)
+    assert tick_with_the_timer_inside_take_press(rig2, fake_machine)
+    rig2.run(6000)
+    assert rig2.app.presses_taken == 1 and rig2.fired == rig2.app.counted == draw

@@ -128,7 +128,7 @@ def test_beep_plays_on_the_device(sim):
 def test_a_busy_launcher_gets_the_fire_again_when_it_is_free(sim):
     launcher = sim("seed=1&cards=112")
     device = launcher.device
-    device.app._start_fire(3, 0, device.now_ms())  # a standalone fire already running
+    device.app._fire(3, 0, device.now_ms())  # a standalone fire already running
     result = launcher.fire(2)
     assert (result.fired, result.fault) == (2, None)
     assert device.cards_out == 5
