@@ -107,19 +107,18 @@ class Board:
         self._due = False  # the timer took the press; take_press reports it
         self._started = False  # ... and started the motor
         self._scheduled = False
-        if ticks is None:
-            self._beam.irq(self._on_beam, pin.IRQ_FALLING)
-        else:
-            self._beam.irq(self._on_beam_timed, pin.IRQ_FALLING | pin.IRQ_RISING, hard=True)
-        self._button_ticks = self._last_loop_ms if ticks is None else ticks
-        self._button.irq(self._on_button, pin.IRQ_FALLING | pin.IRQ_RISING, hard=ticks is not None)
+        timed = ticks is not None
+        both = pin.IRQ_FALLING | pin.IRQ_RISING
+        self._beam.irq(self._on_beam, both if timed else pin.IRQ_FALLING, hard=timed)
+        self._button.irq(self._on_button, both, hard=timed)
 
     def _on_beam(self, _pin):
-        self._beam_edges += 1
-
-    def _on_beam_timed(self, _pin):
-        # A falling edge is a new block only after the beam was clear _CLEAR_MS (or at the first edge): a
-        # glitch that lights the beam for a moment inside a card ends no block. Small ints only (hard IRQ).
+        # Without ticks: falls only, counted. With them: a falling edge is a new block only after the beam
+        # was clear _CLEAR_MS (or at the first edge): a glitch that lights the beam for a moment inside a card
+        # ends no block. Small ints only (hard IRQ).
+        if self._ticks is None:
+            self._beam_edges += 1
+            return
         now = self._ticks()
         if self._beam.value() == 0:
             if not self._beam_timed or ((now - self._clear_at) & _TICKS_MASK) >= _CLEAR_MS:
@@ -129,12 +128,10 @@ class Board:
         self._beam_at = now
         self._beam_timed = True
 
-    def _last_loop_ms(self):
-        return self._loop_ms
-
     def _on_button(self, _pin):
-        # both edges, stamped; allocates nothing (small ints, attributes that already exist)
-        now = self._button_ticks()
+        # both edges, stamped (without ticks: at the loop's last time); allocates nothing (small ints,
+        # attributes that already exist)
+        now = self._loop_ms if self._ticks is None else self._ticks()
         self._button_at = now
         if self._button.value() == 0:
             self._button_edges += 1
@@ -175,7 +172,7 @@ class Board:
 
     def now_ms(self):
         # the clock the button's edges are stamped with
-        return self._button_ticks()
+        return self._loop_ms if self._ticks is None else self._ticks()
 
     def press_due(self):
         return self._due
@@ -186,7 +183,7 @@ class Board:
         first = self._button_first
         if first < 0 or not self._button_armed:
             return
-        left = _PRESS_MIN_MS - ticks_diff(self._button_ticks(), first)
+        left = _PRESS_MIN_MS - ticks_diff(self._ticks(), first)  # use_schedule: only with ticks
         timer = self._machine.Timer
         self._cut_armed = False
         if self._press_duty and not self._motor:

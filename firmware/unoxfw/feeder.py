@@ -41,25 +41,23 @@
 # One still in the beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
 # moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
 # behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
-# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck). A
-# wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its block began
-# (later than one wedged card can stall, sooner than a snagged one: a wedged pair).
-# Every direction change, both ways, passes through _BRAKE_MS of braking (both bridge inputs high): reversing
-# a roller at full speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the
-# TB6612's rating, and a forward start straight from a reverse pulse ~3 A. So a reverse pulse comes after a
-# brake, and so does every forward start after one (the retry after a stall, a freed card fed again, the
-# push between two pulses); the fire's last reverse pulse is followed by braking through the settle time,
-# and a fire that starts while the last drive was a reverse not yet braked (a cut mid-pulse, settle_ms < 30)
-# brakes first (`_dir`).
-# A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
-# of the beam (after STUCK, the card that jammed behind the stuck one). The next fire then starts with the
-# reverse pulse, when the beam is clear, so that card is pulled back and enters the beam with the roller at
-# speed: its block is measured, and a double-fed pair waiting there is counted as two.
-# A cut (lid, host silence, ontime, abort) stops the motor at once, but the roller coasts and may still carry
-# a card out: the beam keeps counting through the run-down, and the result comes _RUNDOWN_MS after the cut
-# and _QUIET_MS after the beam last changed (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too.
-# Backstop: each fire arms a one-shot timer (Board.cut_after) at max_on_ms + _CUT_MARGIN_MS that stops the
-# motor even if the main loop hangs.
+# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see STUCK in tick).
+# A wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its block began (later
+# than one wedged card can stall, sooner than a snagged one: a wedged pair). Every direction change, both
+# ways, passes through _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full speed draws
+# ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating, and a forward
+# start straight from a reverse pulse ~3 A. So a reverse pulse comes after a brake, and so does every forward
+# start after one (the retry after a stall, a freed card fed again, the push between two pulses); the fire's
+# last reverse pulse is followed by braking through the settle time, and a fire that starts while the last
+# drive was a reverse not yet braked (a cut mid-pulse, settle_ms < 30) brakes first (`_dir`). A fire that did
+# not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short of the beam (after
+# STUCK, the card that jammed behind the stuck one). The next fire then starts with the reverse pulse, when
+# the beam is clear, so that card is pulled back and enters the beam with the roller at speed: its block is
+# measured, and a double-fed pair waiting there is counted as two. A cut (lid, host silence, ontime, abort)
+# stops the motor at once, but the roller coasts and may still carry a card out: the beam keeps counting
+# through the run-down, and the result comes _RUNDOWN_MS after the cut and _QUIET_MS after the beam last
+# changed (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too. Backstop: each fire arms a one-shot
+# timer (Board.cut_after) at max_on_ms + _CUT_MARGIN_MS that stops the motor even if the main loop hangs.
 
 from unoxfw.link import ticks_diff
 
@@ -100,10 +98,10 @@ _MAX_FREES = const(2)  # last cards freed and fed again in one fire; one freed a
 _FREED_BACK_MS = const(40)  # a freed last card reverses this long past the beam: fed again, it is at speed
 _WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
 _WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
-_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see _stuck)
+_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see STUCK in tick)
 _WEDGED_TRIED = const(170)  # a stall sooner than this may be a wedged card (a pair's reaches 166): 8 pulses
 _SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
-# longer than one card (see _stuck)
+# longer than one card (see STUCK in tick)
 
 
 class BeamCounter:
@@ -258,9 +256,6 @@ class Feeder:
         count = self.beam.count - self._base - self._pulled + self.blocks.extra
         return count if count > 0 else 0
 
-    def _duty(self):
-        return self._s["duty"] / 100
-
     def duty(self):
         # the forward motor value (cached: a float per loop tick would feed the collector)
         pct = self._s["duty"]
@@ -322,7 +317,7 @@ class Feeder:
 
     def _reverse(self, phase, now_ms):
         # only ever called at the end of a brake phase (see _back)
-        self._drive(-self._duty())
+        self._drive(-self.duty())
         self._dir = -1
         self._phase = phase
         self._t = now_ms
@@ -367,28 +362,6 @@ class Feeder:
         self._clean = clean
         return (self.fired(), self._n, fault, detail)
 
-    def _tries(self):
-        # A card wedged in the nip stalls the roller within its own length: one card within 1.0 card block
-        # after its block began, a double-fed pair (1.3-1.7 cards long) within 1.66. A snagged card stalls it
-        # no sooner than 1.65 (the next card must come up behind it). So a stall sooner than _WEDGED_TRIED may
-        # be a wedged card, which pulses can free: 8 of them (a snagged one only waits longer for its STUCK).
-        stall = self._stall_ms
-        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED_TRIED:
-            return _WEDGED_TRIES
-        return _END_TRIES
-
-    def _stuck(self):
-        # The last card stays in the beam for good. Snagged: the roller turns freely until the next card jams
-        # behind it and holds it. That stall comes when the roller has moved the snagged card's length, plus
-        # the way from the stack to its tail, after the block began: one card is never that late, a double-fed
-        # pair (30-70 % longer) always is. Wedged: the stall comes within the card's own length, later than
-        # one card's block only for a pair (_WEDGED to _WEDGED_PAIR). Either pair counts two.
-        ref, stall = self.blocks.ref, self._stall_ms
-        if ref and stall > 0 and (stall * 100 > ref * _SNAG_PAIR
-                                  or ref * _WEDGED <= stall * 100 < ref * _WEDGED_PAIR):
-            self.blocks.extra += 1
-        return self._finish("stuck", "-")
-
     def cutting(self):
         return self._phase == _RUNDOWN
 
@@ -410,25 +383,6 @@ class Feeder:
         self._beam = self._board.beam_blocked()
         return None
 
-    def _tick_rundown(self, now_ms):
-        edges, beam = self._board.beam_count(), self._board.beam_blocked()
-        if edges != self._edges or beam != self._beam:
-            self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
-        since_cut = ticks_diff(now_ms, self._t0)
-        moving = since_cut < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS
-        if moving and since_cut < _RUNDOWN_MAX_MS:
-            return None
-        fault, detail = self._cut
-        jammed = self._cut_stall or (self._retried and self.fired() <= self._stall_fired)
-        if jammed and fault != "jam":
-            # cut while the card wedged at the stall was being freed (issue 22): it did not come out
-            if self._board.beam_blocked():
-                self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
-                return self._finish("jam", "wedged")  # still wedged: the jam, not counted
-            if self._cut_retry and self._blocked_at_stall:
-                self._pulled += 1  # freed by the pulse, it went back inside
-        return self._finish(fault, detail)
-
     def tick(self, now_ms):
         phase = self._phase
         if phase == _IDLE:
@@ -439,7 +393,23 @@ class Feeder:
         self.blocks.watch(self._board.beam_blocked(), (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
                           self._board.beam_changed_ms(now_ms))
         if phase == _RUNDOWN:
-            return self._tick_rundown(now_ms)
+            edges, beam = self._board.beam_count(), self._board.beam_blocked()
+            if edges != self._edges or beam != self._beam:
+                self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
+            since_cut = ticks_diff(now_ms, self._t0)
+            moving = since_cut < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS
+            if moving and since_cut < _RUNDOWN_MAX_MS:
+                return None
+            fault, detail = self._cut
+            jammed = self._cut_stall or (self._retried and self.fired() <= self._stall_fired)
+            if jammed and fault != "jam":
+                # cut while the card wedged at the stall was being freed (issue 22): it did not come out
+                if self._board.beam_blocked():
+                    self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
+                    return self._finish("jam", "wedged")  # still wedged: the jam, not counted
+                if self._cut_retry and self._blocked_at_stall:
+                    self._pulled += 1  # freed by the pulse, it went back inside
+            return self._finish(fault, detail)
         if phase != _SETTLE:
             if self._lid(now_ms):
                 return self.abort(now_ms, "lid")
@@ -449,7 +419,34 @@ class Feeder:
                 return self.abort(now_ms, "jam", "ontime")
         waited = ticks_diff(now_ms, self._t)
         if phase == _SPIN:
-            return self._tick_spin(now_ms, waited)
+            fired = self.fired()
+            if fired != self._seen:
+                self._seen = fired
+                self._t = now_ms
+                waited = 0
+            if fired >= self._n:
+                self._phase = _EXIT
+                self._t = now_ms
+                # the roller turning freely, the last card in the nip (None: no ADC, the host's direct-GPIO
+                # board)
+                self._free_mv = self._board.battery_mv() or 0
+                self._stall_ms = 0
+                return None
+            if waited <= self._s["card_ms"]:
+                return None
+            blocked = self._board.beam_blocked()
+            if not self._retried:
+                self._retried = True
+                self._stall_fired = self.fired()
+                self._blocked_at_stall = blocked
+                self._back(_RETRY_BACK, now_ms)
+                return None
+            if blocked:
+                # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
+                # been blocked since before this fire (no edge: a card left from an earlier fire).
+                self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
+                return self._finish("jam", "wedged")
+            return self._finish("empty", "-")
         if phase == _BRAKE:
             if waited >= _BRAKE_MS:
                 self._dir = 0  # braked: either direction may follow
@@ -498,10 +495,27 @@ class Feeder:
                 self._clear_t = now_ms
             if waited >= self._s["reverse_ms"]:
                 if self._board.beam_blocked():
-                    if self._end_tries >= self._tries():
+                    # A card wedged in the nip stalls the roller within its own length: one card within 1.0
+                    # card block after its block began, a double-fed pair (1.3-1.7 cards long) within 1.66. A
+                    # snagged card stalls it no sooner than 1.65 (the next card must come up behind it). So a
+                    # stall sooner than _WEDGED_TRIED may be a wedged card, which pulses can free: 8 of them
+                    # (a snagged one only waits longer for its STUCK).
+                    stall, ref = self._stall_ms, self.blocks.ref
+                    tries = _WEDGED_TRIES if stall > 0 and stall * 100 < ref * _WEDGED_TRIED else _END_TRIES
+                    if self._end_tries >= tries:
                         if waited < 2 * self._s["reverse_ms"]:
                             return None  # freed by this last pulse, it may still be on its way back: wait
-                        return self._stuck()  # snagged in the slot, or wedged for good
+                        # snagged in the slot, or wedged for good: STUCK
+                        # The last card stays in the beam for good. Snagged: the roller turns freely until the
+                        # next card jams behind it and holds it. That stall comes when the roller has moved
+                        # the snagged card's length, plus the way from the stack to its tail, after the block
+                        # began: one card is never that late, a double-fed pair (30-70 % longer) always is.
+                        # Wedged: the stall comes within the card's own length, later than one card's block
+                        # only for a pair (_WEDGED to _WEDGED_PAIR). Either pair counts two.
+                        if ref and stall > 0 and (stall * 100 > ref * _SNAG_PAIR
+                                              or ref * _WEDGED <= stall * 100 < ref * _WEDGED_PAIR):
+                            self.blocks.extra += 1
+                        return self._finish("stuck", "-")
                     self._end_tries += 1
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
                     return None
@@ -534,32 +548,3 @@ class Feeder:
             blocked = self._board.beam_blocked()
             return self._finish("stuck" if blocked else None, "-", not blocked)
         return None
-
-    def _tick_spin(self, now_ms, waited):
-        fired = self.fired()
-        if fired != self._seen:
-            self._seen = fired
-            self._t = now_ms
-            waited = 0
-        if fired >= self._n:
-            self._phase = _EXIT
-            self._t = now_ms
-            # the roller turning freely, the last card in the nip (None: no ADC, the host's direct-GPIO board)
-            self._free_mv = self._board.battery_mv() or 0
-            self._stall_ms = 0
-            return None
-        if waited <= self._s["card_ms"]:
-            return None
-        blocked = self._board.beam_blocked()
-        if not self._retried:
-            self._retried = True
-            self._stall_fired = self.fired()
-            self._blocked_at_stall = blocked
-            self._back(_RETRY_BACK, now_ms)
-            return None
-        if blocked:
-            # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
-            # been blocked since before this fire (no edge: a card left from an earlier fire).
-            self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
-            return self._finish("jam", "wedged")
-        return self._finish("empty", "-")
