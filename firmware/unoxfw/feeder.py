@@ -9,7 +9,7 @@
 # wedged in the exit slot (0 or 1): still inside the launcher, they go back on the stack when the lid is
 # opened, so the report (App: FIRED k) takes them off. Not done in `fired`, which stays the beam's count.
 #
-# How a card is counted (BeamCounter): a block of the beam that lasts _BEAM_STABLE_MS (4 ms; a card blocks it
+# How a card is counted (Feeder.tick): a block of the beam that lasts _BEAM_STABLE_MS (4 ms; a card blocks it
 # ~43 ms). The board's IRQ counts falling edges; each tick samples the level, and a block that began since
 # the last tick (a new edge, or the level found low) counts once it has stayed blocked that long. A glitch
 # on the beam lead (motor wires beside it switch 1-2 A at 20 kHz) is a few microseconds low: never counted.
@@ -104,54 +104,6 @@ _SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whos
 # longer than one card (see STUCK in tick)
 
 
-class BeamCounter:
-    # Counts cards as blocks of the beam that stay blocked _BEAM_STABLE_MS, from the IRQ's edge count and the
-    # level sampled each tick. `count` only grows.
-    def __init__(self):
-        self.count = 0
-        self._edges = 0
-        self._low = False
-        self._counted = True
-        self._since = 0
-        self._clear = -1  # when a clear inside a block was first sampled (-1: none)
-
-    def start(self, edges, blocked, now_ms):
-        # a block already there when a fire starts is an old card, not a new one
-        self._edges = edges
-        self._low = blocked
-        self._counted = True
-        self._since = now_ms
-        self._clear = -1
-
-    def sample(self, edges, blocked, now_ms):
-        new_edge = edges != self._edges
-        self._edges = edges
-        if not blocked:
-            if self._low:
-                # the block ends once the beam has stayed clear _BEAM_CLEAR_MS: a shorter clear is a glitch
-                if self._clear < 0:
-                    self._clear = now_ms
-                elif ticks_diff(now_ms, self._clear) >= _BEAM_CLEAR_MS:
-                    self._low = False
-                    self._clear = -1
-            return
-        if self._clear >= 0 and not new_edge:
-            # blocked again after a clear too short to end the block: the same block goes on (a block not
-            # yet counted must be stable _BEAM_STABLE_MS from now)
-            self._clear = -1
-            if not self._counted:
-                self._since = now_ms
-        elif new_edge or not self._low:
-            # a block began since the last sample (any glitch before it has risen again)
-            self._low = True
-            self._counted = False
-            self._since = now_ms
-            self._clear = -1
-        if not self._counted and ticks_diff(now_ms, self._since) >= _BEAM_STABLE_MS:
-            self._counted = True
-            self.count += 1
-
-
 class BlockTimer:
     # Double feeds: two shingled cards leave together and the beam sees ONE block, 1.3-1.7 card lengths
     # long, with one falling edge. The timer learns how long one card blocks the beam (the shortest block
@@ -167,15 +119,7 @@ class BlockTimer:
         self._blocked = False
         self._valid = False
         self._since = 0
-        self._spun = 0
-
-    def moving_ms(self, now_ms):
-        # how long the block in progress has lasted, if it began with the roller forward at speed (else 0)
-        return ticks_diff(now_ms, self._since) if self._blocked and self._valid else 0
-
-    def spin(self, now_ms):
-        # the roller (re)starts forward: it needs _SPIN_UP_MS to reach speed
-        self._spun = now_ms
+        self._spun = 0  # when the roller (re)started forward (Feeder._spin): _SPIN_UP_MS to reach speed
 
     def start(self, blocked, duty, now_ms):
         if duty != self._duty:
@@ -200,23 +144,21 @@ class BlockTimer:
             self._since = now_ms
             self._valid = forward and ticks_diff(now_ms, self._spun) >= _SPIN_UP_MS
         elif self._valid:
-            self._measure(ticks_diff(now_ms, self._since))
-
-    def _measure(self, block_ms):
-        ref = self.ref
-        if block_ms < _MIN_BLOCK_MS:
-            return
-        if not ref:
-            self.ref = self._first = block_ms
-        elif block_ms < ref:
-            if self._first and self._first * 5 > block_ms * 6:
-                self.extra += 1  # the unlearnt first block of this fire was two cards
-            self._first = 0
-            self.ref = block_ms
-        elif block_ms * 5 > ref * 6:
-            self.extra += 1
-        else:
-            self.ref = (ref * 3 + block_ms) // 4
+            block_ms = ticks_diff(now_ms, self._since)
+            ref = self.ref
+            if block_ms < _MIN_BLOCK_MS:
+                return
+            if not ref:
+                self.ref = self._first = block_ms
+            elif block_ms < ref:
+                if self._first and self._first * 5 > block_ms * 6:
+                    self.extra += 1  # the unlearnt first block of this fire was two cards
+                self._first = 0
+                self.ref = block_ms
+            elif block_ms * 5 > ref * 6:
+                self.extra += 1
+            else:
+                self.ref = (ref * 3 + block_ms) // 4
 
 
 class Feeder:
@@ -240,7 +182,14 @@ class Feeder:
         self._cut = None
         self._edges = 0
         self._beam = False
-        self.beam = BeamCounter()
+        # the beam's card counter: a block that stays blocked _BEAM_STABLE_MS counts, from the IRQ's edge
+        # count and the level sampled each tick. `_count` only grows.
+        self._count = 0
+        self._bedges = 0  # the edge count at the last sample
+        self._low = False
+        self._counted = True
+        self._since = 0
+        self._clear = -1  # when a clear inside a block was first sampled (-1: none)
         self._next = _IDLE
         self._clean = True  # the last fire ended with its reverse pulse: nothing waits in the nip
         self._dir = 0  # the last drive's direction (1, -1) until a brake of _BRAKE_MS; 0 after one
@@ -253,7 +202,7 @@ class Feeder:
         return self._phase != _IDLE
 
     def fired(self):
-        count = self.beam.count - self._base - self._pulled + self.blocks.extra
+        count = self._count - self._base - self._pulled + self.blocks.extra
         return count if count > 0 else 0
 
     def duty(self):
@@ -274,8 +223,13 @@ class Feeder:
 
     def start(self, n, now_ms):
         self._n = n
-        self.beam.start(self._board.beam_count(), self._board.beam_blocked(), now_ms)
-        self._base = self.beam.count
+        # a block already there when a fire starts is an old card, not a new one
+        self._bedges = self._board.beam_count()
+        self._low = self._board.beam_blocked()
+        self._counted = True
+        self._since = now_ms
+        self._clear = -1
+        self._base = self._count
         self._pulled = 0
         self._seen = 0
         self._retried = False
@@ -309,17 +263,10 @@ class Feeder:
         return None
 
     def _spin(self, now_ms):
-        self.blocks.spin(now_ms)
+        self.blocks._spun = now_ms  # the roller (re)starts forward: it needs _SPIN_UP_MS to reach speed
         self._drive(self.duty())  # cached: no new float before the motor starts
         self._dir = 1
         self._phase = _SPIN
-        self._t = now_ms
-
-    def _reverse(self, phase, now_ms):
-        # only ever called at the end of a brake phase (see _back)
-        self._drive(-self.duty())
-        self._dir = -1
-        self._phase = phase
         self._t = now_ms
 
     def _drive(self, value):
@@ -329,24 +276,6 @@ class Feeder:
     def _brake(self):
         self._board.brake()
         self._cmd = _BRAKED
-
-    def _lid(self, now_ms):
-        # True once the lid has read open at every tick for _LID_MS. The motor stops at the first open
-        # reading; a lid that reads shut again sooner was a bounce or a spike: the drive comes back.
-        if self._board.lid_open():
-            if self._lid_at < 0:
-                self._lid_at = now_ms
-                self._board.motor(0)
-            return ticks_diff(now_ms, self._lid_at) >= _LID_MS
-        if self._lid_at >= 0:
-            self._lid_at = -1
-            if self._cmd == _BRAKED:
-                self._board.brake()
-                if self._phase == _BRAKE:
-                    self._t = now_ms  # the spike coasted the motor: the brake's _BRAKE_MS start again
-            else:
-                self._board.motor(self._cmd)
-        return False
 
     def _back(self, phase, now_ms):
         # brake first, then the reverse pulse (phase `phase` once reversing)
@@ -387,10 +316,37 @@ class Feeder:
         phase = self._phase
         if phase == _IDLE:
             return None
-        self.beam.sample(self._board.beam_count(), self._board.beam_blocked(), now_ms)
+        # the beam's counter: the level sampled once per tick, and the IRQ's edge count
+        edges, blocked = self._board.beam_count(), self._board.beam_blocked()
+        new_edge = edges != self._bedges
+        self._bedges = edges
+        if not blocked:
+            if self._low:
+                # the block ends once the beam has stayed clear _BEAM_CLEAR_MS: a shorter clear is a glitch
+                if self._clear < 0:
+                    self._clear = now_ms
+                elif ticks_diff(now_ms, self._clear) >= _BEAM_CLEAR_MS:
+                    self._low = False
+                    self._clear = -1
+        else:
+            if self._clear >= 0 and not new_edge:
+                # blocked again after a clear too short to end the block: the same block goes on (a block not
+                # yet counted must be stable _BEAM_STABLE_MS from now)
+                self._clear = -1
+                if not self._counted:
+                    self._since = now_ms
+            elif new_edge or not self._low:
+                # a block began since the last sample (any glitch before it has risen again)
+                self._low = True
+                self._counted = False
+                self._since = now_ms
+                self._clear = -1
+            if not self._counted and ticks_diff(now_ms, self._since) >= _BEAM_STABLE_MS:
+                self._counted = True
+                self._count += 1
         # a block's ends timed by the beam's IRQ where the board can (the loop may look 10+ ms late)
         # (not while a lid spike holds the motor off: a block measured then is no card's length)
-        self.blocks.watch(self._board.beam_blocked(), (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
+        self.blocks.watch(blocked, (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
                           self._board.beam_changed_ms(now_ms))
         if phase == _RUNDOWN:
             edges, beam = self._board.beam_count(), self._board.beam_blocked()
@@ -405,14 +361,29 @@ class Feeder:
             if jammed and fault != "jam":
                 # cut while the card wedged at the stall was being freed (issue 22): it did not come out
                 if self._board.beam_blocked():
-                    self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
+                    self.wedged = 1 if self._count > self._base and self.fired() > 0 else 0
                     return self._finish("jam", "wedged")  # still wedged: the jam, not counted
                 if self._cut_retry and self._blocked_at_stall:
                     self._pulled += 1  # freed by the pulse, it went back inside
             return self._finish(fault, detail)
         if phase != _SETTLE:
-            if self._lid(now_ms):
-                return self.abort(now_ms, "lid")
+            # The lid: the fire is aborted once it has read open at every tick for _LID_MS. The motor stops at
+            # the first open reading; a lid that reads shut again sooner was a bounce or a spike: the drive
+            # comes back.
+            if self._board.lid_open():
+                if self._lid_at < 0:
+                    self._lid_at = now_ms
+                    self._board.motor(0)
+                if ticks_diff(now_ms, self._lid_at) >= _LID_MS:
+                    return self.abort(now_ms, "lid")
+            elif self._lid_at >= 0:
+                self._lid_at = -1
+                if self._cmd == _BRAKED:
+                    self._board.brake()
+                    if phase == _BRAKE:
+                        self._t = now_ms  # the spike coasted the motor: the brake's _BRAKE_MS start again
+                else:
+                    self._board.motor(self._cmd)
             if self._lid_at >= 0:
                 return None  # the lid reads open: the motor waits, off, until it is open _LID_MS or shut
             if ticks_diff(now_ms, self._t0) > self._s["max_on_ms"]:
@@ -444,7 +415,7 @@ class Feeder:
             if blocked:
                 # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
                 # been blocked since before this fire (no edge: a card left from an earlier fire).
-                self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
+                self.wedged = 1 if self._count > self._base and self.fired() > 0 else 0
                 return self._finish("jam", "wedged")
             return self._finish("empty", "-")
         if phase == _BRAKE:
@@ -457,11 +428,13 @@ class Feeder:
                     self._dir = 1
                     self._phase = _EXIT_PUSH
                     self._t = now_ms
-                elif self._next == _EXIT_PUSH:
-                    # freed by the last pulse, it left the beam backwards in the brake: pull it further back
-                    self._reverse(_EXIT_BACK, now_ms)
                 else:
-                    self._reverse(self._next, now_ms)
+                    # the reverse pulse; after _EXIT_PUSH's brake with the beam clear, the card freed by the
+                    # last pulse left the beam backwards in the brake: pull it further back (_EXIT_BACK)
+                    self._drive(-self.duty())
+                    self._dir = -1
+                    self._phase = _EXIT_BACK if self._next == _EXIT_PUSH else self._next
+                    self._t = now_ms
         elif phase == _PRE_BACK:
             if waited >= self._s["reverse_ms"]:
                 self._back(_SPIN, now_ms)  # brake, then forward
@@ -486,7 +459,10 @@ class Feeder:
                 self._back(_END_BACK, now_ms)
                 return None
             if not self._stall_ms and self._free_mv and self._board.battery_mv() * 16 < self._free_mv * 15:
-                self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
+                # the roller is held (stall current): how long the block in progress has lasted, if it began
+                # with the roller forward at speed (else -1)
+                b = self.blocks
+                self._stall_ms = (ticks_diff(now_ms, b._since) if b._blocked and b._valid else 0) or -1
             if waited > self._s["exit_ms"]:
                 self._end_tries = 1
                 self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
