@@ -71,7 +71,9 @@ class Board:
         self._adc = machine.ADC(pins["battery_adc"])
         # the board's identity, sent in HELLO: machine.unique_id() in lower-case hex, which MicroPython on a
         # Pico also gives the USB device as its serial number (so udev can name the port after it)
-        self.uid = "".join(f"{b:02x}" for b in machine.unique_id())
+        self.uid = ""
+        for b in machine.unique_id():  # a loop, not a generator: no code object kept for it
+            self.uid += f"{b:02x}"
         self._beam_edges = 0
         self._ticks = ticks
         self._beam_at = 0
@@ -86,10 +88,7 @@ class Board:
         self._loop_ms = 0
         self._motor = 0.0
         self._tone = 0
-        # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
-        self._ref_mv = battery["adc_ref_mv"]
-        self._div_num = battery["r_top_ohm"] + battery["r_bottom_ohm"]
-        self._div_den = battery["r_bottom_ohm"]
+        self._battery = battery  # the ADC's reference and the divider (battery_mv)
         self._machine = machine
         self._wdt = None
         self._timer = None
@@ -300,8 +299,10 @@ class Board:
         return self._tone
 
     def battery_mv(self):
-        adc_mv = self._adc.read_u16() * self._ref_mv // _FULL
-        return adc_mv * self._div_num // self._div_den
+        # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
+        b = self._battery
+        adc_mv = self._adc.read_u16() * b["adc_ref_mv"] // _FULL
+        return adc_mv * (b["r_top_ohm"] + b["r_bottom_ohm"]) // b["r_bottom_ohm"]
 
     def wdt_start(self, timeout_ms):
         self._wdt = self._machine.WDT(timeout=timeout_ms)
