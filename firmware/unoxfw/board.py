@@ -6,6 +6,7 @@
 #   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(), take_press(now_ms),
 #   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
 #   cut_after(ms), cut_cancel(), use_wdt(wdt); .uid: machine.unique_id() as lower-case hex
+#   (presses(), button_down(), tone_hz() and wdt_start() are for the tests and the simulator: not on the chip)
 #   use_schedule(schedule, on_press): the fast press (below); arm_press(value): the motor value a press
 #   starts the motor at from its timer (0: none); press_started(): True once when a press did
 #
@@ -42,6 +43,8 @@ except ImportError:  # CPython
         return value
 
 
+import sys
+
 from unoxfw.link import ticks_diff
 
 _MOTOR_HZ = const(20000)
@@ -76,8 +79,7 @@ class Board:
             self.uid += f"{b:02x}"
         self._beam_edges = 0
         self._ticks = ticks
-        self._beam_at = 0
-        self._beam_timed = False
+        self._beam_at = -1  # when the beam last changed, timed by its IRQ (-1: no edge yet; ticks are >= 0)
         self._clear_at = 0  # when the beam last cleared (its last rising edge), timed by the IRQ
         self._button_edges = 0
         self._button_at = 0  # the button's last edge
@@ -120,12 +122,11 @@ class Board:
             return
         now = self._ticks()
         if self._beam.value() == 0:
-            if not self._beam_timed or ((now - self._clear_at) & _TICKS_MASK) >= _CLEAR_MS:
+            if self._beam_at < 0 or ((now - self._clear_at) & _TICKS_MASK) >= _CLEAR_MS:
                 self._beam_edges += 1
         else:
             self._clear_at = now
         self._beam_at = now
-        self._beam_timed = True
 
     def _on_button(self, _pin):
         # both edges, stamped (without ticks: at the loop's last time); allocates nothing (small ints,
@@ -274,13 +275,7 @@ class Board:
 
     def beam_changed_ms(self, now_ms):
         # when the beam last changed, timed by its IRQ; without ticks (or before any edge), now
-        return self._beam_at if self._beam_timed else now_ms
-
-    def presses(self):
-        return self._button_edges
-
-    def button_down(self):
-        return self._button.value() == 0
+        return self._beam_at if self._beam_at >= 0 else now_ms
 
     def lid_open(self):
         return self._lid.value() == 1
@@ -295,17 +290,11 @@ class Board:
             self._buzzer.duty_u16(0)
         self._tone = freq_hz
 
-    def tone_hz(self):
-        return self._tone
-
     def battery_mv(self):
         # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
         b = self._battery
         adc_mv = self._adc.read_u16() * b["adc_ref_mv"] // _FULL
         return adc_mv * (b["r_top_ohm"] + b["r_bottom_ohm"]) // b["r_bottom_ohm"]
-
-    def wdt_start(self, timeout_ms):
-        self._wdt = self._machine.WDT(timeout=timeout_ms)
 
     def use_wdt(self, wdt):
         # main.py arms the watchdog before anything else and hands it over, so the loop feeds that one
@@ -331,3 +320,18 @@ class Board:
     def wdt_feed(self):
         if self._wdt is not None:
             self._wdt.feed()
+
+    if sys.platform != "rp2":
+        # Hooks for the tests and the simulator, never called on the chip: there they are left out, so
+        # their code is not kept in its heap (issue 22). main.py arms the watchdog itself (use_wdt).
+        def presses(self):
+            return self._button_edges
+
+        def button_down(self):
+            return self._button.value() == 0
+
+        def tone_hz(self):
+            return self._tone
+
+        def wdt_start(self, timeout_ms):
+            self._wdt = self._machine.WDT(timeout=timeout_ms)
