@@ -81,12 +81,12 @@ class Board:
         self._ticks = ticks
         self._beam_at = -1  # when the beam last changed, timed by its IRQ (-1: no edge yet; ticks are >= 0)
         self._clear_at = 0  # when the beam last cleared (its last rising edge), timed by the IRQ
-        self._button_edges = 0
+        self._falls = 0
         self._button_at = 0  # the button's last edge
-        self._button_fell = 0  # its last fall
-        self._button_first = -1  # its first fall since armed; -1: none
-        self._button_long = False  # a low of at least _PRESS_MIN_MS ended since armed
-        self._button_armed = self._button.value() == 1  # held at boot: armed once released
+        self._fell = 0  # its last fall
+        self._first = -1  # its first fall since armed; -1: none
+        self._long = False  # a low of at least _PRESS_MIN_MS ended since armed
+        self._armed = self._button.value() == 1  # held at boot: armed once released
         self._loop_ms = 0
         self._motor = 0.0
         self._tone = 0
@@ -100,7 +100,7 @@ class Board:
         self._on_press = None
         self._press_timer = None
         self._arm_cb = self._arm_due
-        self._due_cb = self._on_press_due
+        self._due_cb = self._on_due
         self._press_value = 0  # arm_press: the motor value a press starts at (0: the timer starts nothing)
         self._press_duty = 0
         self._press_cut = 0
@@ -134,18 +134,18 @@ class Board:
         now = self._loop_ms if self._ticks is None else self._ticks()
         self._button_at = now
         if self._button.value() == 0:
-            self._button_edges += 1
-            self._button_fell = now
-            if self._button_first < 0:
-                self._button_first = now
-                if self._schedule is not None and self._button_armed and not self._scheduled:
+            self._falls += 1
+            self._fell = now
+            if self._first < 0:
+                self._first = now
+                if self._schedule is not None and self._armed and not self._scheduled:
                     self._scheduled = True
                     try:
                         self._schedule(self._arm_cb, 0)
                     except RuntimeError:  # the schedule queue is full: take_press takes it
                         self._scheduled = False
-        elif ticks_diff(now, self._button_fell) >= _PRESS_MIN_MS:
-            self._button_long = True
+        elif ticks_diff(now, self._fell) >= _PRESS_MIN_MS:
+            self._long = True
 
     def use_schedule(self, schedule, on_press):
         # micropython.schedule, and what it runs when the timer took a press (the app's handler)
@@ -180,8 +180,8 @@ class Board:
     def _arm_due(self, _arg):
         # thread context (scheduled by the first fall): the timer at _PRESS_MIN_MS after that fall
         self._scheduled = False
-        first = self._button_first
-        if first < 0 or not self._button_armed:
+        first = self._first
+        if first < 0 or not self._armed:
             return
         left = _PRESS_MIN_MS - ticks_diff(self._ticks(), first)  # use_schedule: only with ticks
         timer = self._machine.Timer
@@ -194,13 +194,13 @@ class Board:
                              callback=self._cut_cb, hard=True)
             self._cut_armed = True
         if left <= 0:
-            self._on_press_due(None)
+            self._on_due(None)
             return
         self._press_timer.init(mode=timer.ONE_SHOT, period=left, callback=self._due_cb, hard=True)
 
-    def _on_press_due(self, _timer):
+    def _on_due(self, _timer):
         # hard IRQ: the glitch filter's end. Allocates nothing (small ints, objects that exist).
-        if self._button.value() != 0 or self._button_first < 0 or not self._button_armed or self._due:
+        if self._button.value() != 0 or self._first < 0 or not self._armed or self._due:
             return
         self._due = True
         duty = self._press_duty
@@ -222,23 +222,23 @@ class Board:
         self._loop_ms = now_ms
         if self._due:
             self._due = False
-            self._button_armed = False
+            self._armed = False
             return True
-        if not self._button_armed:
+        if not self._armed:
             if self._button.value() == 1 and ticks_diff(now_ms, self._button_at) >= _REARM_MS:
-                self._button_armed = True
-                self._button_first = -1
-                self._button_long = False
+                self._armed = True
+                self._first = -1
+                self._long = False
             return False
-        first = self._button_first
+        first = self._first
         if first < 0:
             return False
         down = self._button.value() == 0
-        if self._button_long or (down and ticks_diff(now_ms, first) >= _PRESS_MIN_MS):
-            self._button_armed = False
+        if self._long or (down and ticks_diff(now_ms, first) >= _PRESS_MIN_MS):
+            self._armed = False
             return True
         if not down and ticks_diff(now_ms, self._button_at) >= _PRESS_MIN_MS:
-            self._button_first = -1  # a glitch, up again: forgotten
+            self._first = -1  # a glitch, up again: forgotten
         return False
 
     def motor(self, value):
@@ -250,12 +250,9 @@ class Board:
         if value > 0:
             self._in2.duty_u16(0)
             self._in1.duty_u16(duty)
-        elif value < 0:
+        else:  # reverse, or both low (duty 0): coast
             self._in1.duty_u16(0)
             self._in2.duty_u16(duty)
-        else:
-            self._in1.duty_u16(0)
-            self._in2.duty_u16(0)
         self._motor = value
 
     def brake(self):
@@ -325,7 +322,7 @@ class Board:
         # Hooks for the tests and the simulator, never called on the chip: there they are left out, so
         # their code is not kept in its heap (issue 22). main.py arms the watchdog itself (use_wdt).
         def presses(self):
-            return self._button_edges
+            return self._falls
 
         def button_down(self):
             return self._button.value() == 0

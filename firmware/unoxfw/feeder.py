@@ -223,9 +223,10 @@ class Feeder:
 
     def start(self, n, now_ms):
         self._n = n
+        board = self._board
         # a block already there when a fire starts is an old card, not a new one
-        self._bedges = self._board.beam_count()
-        self._low = self._board.beam_blocked()
+        self._bedges = board.beam_count()
+        self._low = board.beam_blocked()
         self._counted = True
         self._since = now_ms
         self._clear = -1
@@ -246,13 +247,13 @@ class Feeder:
         self._lid_at = -1
         if n <= 0:
             return (0, n, None, "-")
-        if self._board.lid_open():
+        if board.lid_open():
             self._drive(0)  # a press's timer may have started it (unoxfw.board, the fast press)
             return (0, n, "lid", "-")
         self._t0 = now_ms
-        self.blocks.start(self._board.beam_blocked(), self._s["duty"], now_ms)
-        self._board.cut_after(self._s["max_on_ms"] + _CUT_MARGIN_MS)
-        if not self._clean and not self._board.beam_blocked():
+        self.blocks.start(board.beam_blocked(), self._s["duty"], now_ms)
+        board.cut_after(self._s["max_on_ms"] + _CUT_MARGIN_MS)
+        if not self._clean and not board.beam_blocked():
             self._clean = True
             self._back(_PRE_BACK, now_ms)  # pull back a card left in the nip (braked first: it may coast)
             return None
@@ -273,13 +274,10 @@ class Feeder:
         self._board.motor(value)
         self._cmd = value
 
-    def _brake(self):
-        self._board.brake()
-        self._cmd = _BRAKED
-
     def _back(self, phase, now_ms):
         # brake first, then the reverse pulse (phase `phase` once reversing)
-        self._brake()
+        self._board.brake()
+        self._cmd = _BRAKED
         self._next = phase
         self._phase = _BRAKE
         self._t = now_ms
@@ -299,25 +297,27 @@ class Feeder:
         if self._phase == _IDLE or self._phase == _RUNDOWN:
             return None
         self._drive(0)
+        board = self._board
         self._cut = (fault, detail)
         self._cut_retry = self._phase == _RETRY_BACK or (self._phase == _BRAKE and self._next == _RETRY_BACK)
         # a card held in the beam for half of card_ms while feeding (a card passes in tens of ms): stalled,
         # whether or not the loop has called it a stall yet
-        held = ticks_diff(now_ms, self._board.beam_changed_ms(now_ms))
+        held = ticks_diff(now_ms, board.beam_changed_ms(now_ms))
         stalled = 2 * held >= self._s["card_ms"]
-        self._cut_stall = self._phase == _SPIN and self._board.beam_blocked() and stalled
+        self._cut_stall = self._phase == _SPIN and board.beam_blocked() and stalled
         self._phase = _RUNDOWN
         self._t = self._t0 = now_ms
-        self._edges = self._board.beam_count()
-        self._beam = self._board.beam_blocked()
+        self._edges = board.beam_count()
+        self._beam = board.beam_blocked()
         return None
 
     def tick(self, now_ms):
         phase = self._phase
         if phase == _IDLE:
             return None
+        board, s = self._board, self._s
         # the beam's counter: the level sampled once per tick, and the IRQ's edge count
-        edges, blocked = self._board.beam_count(), self._board.beam_blocked()
+        edges, blocked = board.beam_count(), board.beam_blocked()
         new_edge = edges != self._bedges
         self._bedges = edges
         if not blocked:
@@ -347,9 +347,9 @@ class Feeder:
         # a block's ends timed by the beam's IRQ where the board can (the loop may look 10+ ms late)
         # (not while a lid spike holds the motor off: a block measured then is no card's length)
         self.blocks.watch(blocked, (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
-                          self._board.beam_changed_ms(now_ms))
+                          board.beam_changed_ms(now_ms))
         if phase == _RUNDOWN:
-            edges, beam = self._board.beam_count(), self._board.beam_blocked()
+            edges, beam = board.beam_count(), board.beam_blocked()
             if edges != self._edges or beam != self._beam:
                 self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
             since_cut = ticks_diff(now_ms, self._t0)
@@ -360,7 +360,7 @@ class Feeder:
             jammed = self._cut_stall or (self._retried and self.fired() <= self._stall_fired)
             if jammed and fault != "jam":
                 # cut while the card wedged at the stall was being freed (issue 22): it did not come out
-                if self._board.beam_blocked():
+                if board.beam_blocked():
                     self.wedged = 1 if self._count > self._base and self.fired() > 0 else 0
                     return self._finish("jam", "wedged")  # still wedged: the jam, not counted
                 if self._cut_retry and self._blocked_at_stall:
@@ -370,23 +370,23 @@ class Feeder:
             # The lid: the fire is aborted once it has read open at every tick for _LID_MS. The motor stops at
             # the first open reading; a lid that reads shut again sooner was a bounce or a spike: the drive
             # comes back.
-            if self._board.lid_open():
+            if board.lid_open():
                 if self._lid_at < 0:
                     self._lid_at = now_ms
-                    self._board.motor(0)
+                    board.motor(0)
                 if ticks_diff(now_ms, self._lid_at) >= _LID_MS:
                     return self.abort(now_ms, "lid")
             elif self._lid_at >= 0:
                 self._lid_at = -1
                 if self._cmd == _BRAKED:
-                    self._board.brake()
+                    board.brake()
                     if phase == _BRAKE:
                         self._t = now_ms  # the spike coasted the motor: the brake's _BRAKE_MS start again
                 else:
-                    self._board.motor(self._cmd)
+                    board.motor(self._cmd)
             if self._lid_at >= 0:
                 return None  # the lid reads open: the motor waits, off, until it is open _LID_MS or shut
-            if ticks_diff(now_ms, self._t0) > self._s["max_on_ms"]:
+            if ticks_diff(now_ms, self._t0) > s["max_on_ms"]:
                 return self.abort(now_ms, "jam", "ontime")
         waited = ticks_diff(now_ms, self._t)
         if phase == _SPIN:
@@ -400,12 +400,12 @@ class Feeder:
                 self._t = now_ms
                 # the roller turning freely, the last card in the nip (None: no ADC, the host's direct-GPIO
                 # board)
-                self._free_mv = self._board.battery_mv() or 0
+                self._free_mv = board.battery_mv() or 0
                 self._stall_ms = 0
                 return None
-            if waited <= self._s["card_ms"]:
+            if waited <= s["card_ms"]:
                 return None
-            blocked = self._board.beam_blocked()
+            blocked = board.beam_blocked()
             if not self._retried:
                 self._retried = True
                 self._stall_fired = self.fired()
@@ -423,7 +423,7 @@ class Feeder:
                 self._dir = 0  # braked: either direction may follow
                 if self._next == _SPIN:
                     self._spin(now_ms)
-                elif self._next == _EXIT_PUSH and self._board.beam_blocked():
+                elif self._next == _EXIT_PUSH and board.beam_blocked():
                     self._drive(self.duty())
                     self._dir = 1
                     self._phase = _EXIT_PUSH
@@ -436,18 +436,18 @@ class Feeder:
                     self._phase = _EXIT_BACK if self._next == _EXIT_PUSH else self._next
                     self._t = now_ms
         elif phase == _PRE_BACK:
-            if waited >= self._s["reverse_ms"]:
+            if waited >= s["reverse_ms"]:
                 self._back(_SPIN, now_ms)  # brake, then forward
         elif phase == _RETRY_BACK:
-            blocked = self._board.beam_blocked()
+            blocked = board.beam_blocked()
             if blocked:
                 self._clear_t = now_ms
-            if waited >= self._s["reverse_ms"]:
+            if waited >= s["reverse_ms"]:
                 if self._blocked_at_stall:
                     # A card wedged in the beam that this pulse frees goes back with the roller: give it up to
                     # a second pulse's time to leave the beam, then _FREED_BACK_MS more, so that fed again it
                     # enters at speed and is measured (a double-fed pair counts two).
-                    if blocked and waited < 2 * self._s["reverse_ms"]:
+                    if blocked and waited < 2 * s["reverse_ms"]:
                         return None
                     if not blocked and ticks_diff(now_ms, self._clear_t) < _FREED_BACK_MS:
                         return None
@@ -455,22 +455,22 @@ class Feeder:
                         self._pulled += 1
                 self._back(_SPIN, now_ms)  # brake, then the retry forward
         elif phase == _EXIT:
-            if not self._board.beam_blocked():
+            if not board.beam_blocked():
                 self._back(_END_BACK, now_ms)
                 return None
-            if not self._stall_ms and self._free_mv and self._board.battery_mv() * 16 < self._free_mv * 15:
+            if not self._stall_ms and self._free_mv and board.battery_mv() * 16 < self._free_mv * 15:
                 # the roller is held (stall current): how long the block in progress has lasted, if it began
                 # with the roller forward at speed (else -1)
                 b = self.blocks
                 self._stall_ms = (ticks_diff(now_ms, b._since) if b._blocked and b._valid else 0) or -1
-            if waited > self._s["exit_ms"]:
+            if waited > s["exit_ms"]:
                 self._end_tries = 1
                 self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
         elif phase == _EXIT_BACK:
-            if self._board.beam_blocked():
+            if board.beam_blocked():
                 self._clear_t = now_ms
-            if waited >= self._s["reverse_ms"]:
-                if self._board.beam_blocked():
+            if waited >= s["reverse_ms"]:
+                if board.beam_blocked():
                     # A card wedged in the nip stalls the roller within its own length: one card within 1.0
                     # card block after its block began, a double-fed pair (1.3-1.7 cards long) within 1.66. A
                     # snagged card stalls it no sooner than 1.65 (the next card must come up behind it). So a
@@ -479,7 +479,7 @@ class Feeder:
                     stall, ref = self._stall_ms, self.blocks.ref
                     tries = _WEDGED_TRIES if stall > 0 and stall * 100 < ref * _WEDGED_TRIED else _END_TRIES
                     if self._end_tries >= tries:
-                        if waited < 2 * self._s["reverse_ms"]:
+                        if waited < 2 * s["reverse_ms"]:
                             return None  # freed by this last pulse, it may still be on its way back: wait
                         # snagged in the slot, or wedged for good: STUCK
                         # The last card stays in the beam for good. Snagged: the roller turns freely until the
@@ -504,7 +504,7 @@ class Feeder:
                     return self._finish("jam", "wedged")  # it wedges each time it is fed: inside, not counted
                 self._back(_SPIN, now_ms)  # brake, then feed it again
         elif phase == _EXIT_PUSH:
-            if not self._board.beam_blocked():
+            if not board.beam_blocked():
                 if waited <= _PUSH_BACK_MS:
                     # freed by the last pulse, it left the beam backwards as the roller still turned back:
                     # inside, not out. Pulled further back, it is a freed card.
@@ -514,13 +514,14 @@ class Feeder:
             elif waited >= _PUSH_MS:
                 self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:
-            if waited >= self._s["reverse_ms"]:
-                self._brake()  # the roller stops, and the next fire may start forward at once
+            if waited >= s["reverse_ms"]:
+                board.brake()  # the roller stops, and the next fire may start forward at once
+                self._cmd = _BRAKED
                 self._phase = _SETTLE
                 self._t = now_ms
-        elif waited >= self._s["settle_ms"]:
+        elif waited >= s["settle_ms"]:
             if waited >= _BRAKE_MS:
                 self._dir = 0
-            blocked = self._board.beam_blocked()
+            blocked = board.beam_blocked()
             return self._finish("stuck" if blocked else None, "-", not blocked)
         return None
