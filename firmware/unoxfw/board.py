@@ -95,12 +95,11 @@ class Board:
         self._wdt = None
         self._timer = None
         self.cuts = 0
-        self._cut_cb = self._on_cut  # bound once: a hard IRQ may not allocate one
+        self._timer_cb = self._on_timer  # bound once (both timers): a hard IRQ may not allocate one
         self._schedule = None
         self._on_press = None
         self._press_timer = None
         self._arm_cb = self._arm_due
-        self._due_cb = self._on_due
         self._press_value = 0  # arm_press: the motor value a press starts at (0: the timer starts nothing)
         self._press_duty = 0
         self._press_cut = 0
@@ -191,15 +190,24 @@ class Board:
             # the motor the press may start; a press that never starts it leaves it to stop nothing (a fire
             # started meanwhile arms its own, cut_after, in its place)
             self._timer.init(mode=timer.ONE_SHOT, period=self._press_cut + (left if left > 0 else 0),
-                             callback=self._cut_cb, hard=True)
+                             callback=self._timer_cb, hard=True)
             self._cut_armed = True
         if left <= 0:
-            self._on_due(None)
+            self._on_timer(None)
             return
-        self._press_timer.init(mode=timer.ONE_SHOT, period=left, callback=self._due_cb, hard=True)
+        self._press_timer.init(mode=timer.ONE_SHOT, period=left, callback=self._timer_cb, hard=True)
 
-    def _on_due(self, _timer):
-        # hard IRQ: the glitch filter's end. Allocates nothing (small ints, objects that exist).
+    def _on_timer(self, timer):
+        # hard IRQ, both one-shot timers; allocates nothing (small ints, objects that exist).
+        if timer is self._timer:
+            # the on-time backstop (cut_after): the motor stops
+            if self._motor:
+                self._in1.duty_u16(0)
+                self._in2.duty_u16(0)
+                self._motor = 0
+                self.cuts += 1
+            return
+        # the press timer (or _arm_due itself, timer None): the glitch filter's end
         if self._button.value() != 0 or self._first < 0 or not self._armed or self._due:
             return
         self._due = True
@@ -301,18 +309,11 @@ class Board:
         if self._timer is None:
             self._timer = self._machine.Timer(-1)  # -1: a virtual timer, as the rp2 stubs ask
         timer = self._machine.Timer
-        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._cut_cb, hard=True)
+        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._timer_cb, hard=True)
 
     def cut_cancel(self):
         if self._timer is not None:
             self._timer.deinit()
-
-    def _on_cut(self, _timer):
-        if self._motor:
-            self._in1.duty_u16(0)
-            self._in2.duty_u16(0)
-            self._motor = 0
-            self.cuts += 1
 
     def wdt_feed(self):
         if self._wdt is not None:

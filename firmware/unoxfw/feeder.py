@@ -119,7 +119,7 @@ class BlockTimer:
         self._blocked = False
         self._valid = False
         self._since = 0
-        self._spun = 0  # when the roller (re)started forward (Feeder._spin): _SPIN_UP_MS to reach speed
+        self._spun = 0  # when the roller (re)started forward (Feeder): _SPIN_UP_MS to reach speed
 
     def start(self, blocked, duty, now_ms):
         if duty != self._duty:
@@ -260,15 +260,12 @@ class Feeder:
         if self._dir < 0:
             self._back(_SPIN, now_ms)  # the last drive was a reverse pulse not braked since: brake first
             return None
-        self._spin(now_ms)
-        return None
-
-    def _spin(self, now_ms):
-        self.blocks._spun = now_ms  # the roller (re)starts forward: it needs _SPIN_UP_MS to reach speed
+        self.blocks._spun = now_ms  # the roller starts forward: it needs _SPIN_UP_MS to reach speed
         self._drive(self.duty())  # cached: no new float before the motor starts
         self._dir = 1
         self._phase = _SPIN
         self._t = now_ms
+        return None
 
     def _drive(self, value):
         self._board.motor(value)
@@ -421,12 +418,13 @@ class Feeder:
         if phase == _BRAKE:
             if waited >= _BRAKE_MS:
                 self._dir = 0  # braked: either direction may follow
-                if self._next == _SPIN:
-                    self._spin(now_ms)
-                elif self._next == _EXIT_PUSH and board.beam_blocked():
+                if self._next == _SPIN or (self._next == _EXIT_PUSH and board.beam_blocked()):
+                    # forward: the (re)start (the roller needs _SPIN_UP_MS to reach speed), or the push
+                    if self._next == _SPIN:
+                        self.blocks._spun = now_ms
                     self._drive(self.duty())
                     self._dir = 1
-                    self._phase = _EXIT_PUSH
+                    self._phase = self._next
                     self._t = now_ms
                 else:
                     # the reverse pulse; after _EXIT_PUSH's brake with the beam clear, the card freed by the

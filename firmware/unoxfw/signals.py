@@ -61,16 +61,22 @@ class Beeper:
         self._queue.append(PATTERNS[name])
         self.played += 1
         if self._steps is None:
-            self._next(now_ms)
+            self.tick(now_ms)
 
     def stop(self):
         self._queue = []
         self._steps = None
         self._board.tone(0)
 
-    def _next(self, now_ms):
-        # the next step of the pattern playing, the gap after it, or the next pattern queued (or silence)
+    def tick(self, now_ms):
+        # when the step playing is over: the next step, the gap after the pattern, or the next pattern queued
+        # (or silence). Idle (nothing playing), a pattern just queued starts at once (play).
         steps = self._steps
+        if steps is None:
+            if not self._queue:
+                return
+        elif ticks_diff(now_ms, self._until) < 0:
+            return
         i = self._i + 2
         if steps is None or i > len(steps):
             if not self._queue:
@@ -87,7 +93,3 @@ class Beeper:
             # a short silence between two queued patterns, so they are heard as two
             self._board.tone(0)
             self._until = now_ms + _GAP_MS
-
-    def tick(self, now_ms):
-        if self._steps is not None and ticks_diff(now_ms, self._until) >= 0:
-            self._next(now_ms)
