@@ -87,7 +87,10 @@ class Board:
         self._first = -1  # its first fall since armed; -1: none
         self._long = False  # a low of at least _PRESS_MIN_MS ended since armed
         self._armed = self._button.value() == 1  # held at boot: armed once released
-        self._loop_ms = 0
+        if ticks is None:
+            # the loop's last time (take_press): the button's edges are stamped with it. Only without ticks:
+            # one attribute fewer keeps the board's instance table a size smaller on the chip (issue 22).
+            self._loop_ms = 0
         self._motor = 0.0
         self._tone = 0
         self._battery = battery  # the ADC's reference and the divider (battery_mv)
@@ -227,7 +230,8 @@ class Board:
 
     def take_press(self, now_ms):
         # True once per press (see the header); called by the loop every tick
-        self._loop_ms = now_ms
+        if self._ticks is None:
+            self._loop_ms = now_ms
         if self._due:
             self._due = False
             self._armed = False
