@@ -41,23 +41,25 @@
 # One still in the beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
 # moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
 # behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
-# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see STUCK in tick).
-# A wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its block began (later
-# than one wedged card can stall, sooner than a snagged one: a wedged pair). Every direction change, both
-# ways, passes through _BRAKE_MS of braking (both bridge inputs high): reversing a roller at full speed draws
-# ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the TB6612's rating, and a forward
-# start straight from a reverse pulse ~3 A. So a reverse pulse comes after a brake, and so does every forward
-# start after one (the retry after a stall, a freed card fed again, the push between two pulses); the fire's
-# last reverse pulse is followed by braking through the settle time, and a fire that starts while the last
-# drive was a reverse not yet braked (a cut mid-pulse, settle_ms < 30) brakes first (`_dir`). A fire that did
-# not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short of the beam (after
-# STUCK, the card that jammed behind the stuck one). The next fire then starts with the reverse pulse, when
-# the beam is clear, so that card is pulled back and enters the beam with the roller at speed: its block is
-# measured, and a double-fed pair waiting there is counted as two. A cut (lid, host silence, ontime, abort)
-# stops the motor at once, but the roller coasts and may still carry a card out: the beam keeps counting
-# through the run-down, and the result comes _RUNDOWN_MS after the cut and _QUIET_MS after the beam last
-# changed (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too. Backstop: each fire arms a one-shot
-# timer (Board.cut_after) at max_on_ms + _CUT_MARGIN_MS that stops the motor even if the main loop hangs.
+# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see STUCK in
+# Feeder.tick). A wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its
+# block began (later than one wedged card can stall, sooner than a snagged one: a wedged pair).
+# Every direction change, both ways, passes through _BRAKE_MS of braking (both bridge inputs high): reversing
+# a roller at full speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the
+# TB6612's rating, and a forward start straight from a reverse pulse ~3 A. So a reverse pulse comes after a
+# brake, and so does every forward start after one (the retry after a stall, a freed card fed again, the
+# push between two pulses); the fire's last reverse pulse is followed by braking through the settle time,
+# and a fire that starts while the last drive was a reverse not yet braked (a cut mid-pulse, settle_ms < 30)
+# brakes first (`_dir`).
+# A fire that did not end with that reverse pulse (a fault or a cut) may leave a card in the nip just short
+# of the beam (after STUCK, the card that jammed behind the stuck one). The next fire then starts with the
+# reverse pulse, when the beam is clear, so that card is pulled back and enters the beam with the roller at
+# speed: its block is measured, and a double-fed pair waiting there is counted as two.
+# A cut (lid, host silence, ontime, abort) stops the motor at once, but the roller coasts and may still carry
+# a card out: the beam keeps counting through the run-down, and the result comes _RUNDOWN_MS after the cut
+# and _QUIET_MS after the beam last changed (at most _RUNDOWN_MAX_MS), so FIRED k counts that card too.
+# Backstop: each fire arms a one-shot timer (Board.cut_after) at max_on_ms + _CUT_MARGIN_MS that stops the
+# motor even if the main loop hangs.
 
 from unoxfw.link import ticks_diff
 
