@@ -110,10 +110,11 @@ class Board:
         self._due = False  # the timer took the press; take_press reports it
         self._started = False  # ... and started the motor
         self._scheduled = False
-        timed = ticks is not None
-        both = pin.IRQ_FALLING | pin.IRQ_RISING
-        self._beam.irq(self._on_beam, both if timed else pin.IRQ_FALLING, hard=timed)
-        self._button.irq(self._on_button, both, hard=timed)
+        if ticks is None:
+            self._beam.irq(self._on_beam, pin.IRQ_FALLING)
+        else:
+            self._beam.irq(self._on_beam, pin.IRQ_FALLING | pin.IRQ_RISING, hard=True)
+        self._button.irq(self._on_button, pin.IRQ_FALLING | pin.IRQ_RISING, hard=ticks is not None)
 
     def _on_beam(self, _pin):
         # Without ticks: falls only, counted. With them: a falling edge is a new block only after the beam
@@ -168,9 +169,10 @@ class Board:
 
     def press_started(self):
         # True once after the timer started the motor for a press
-        started = self._started
-        self._started = False
-        return started
+        if self._started:
+            self._started = False
+            return True
+        return False
 
     def now_ms(self):
         # the clock the button's edges are stamped with
@@ -182,23 +184,22 @@ class Board:
     def _arm_due(self, _arg):
         # thread context (scheduled by the first fall): the timer at _PRESS_MIN_MS after that fall
         self._scheduled = False
-        first = self._first
-        if first < 0 or not self._armed:
+        if self._first < 0 or not self._armed:
             return
-        left = _PRESS_MIN_MS - ticks_diff(self._ticks(), first)  # use_schedule: only with ticks
+        ms = _PRESS_MIN_MS - ticks_diff(self._ticks(), self._first)  # left of the filter (only with ticks)
         timer = self._machine.Timer
         self._cut_armed = False
         if self._press_duty and not self._motor:
             # the backstop first, here in thread context (the timer's IRQ may not insert a timer): it covers
             # the motor the press may start; a press that never starts it leaves it to stop nothing (a fire
             # started meanwhile arms its own, cut_after, in its place)
-            self._timer.init(mode=timer.ONE_SHOT, period=self._press_cut + (left if left > 0 else 0),
+            self._timer.init(mode=timer.ONE_SHOT, period=self._press_cut + (ms if ms > 0 else 0),
                              callback=self._timer_cb, hard=True)
             self._cut_armed = True
-        if left <= 0:
+        if ms <= 0:
             self._on_timer(None)
             return
-        self._press_timer.init(mode=timer.ONE_SHOT, period=left, callback=self._timer_cb, hard=True)
+        self._press_timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._timer_cb, hard=True)
 
     def _on_timer(self, timer):
         # hard IRQ, both one-shot timers; allocates nothing (small ints, objects that exist).
@@ -242,14 +243,13 @@ class Board:
                 self._first = -1
                 self._long = False
             return False
-        first = self._first
-        if first < 0:
+        if self._first < 0:
             return False
-        down = self._button.value() == 0
-        if self._long or (down and ticks_diff(now_ms, first) >= _PRESS_MIN_MS):
+        low = self._button.value() == 0  # down
+        if self._long or (low and ticks_diff(now_ms, self._first) >= _PRESS_MIN_MS):
             self._armed = False
             return True
-        if not down and ticks_diff(now_ms, self._button_at) >= _PRESS_MIN_MS:
+        if not low and ticks_diff(now_ms, self._button_at) >= _PRESS_MIN_MS:
             self._first = -1  # a glitch, up again: forgotten
         return False
 
@@ -289,21 +289,22 @@ class Board:
     def lid_open(self):
         return self._lid.value() == 1
 
-    def tone(self, freq_hz):
-        if freq_hz == self._tone:
+    def tone(self, freq):
+        # freq: Hz (0: silent)
+        if freq == self._tone:
             return
-        if freq_hz > 0:
-            self._buzzer.freq(freq_hz)
+        if freq > 0:
+            self._buzzer.freq(freq)
             self._buzzer.duty_u16(_HALF)
         else:
             self._buzzer.duty_u16(0)
-        self._tone = freq_hz
+        self._tone = freq
 
     def battery_mv(self):
         # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
         b = self._battery
-        adc_mv = self._adc.read_u16() * b["adc_ref_mv"] // _FULL
-        return adc_mv * (b["r_top_ohm"] + b["r_bottom_ohm"]) // b["r_bottom_ohm"]
+        mv = self._adc.read_u16() * b["adc_ref_mv"] // _FULL  # at the ADC pin
+        return mv * (b["r_top_ohm"] + b["r_bottom_ohm"]) // b["r_bottom_ohm"]
 
     def use_wdt(self, wdt):
         # main.py arms the watchdog before anything else and hands it over, so the loop feeds that one

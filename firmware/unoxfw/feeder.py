@@ -146,21 +146,21 @@ class BlockTimer:
             self._since = now_ms
             self._valid = forward and ticks_diff(now_ms, self._spun) >= _SPIN_UP_MS
         elif self._valid:
-            block_ms = ticks_diff(now_ms, self._since)
+            ms = ticks_diff(now_ms, self._since)  # the block's length
             ref = self.ref
-            if block_ms < _MIN_BLOCK_MS:
+            if ms < _MIN_BLOCK_MS:
                 return
             if not ref:
-                self.ref = self._first = block_ms
-            elif block_ms < ref:
-                if self._first and self._first * 5 > block_ms * 6:
+                self.ref = self._first = ms
+            elif ms < ref:
+                if self._first and self._first * 5 > ms * 6:
                     self.extra += 1  # the unlearnt first block of this fire was two cards
                 self._first = 0
-                self.ref = block_ms
-            elif block_ms * 5 > ref * 6:
+                self.ref = ms
+            elif ms * 5 > ref * 6:
                 self.extra += 1
             else:
-                self.ref = (ref * 3 + block_ms) // 4
+                self.ref = (ref * 3 + ms) // 4
 
 
 class Feeder:
@@ -302,8 +302,7 @@ class Feeder:
         # a card held in the beam for half of card_ms while feeding (a card passes in tens of ms): stalled,
         # whether or not the loop has called it a stall yet
         held = ticks_diff(now_ms, board.beam_changed_ms(now_ms))
-        stalled = 2 * held >= self._s["card_ms"]
-        self._cut_stall = self._phase == _SPIN and board.beam_blocked() and stalled
+        self._cut_stall = self._phase == _SPIN and board.beam_blocked() and 2 * held >= self._s["card_ms"]
         self._phase = _RUNDOWN
         self._t = self._t0 = now_ms
         self._edges = board.beam_count()
@@ -351,13 +350,12 @@ class Feeder:
             edges, beam = board.beam_count(), board.beam_blocked()
             if edges != self._edges or beam != self._beam:
                 self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
-            since_cut = ticks_diff(now_ms, self._t0)
-            moving = since_cut < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS
-            if moving and since_cut < _RUNDOWN_MAX_MS:
-                return None
+            ms = ticks_diff(now_ms, self._t0)  # since the cut
+            if (ms < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS) and ms < _RUNDOWN_MAX_MS:
+                return None  # still moving
             fault, detail = self._cut
-            jammed = self._cut_stall or (self._retried and self.fired() <= self._stall_fired)
-            if jammed and fault != "jam":
+            # jammed: cut at a stall, or after the retry with no card out since
+            if (self._cut_stall or (self._retried and self.fired() <= self._stall_fired)) and fault != "jam":
                 # cut while the card wedged at the stall was being freed (issue 22): it did not come out
                 if board.beam_blocked():
                     self.wedged = 1 if self._count > self._base and self.fired() > 0 else 0
