@@ -168,37 +168,23 @@ class Feeder:
         self._board = board
         self._s = settings.values
         self._phase = _IDLE
-        self._n = 0
-        self._base = 0
-        self._pulled = 0
-        self._seen = 0
-        self._retried = False
-        self._end_tries = 0
-        self._frees = 0
-        self._clear_t = 0
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
-        self.wedged = 0
         self.blocks = BlockTimer()
         self._cut = None
         self._edges = 0
         self._beam = False
         # the beam's card counter: a block that stays blocked _BEAM_STABLE_MS counts, from the IRQ's edge
-        # count and the level sampled each tick. `_count` only grows.
+        # count and the level sampled each tick (its state: start). `_count` only grows.
         self._count = 0
-        self._bedges = 0  # the edge count at the last sample
-        self._low = False
-        self._counted = True
-        self._since = 0
-        self._clear = -1  # when a clear inside a block was first sampled (-1: none)
         self._next = _IDLE
         self._clean = True  # the last fire ended with its reverse pulse: nothing waits in the nip
         self._dir = 0  # the last drive's direction (1, -1) until a brake of _BRAKE_MS; 0 after one
-        self._lid_at = -1  # when the lid was first read open in this fire (-1: shut)
         self._cmd = 0  # what the feeder drives: a motor value, or _BRAKED (restored after a lid spike)
         self._duty_pct = -1
         self._duty_value = 0
+        self.start(0, 0)  # every fire's own state, as after a fire of no card (it drives nothing)
 
     def busy(self):
         return self._phase != _IDLE
@@ -226,12 +212,12 @@ class Feeder:
     def start(self, n, now_ms):
         self._n = n
         board = self._board
-        # a block already there when a fire starts is an old card, not a new one
-        self._bedges = board.beam_count()
+        # the beam's counter: a block already there when a fire starts is an old card, not a new one
+        self._bedges = board.beam_count()  # the edge count at the last sample
         self._low = board.beam_blocked()
         self._counted = True
         self._since = now_ms
-        self._clear = -1
+        self._clear = -1  # when a clear inside a block was first sampled (-1: none)
         self._base = self._count
         self._pulled = 0
         self._seen = 0
@@ -246,7 +232,7 @@ class Feeder:
         self._cut_stall = False
         self.wedged = 0
         self.blocks.extra = 0
-        self._lid_at = -1
+        self._lid_at = -1  # when the lid was first read open in this fire (-1: shut)
         if n <= 0:
             return (0, n, None, "-")
         if board.lid_open():
