@@ -4,7 +4,7 @@
 # Board(machine, pins, battery=None, ticks=None):  (battery None: unoxfw.pins.BATTERY; ticks: time.ticks_ms)
 #   motor(value) -1..1 (DRV8833 IN1/IN2 PWM; 0 coasts), brake() (both inputs high), motor_value(),
 #   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(), take_press(now_ms),
-#   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
+#   button_down(), lid_open(), tone(freq) (Hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
 #   cut_after(ms), cut_cancel(), use_wdt(wdt); .uid: machine.unique_id() as lower-case hex
 #   (presses(), button_down(), tone_hz() and wdt_start() are for the tests and the simulator: not on the chip)
 #   use_schedule(schedule, on_press): the fast press (below); arm_press(value): the motor value a press
