@@ -4,8 +4,9 @@
 # Board(machine, pins, battery=None, ticks=None):  (battery None: unoxfw.pins.BATTERY; ticks: time.ticks_ms)
 #   motor(value) -1..1 (DRV8833 IN1/IN2 PWM; 0 coasts), brake() (both inputs high), motor_value(),
 #   beam_count(), beam_blocked(), beam_changed_ms(now_ms), presses(), take_press(now_ms),
-#   button_down(), lid_open(), tone(freq_hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
+#   button_down(), lid_open(), tone(freq) (Hz), battery_mv(), wdt_start(timeout_ms), wdt_feed(),
 #   cut_after(ms), cut_cancel(), use_wdt(wdt); .uid: machine.unique_id() as lower-case hex
+#   (presses(), button_down(), tone_hz() and wdt_start() are for the tests and the simulator: not on the chip)
 #   use_schedule(schedule, on_press): the fast press (below); arm_press(value): the motor value a press
 #   starts the motor at from its timer (0: none); press_started(): True once when a press did
 #
@@ -42,6 +43,8 @@ except ImportError:  # CPython
         return value
 
 
+import sys
+
 from unoxfw.link import ticks_diff
 
 _MOTOR_HZ = const(20000)
@@ -71,35 +74,35 @@ class Board:
         self._adc = machine.ADC(pins["battery_adc"])
         # the board's identity, sent in HELLO: machine.unique_id() in lower-case hex, which MicroPython on a
         # Pico also gives the USB device as its serial number (so udev can name the port after it)
-        self.uid = "".join(f"{b:02x}" for b in machine.unique_id())
+        self.uid = ""
+        for b in machine.unique_id():  # a loop, not a generator: no code object kept for it
+            self.uid += f"{b:02x}"
         self._beam_edges = 0
         self._ticks = ticks
-        self._beam_at = 0
-        self._beam_timed = False
+        self._beam_at = -1  # when the beam last changed, timed by its IRQ (-1: no edge yet; ticks are >= 0)
         self._clear_at = 0  # when the beam last cleared (its last rising edge), timed by the IRQ
-        self._button_edges = 0
+        self._falls = 0
         self._button_at = 0  # the button's last edge
-        self._button_fell = 0  # its last fall
-        self._button_first = -1  # its first fall since armed; -1: none
-        self._button_long = False  # a low of at least _PRESS_MIN_MS ended since armed
-        self._button_armed = self._button.value() == 1  # held at boot: armed once released
-        self._loop_ms = 0
+        self._fell = 0  # its last fall
+        self._first = -1  # its first fall since armed; -1: none
+        self._long = False  # a low of at least _PRESS_MIN_MS ended since armed
+        self._armed = self._button.value() == 1  # held at boot: armed once released
+        if ticks is None:
+            # the loop's last time (take_press): the button's edges are stamped with it. Only without ticks:
+            # one attribute fewer keeps the board's instance table a size smaller on the chip (issue 22).
+            self._loop_ms = 0
         self._motor = 0.0
         self._tone = 0
-        # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
-        self._ref_mv = battery["adc_ref_mv"]
-        self._div_num = battery["r_top_ohm"] + battery["r_bottom_ohm"]
-        self._div_den = battery["r_bottom_ohm"]
+        self._battery = battery  # the ADC's reference and the divider (battery_mv)
         self._machine = machine
         self._wdt = None
         self._timer = None
         self.cuts = 0
-        self._cut_cb = self._on_cut  # bound once: a hard IRQ may not allocate one
+        self._timer_cb = self._on_timer  # bound once (both timers): a hard IRQ may not allocate one
         self._schedule = None
         self._on_press = None
         self._press_timer = None
         self._arm_cb = self._arm_due
-        self._due_cb = self._on_press_due
         self._press_value = 0  # arm_press: the motor value a press starts at (0: the timer starts nothing)
         self._press_duty = 0
         self._press_cut = 0
@@ -110,45 +113,42 @@ class Board:
         if ticks is None:
             self._beam.irq(self._on_beam, pin.IRQ_FALLING)
         else:
-            self._beam.irq(self._on_beam_timed, pin.IRQ_FALLING | pin.IRQ_RISING, hard=True)
-        self._button_ticks = self._last_loop_ms if ticks is None else ticks
+            self._beam.irq(self._on_beam, pin.IRQ_FALLING | pin.IRQ_RISING, hard=True)
         self._button.irq(self._on_button, pin.IRQ_FALLING | pin.IRQ_RISING, hard=ticks is not None)
 
     def _on_beam(self, _pin):
-        self._beam_edges += 1
-
-    def _on_beam_timed(self, _pin):
-        # A falling edge is a new block only after the beam was clear _CLEAR_MS (or at the first edge): a
-        # glitch that lights the beam for a moment inside a card ends no block. Small ints only (hard IRQ).
+        # Without ticks: falls only, counted. With them: a falling edge is a new block only after the beam
+        # was clear _CLEAR_MS (or at the first edge): a glitch that lights the beam for a moment inside a card
+        # ends no block. Small ints only (hard IRQ).
+        if self._ticks is None:
+            self._beam_edges += 1
+            return
         now = self._ticks()
         if self._beam.value() == 0:
-            if not self._beam_timed or ((now - self._clear_at) & _TICKS_MASK) >= _CLEAR_MS:
+            if self._beam_at < 0 or ((now - self._clear_at) & _TICKS_MASK) >= _CLEAR_MS:
                 self._beam_edges += 1
         else:
             self._clear_at = now
         self._beam_at = now
-        self._beam_timed = True
-
-    def _last_loop_ms(self):
-        return self._loop_ms
 
     def _on_button(self, _pin):
-        # both edges, stamped; allocates nothing (small ints, attributes that already exist)
-        now = self._button_ticks()
+        # both edges, stamped (without ticks: at the loop's last time); allocates nothing (small ints,
+        # attributes that already exist)
+        now = self._loop_ms if self._ticks is None else self._ticks()
         self._button_at = now
         if self._button.value() == 0:
-            self._button_edges += 1
-            self._button_fell = now
-            if self._button_first < 0:
-                self._button_first = now
-                if self._schedule is not None and self._button_armed and not self._scheduled:
+            self._falls += 1
+            self._fell = now
+            if self._first < 0:
+                self._first = now
+                if self._schedule is not None and self._armed and not self._scheduled:
                     self._scheduled = True
                     try:
                         self._schedule(self._arm_cb, 0)
                     except RuntimeError:  # the schedule queue is full: take_press takes it
                         self._scheduled = False
-        elif ticks_diff(now, self._button_fell) >= _PRESS_MIN_MS:
-            self._button_long = True
+        elif ticks_diff(now, self._fell) >= _PRESS_MIN_MS:
+            self._long = True
 
     def use_schedule(self, schedule, on_press):
         # micropython.schedule, and what it runs when the timer took a press (the app's handler)
@@ -169,13 +169,14 @@ class Board:
 
     def press_started(self):
         # True once after the timer started the motor for a press
-        started = self._started
-        self._started = False
-        return started
+        if self._started:
+            self._started = False
+            return True
+        return False
 
     def now_ms(self):
         # the clock the button's edges are stamped with
-        return self._button_ticks()
+        return self._loop_ms if self._ticks is None else self._ticks()
 
     def press_due(self):
         return self._due
@@ -183,27 +184,35 @@ class Board:
     def _arm_due(self, _arg):
         # thread context (scheduled by the first fall): the timer at _PRESS_MIN_MS after that fall
         self._scheduled = False
-        first = self._button_first
-        if first < 0 or not self._button_armed:
+        if self._first < 0 or not self._armed:
             return
-        left = _PRESS_MIN_MS - ticks_diff(self._button_ticks(), first)
+        ms = _PRESS_MIN_MS - ticks_diff(self._ticks(), self._first)  # left of the filter (only with ticks)
         timer = self._machine.Timer
         self._cut_armed = False
         if self._press_duty and not self._motor:
             # the backstop first, here in thread context (the timer's IRQ may not insert a timer): it covers
             # the motor the press may start; a press that never starts it leaves it to stop nothing (a fire
             # started meanwhile arms its own, cut_after, in its place)
-            self._timer.init(mode=timer.ONE_SHOT, period=self._press_cut + (left if left > 0 else 0),
-                             callback=self._cut_cb, hard=True)
+            self._timer.init(mode=timer.ONE_SHOT, period=self._press_cut + (ms if ms > 0 else 0),
+                             callback=self._timer_cb, hard=True)
             self._cut_armed = True
-        if left <= 0:
-            self._on_press_due(None)
+        if ms <= 0:
+            self._on_timer(None)
             return
-        self._press_timer.init(mode=timer.ONE_SHOT, period=left, callback=self._due_cb, hard=True)
+        self._press_timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._timer_cb, hard=True)
 
-    def _on_press_due(self, _timer):
-        # hard IRQ: the glitch filter's end. Allocates nothing (small ints, objects that exist).
-        if self._button.value() != 0 or self._button_first < 0 or not self._button_armed or self._due:
+    def _on_timer(self, timer):
+        # hard IRQ, both one-shot timers; allocates nothing (small ints, objects that exist).
+        if timer is self._timer:
+            # the on-time backstop (cut_after): the motor stops
+            if self._motor:
+                self._in1.duty_u16(0)
+                self._in2.duty_u16(0)
+                self._motor = 0
+                self.cuts += 1
+            return
+        # the press timer (or _arm_due itself, timer None): the glitch filter's end
+        if self._button.value() != 0 or self._first < 0 or not self._armed or self._due:
             return
         self._due = True
         duty = self._press_duty
@@ -222,26 +231,26 @@ class Board:
 
     def take_press(self, now_ms):
         # True once per press (see the header); called by the loop every tick
-        self._loop_ms = now_ms
+        if self._ticks is None:
+            self._loop_ms = now_ms
         if self._due:
             self._due = False
-            self._button_armed = False
+            self._armed = False
             return True
-        if not self._button_armed:
+        if not self._armed:
             if self._button.value() == 1 and ticks_diff(now_ms, self._button_at) >= _REARM_MS:
-                self._button_armed = True
-                self._button_first = -1
-                self._button_long = False
+                self._armed = True
+                self._first = -1
+                self._long = False
             return False
-        first = self._button_first
-        if first < 0:
+        if self._first < 0:
             return False
-        down = self._button.value() == 0
-        if self._button_long or (down and ticks_diff(now_ms, first) >= _PRESS_MIN_MS):
-            self._button_armed = False
+        low = self._button.value() == 0  # down
+        if self._long or (low and ticks_diff(now_ms, self._first) >= _PRESS_MIN_MS):
+            self._armed = False
             return True
-        if not down and ticks_diff(now_ms, self._button_at) >= _PRESS_MIN_MS:
-            self._button_first = -1  # a glitch, up again: forgotten
+        if not low and ticks_diff(now_ms, self._button_at) >= _PRESS_MIN_MS:
+            self._first = -1  # a glitch, up again: forgotten
         return False
 
     def motor(self, value):
@@ -253,12 +262,9 @@ class Board:
         if value > 0:
             self._in2.duty_u16(0)
             self._in1.duty_u16(duty)
-        elif value < 0:
+        else:  # reverse, or both low (duty 0): coast
             self._in1.duty_u16(0)
             self._in2.duty_u16(duty)
-        else:
-            self._in1.duty_u16(0)
-            self._in2.duty_u16(0)
         self._motor = value
 
     def brake(self):
@@ -278,36 +284,27 @@ class Board:
 
     def beam_changed_ms(self, now_ms):
         # when the beam last changed, timed by its IRQ; without ticks (or before any edge), now
-        return self._beam_at if self._beam_timed else now_ms
-
-    def presses(self):
-        return self._button_edges
-
-    def button_down(self):
-        return self._button.value() == 0
+        return self._beam_at if self._beam_at >= 0 else now_ms
 
     def lid_open(self):
         return self._lid.value() == 1
 
-    def tone(self, freq_hz):
-        if freq_hz == self._tone:
+    def tone(self, freq):
+        # freq: Hz (0: silent)
+        if freq == self._tone:
             return
-        if freq_hz > 0:
-            self._buzzer.freq(freq_hz)
+        if freq > 0:
+            self._buzzer.freq(freq)
             self._buzzer.duty_u16(_HALF)
         else:
             self._buzzer.duty_u16(0)
-        self._tone = freq_hz
-
-    def tone_hz(self):
-        return self._tone
+        self._tone = freq
 
     def battery_mv(self):
-        adc_mv = self._adc.read_u16() * self._ref_mv // _FULL
-        return adc_mv * self._div_num // self._div_den
-
-    def wdt_start(self, timeout_ms):
-        self._wdt = self._machine.WDT(timeout=timeout_ms)
+        # pack mV = ADC mV * (top + bottom) / bottom; two steps keep every product a small int.
+        b = self._battery
+        mv = self._adc.read_u16() * b["adc_ref_mv"] // _FULL  # at the ADC pin
+        return mv * (b["r_top_ohm"] + b["r_bottom_ohm"]) // b["r_bottom_ohm"]
 
     def use_wdt(self, wdt):
         # main.py arms the watchdog before anything else and hands it over, so the loop feeds that one
@@ -317,19 +314,27 @@ class Board:
         if self._timer is None:
             self._timer = self._machine.Timer(-1)  # -1: a virtual timer, as the rp2 stubs ask
         timer = self._machine.Timer
-        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._cut_cb, hard=True)
+        self._timer.init(mode=timer.ONE_SHOT, period=ms, callback=self._timer_cb, hard=True)
 
     def cut_cancel(self):
         if self._timer is not None:
             self._timer.deinit()
 
-    def _on_cut(self, _timer):
-        if self._motor:
-            self._in1.duty_u16(0)
-            self._in2.duty_u16(0)
-            self._motor = 0
-            self.cuts += 1
-
     def wdt_feed(self):
         if self._wdt is not None:
             self._wdt.feed()
+
+    if sys.platform != "rp2":
+        # Hooks for the tests and the simulator, never called on the chip: there they are left out, so
+        # their code is not kept in its heap (issue 22). main.py arms the watchdog itself (use_wdt).
+        def presses(self):
+            return self._falls
+
+        def button_down(self):
+            return self._button.value() == 0
+
+        def tone_hz(self):
+            return self._tone
+
+        def wdt_start(self, timeout_ms):
+            self._wdt = self._machine.WDT(timeout=timeout_ms)

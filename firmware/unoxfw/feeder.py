@@ -9,7 +9,7 @@
 # wedged in the exit slot (0 or 1): still inside the launcher, they go back on the stack when the lid is
 # opened, so the report (App: FIRED k) takes them off. Not done in `fired`, which stays the beam's count.
 #
-# How a card is counted (BeamCounter): a block of the beam that lasts _BEAM_STABLE_MS (4 ms; a card blocks it
+# How a card is counted (Feeder.tick): a block of the beam that lasts _BEAM_STABLE_MS (4 ms; a card blocks it
 # ~43 ms). The board's IRQ counts falling edges; each tick samples the level, and a block that began since
 # the last tick (a new edge, or the level found low) counts once it has stayed blocked that long. A glitch
 # on the beam lead (motor wires beside it switch 1-2 A at 20 kHz) is a few microseconds low: never counted.
@@ -41,9 +41,9 @@
 # One still in the beam after the pulses is STUCK. A snagged card is out of the nip: no pulse
 # moves it. The battery ADC tells it from one card: the roller turns freely until the next card jams
 # behind the snagged one and holds it (stall current sags the pack ~0.5 V), and that comes later than
-# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see _stuck). A
-# wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its block began
-# (later than one wedged card can stall, sooner than a snagged one: a wedged pair).
+# 1.91 card blocks after the block began only when the snagged block is a double-fed pair (see STUCK in
+# Feeder.tick). A wedged card that no pulse frees counts two when its stall came 1.2-1.6 blocks after its
+# block began (later than one wedged card can stall, sooner than a snagged one: a wedged pair).
 # Every direction change, both ways, passes through _BRAKE_MS of braking (both bridge inputs high): reversing
 # a roller at full speed draws ~3.5 A from a 2 A-stall motor, past the DRV8833's over-current trip and the
 # TB6612's rating, and a forward start straight from a reverse pulse ~3 A. So a reverse pulse comes after a
@@ -100,58 +100,10 @@ _MAX_FREES = const(2)  # last cards freed and fed again in one fire; one freed a
 _FREED_BACK_MS = const(40)  # a freed last card reverses this long past the beam: fed again, it is at speed
 _WEDGED_TRIES = const(8)  # when the stall proves it wedged in the nip: 1 time in 256
 _WEDGED = const(120)  # percent of one card's block: a stall sooner after the block began is a wedged card
-_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see _stuck)
+_WEDGED_PAIR = const(160)  # a stall from _WEDGED up to this: a wedged double-fed pair (see STUCK in tick)
 _WEDGED_TRIED = const(170)  # a stall sooner than this may be a wedged card (a pair's reaches 166): 8 pulses
 _SNAG_PAIR = const(191)  # percent of one card's block: a snagged last card whose roller stalled later was
-# longer than one card (see _stuck)
-
-
-class BeamCounter:
-    # Counts cards as blocks of the beam that stay blocked _BEAM_STABLE_MS, from the IRQ's edge count and the
-    # level sampled each tick. `count` only grows.
-    def __init__(self):
-        self.count = 0
-        self._edges = 0
-        self._low = False
-        self._counted = True
-        self._since = 0
-        self._clear = -1  # when a clear inside a block was first sampled (-1: none)
-
-    def start(self, edges, blocked, now_ms):
-        # a block already there when a fire starts is an old card, not a new one
-        self._edges = edges
-        self._low = blocked
-        self._counted = True
-        self._since = now_ms
-        self._clear = -1
-
-    def sample(self, edges, blocked, now_ms):
-        new_edge = edges != self._edges
-        self._edges = edges
-        if not blocked:
-            if self._low:
-                # the block ends once the beam has stayed clear _BEAM_CLEAR_MS: a shorter clear is a glitch
-                if self._clear < 0:
-                    self._clear = now_ms
-                elif ticks_diff(now_ms, self._clear) >= _BEAM_CLEAR_MS:
-                    self._low = False
-                    self._clear = -1
-            return
-        if self._clear >= 0 and not new_edge:
-            # blocked again after a clear too short to end the block: the same block goes on (a block not
-            # yet counted must be stable _BEAM_STABLE_MS from now)
-            self._clear = -1
-            if not self._counted:
-                self._since = now_ms
-        elif new_edge or not self._low:
-            # a block began since the last sample (any glitch before it has risen again)
-            self._low = True
-            self._counted = False
-            self._since = now_ms
-            self._clear = -1
-        if not self._counted and ticks_diff(now_ms, self._since) >= _BEAM_STABLE_MS:
-            self._counted = True
-            self.count += 1
+# longer than one card (see STUCK in tick)
 
 
 class BlockTimer:
@@ -169,15 +121,7 @@ class BlockTimer:
         self._blocked = False
         self._valid = False
         self._since = 0
-        self._spun = 0
-
-    def moving_ms(self, now_ms):
-        # how long the block in progress has lasted, if it began with the roller forward at speed (else 0)
-        return ticks_diff(now_ms, self._since) if self._blocked and self._valid else 0
-
-    def spin(self, now_ms):
-        # the roller (re)starts forward: it needs _SPIN_UP_MS to reach speed
-        self._spun = now_ms
+        self._spun = 0  # when the roller (re)started forward (Feeder): _SPIN_UP_MS to reach speed
 
     def start(self, blocked, duty, now_ms):
         if duty != self._duty:
@@ -202,23 +146,21 @@ class BlockTimer:
             self._since = now_ms
             self._valid = forward and ticks_diff(now_ms, self._spun) >= _SPIN_UP_MS
         elif self._valid:
-            self._measure(ticks_diff(now_ms, self._since))
-
-    def _measure(self, block_ms):
-        ref = self.ref
-        if block_ms < _MIN_BLOCK_MS:
-            return
-        if not ref:
-            self.ref = self._first = block_ms
-        elif block_ms < ref:
-            if self._first and self._first * 5 > block_ms * 6:
-                self.extra += 1  # the unlearnt first block of this fire was two cards
-            self._first = 0
-            self.ref = block_ms
-        elif block_ms * 5 > ref * 6:
-            self.extra += 1
-        else:
-            self.ref = (ref * 3 + block_ms) // 4
+            ms = ticks_diff(now_ms, self._since)  # the block's length
+            ref = self.ref
+            if ms < _MIN_BLOCK_MS:
+                return
+            if not ref:
+                self.ref = self._first = ms
+            elif ms < ref:
+                if self._first and self._first * 5 > ms * 6:
+                    self.extra += 1  # the unlearnt first block of this fire was two cards
+                self._first = 0
+                self.ref = ms
+            elif ms * 5 > ref * 6:
+                self.extra += 1
+            else:
+                self.ref = (ref * 3 + ms) // 4
 
 
 class Feeder:
@@ -226,40 +168,30 @@ class Feeder:
         self._board = board
         self._s = settings.values
         self._phase = _IDLE
-        self._n = 0
-        self._base = 0
-        self._pulled = 0
-        self._seen = 0
-        self._retried = False
-        self._end_tries = 0
-        self._frees = 0
-        self._clear_t = 0
         self._blocked_at_stall = False
         self._t0 = 0
         self._t = 0
-        self.wedged = 0
         self.blocks = BlockTimer()
         self._cut = None
         self._edges = 0
         self._beam = False
-        self.beam = BeamCounter()
+        # the beam's card counter: a block that stays blocked _BEAM_STABLE_MS counts, from the IRQ's edge
+        # count and the level sampled each tick (its state: start). `_count` only grows.
+        self._count = 0
         self._next = _IDLE
         self._clean = True  # the last fire ended with its reverse pulse: nothing waits in the nip
         self._dir = 0  # the last drive's direction (1, -1) until a brake of _BRAKE_MS; 0 after one
-        self._lid_at = -1  # when the lid was first read open in this fire (-1: shut)
         self._cmd = 0  # what the feeder drives: a motor value, or _BRAKED (restored after a lid spike)
         self._duty_pct = -1
         self._duty_value = 0
+        self.start(0, 0)  # every fire's own state, as after a fire of no card (it drives nothing)
 
     def busy(self):
         return self._phase != _IDLE
 
     def fired(self):
-        count = self.beam.count - self._base - self._pulled + self.blocks.extra
+        count = self._count - self._base - self._pulled + self.blocks.extra
         return count if count > 0 else 0
-
-    def _duty(self):
-        return self._s["duty"] / 100
 
     def duty(self):
         # the forward motor value (cached: a float per loop tick would feed the collector)
@@ -279,8 +211,14 @@ class Feeder:
 
     def start(self, n, now_ms):
         self._n = n
-        self.beam.start(self._board.beam_count(), self._board.beam_blocked(), now_ms)
-        self._base = self.beam.count
+        board = self._board
+        # the beam's counter: a block already there when a fire starts is an old card, not a new one
+        self._bedges = board.beam_count()  # the edge count at the last sample
+        self._low = board.beam_blocked()
+        self._counted = True
+        self._since = now_ms
+        self._clear = -1  # when a clear inside a block was first sampled (-1: none)
+        self._base = self._count
         self._pulled = 0
         self._seen = 0
         self._retried = False
@@ -294,68 +232,37 @@ class Feeder:
         self._cut_stall = False
         self.wedged = 0
         self.blocks.extra = 0
-        self._lid_at = -1
+        self._lid_at = -1  # when the lid was first read open in this fire (-1: shut)
         if n <= 0:
             return (0, n, None, "-")
-        if self._board.lid_open():
+        if board.lid_open():
             self._drive(0)  # a press's timer may have started it (unoxfw.board, the fast press)
             return (0, n, "lid", "-")
         self._t0 = now_ms
-        self.blocks.start(self._board.beam_blocked(), self._s["duty"], now_ms)
-        self._board.cut_after(self._s["max_on_ms"] + _CUT_MARGIN_MS)
-        if not self._clean and not self._board.beam_blocked():
+        self.blocks.start(board.beam_blocked(), self._s["duty"], now_ms)
+        board.cut_after(self._s["max_on_ms"] + _CUT_MARGIN_MS)
+        if not self._clean and not board.beam_blocked():
             self._clean = True
             self._back(_PRE_BACK, now_ms)  # pull back a card left in the nip (braked first: it may coast)
             return None
         if self._dir < 0:
             self._back(_SPIN, now_ms)  # the last drive was a reverse pulse not braked since: brake first
             return None
-        self._spin(now_ms)
-        return None
-
-    def _spin(self, now_ms):
-        self.blocks.spin(now_ms)
+        self.blocks._spun = now_ms  # the roller starts forward: it needs _SPIN_UP_MS to reach speed
         self._drive(self.duty())  # cached: no new float before the motor starts
         self._dir = 1
         self._phase = _SPIN
         self._t = now_ms
-
-    def _reverse(self, phase, now_ms):
-        # only ever called at the end of a brake phase (see _back)
-        self._drive(-self._duty())
-        self._dir = -1
-        self._phase = phase
-        self._t = now_ms
+        return None
 
     def _drive(self, value):
         self._board.motor(value)
         self._cmd = value
 
-    def _brake(self):
-        self._board.brake()
-        self._cmd = _BRAKED
-
-    def _lid(self, now_ms):
-        # True once the lid has read open at every tick for _LID_MS. The motor stops at the first open
-        # reading; a lid that reads shut again sooner was a bounce or a spike: the drive comes back.
-        if self._board.lid_open():
-            if self._lid_at < 0:
-                self._lid_at = now_ms
-                self._board.motor(0)
-            return ticks_diff(now_ms, self._lid_at) >= _LID_MS
-        if self._lid_at >= 0:
-            self._lid_at = -1
-            if self._cmd == _BRAKED:
-                self._board.brake()
-                if self._phase == _BRAKE:
-                    self._t = now_ms  # the spike coasted the motor: the brake's _BRAKE_MS start again
-            else:
-                self._board.motor(self._cmd)
-        return False
-
     def _back(self, phase, now_ms):
         # brake first, then the reverse pulse (phase `phase` once reversing)
-        self._brake()
+        self._board.brake()
+        self._cmd = _BRAKED
         self._next = phase
         self._phase = _BRAKE
         self._t = now_ms
@@ -367,28 +274,6 @@ class Feeder:
         self._clean = clean
         return (self.fired(), self._n, fault, detail)
 
-    def _tries(self):
-        # A card wedged in the nip stalls the roller within its own length: one card within 1.0 card block
-        # after its block began, a double-fed pair (1.3-1.7 cards long) within 1.66. A snagged card stalls it
-        # no sooner than 1.65 (the next card must come up behind it). So a stall sooner than _WEDGED_TRIED may
-        # be a wedged card, which pulses can free: 8 of them (a snagged one only waits longer for its STUCK).
-        stall = self._stall_ms
-        if stall > 0 and stall * 100 < self.blocks.ref * _WEDGED_TRIED:
-            return _WEDGED_TRIES
-        return _END_TRIES
-
-    def _stuck(self):
-        # The last card stays in the beam for good. Snagged: the roller turns freely until the next card jams
-        # behind it and holds it. That stall comes when the roller has moved the snagged card's length, plus
-        # the way from the stack to its tail, after the block began: one card is never that late, a double-fed
-        # pair (30-70 % longer) always is. Wedged: the stall comes within the card's own length, later than
-        # one card's block only for a pair (_WEDGED to _WEDGED_PAIR). Either pair counts two.
-        ref, stall = self.blocks.ref, self._stall_ms
-        if ref and stall > 0 and (stall * 100 > ref * _SNAG_PAIR
-                                  or ref * _WEDGED <= stall * 100 < ref * _WEDGED_PAIR):
-            self.blocks.extra += 1
-        return self._finish("stuck", "-")
-
     def cutting(self):
         return self._phase == _RUNDOWN
 
@@ -397,87 +282,156 @@ class Feeder:
         if self._phase == _IDLE or self._phase == _RUNDOWN:
             return None
         self._drive(0)
+        board = self._board
         self._cut = (fault, detail)
         self._cut_retry = self._phase == _RETRY_BACK or (self._phase == _BRAKE and self._next == _RETRY_BACK)
         # a card held in the beam for half of card_ms while feeding (a card passes in tens of ms): stalled,
         # whether or not the loop has called it a stall yet
-        held = ticks_diff(now_ms, self._board.beam_changed_ms(now_ms))
-        stalled = 2 * held >= self._s["card_ms"]
-        self._cut_stall = self._phase == _SPIN and self._board.beam_blocked() and stalled
+        held = ticks_diff(now_ms, board.beam_changed_ms(now_ms))
+        self._cut_stall = self._phase == _SPIN and board.beam_blocked() and 2 * held >= self._s["card_ms"]
         self._phase = _RUNDOWN
         self._t = self._t0 = now_ms
-        self._edges = self._board.beam_count()
-        self._beam = self._board.beam_blocked()
+        self._edges = board.beam_count()
+        self._beam = board.beam_blocked()
         return None
-
-    def _tick_rundown(self, now_ms):
-        edges, beam = self._board.beam_count(), self._board.beam_blocked()
-        if edges != self._edges or beam != self._beam:
-            self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
-        since_cut = ticks_diff(now_ms, self._t0)
-        moving = since_cut < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS
-        if moving and since_cut < _RUNDOWN_MAX_MS:
-            return None
-        fault, detail = self._cut
-        jammed = self._cut_stall or (self._retried and self.fired() <= self._stall_fired)
-        if jammed and fault != "jam":
-            # cut while the card wedged at the stall was being freed (issue 22): it did not come out
-            if self._board.beam_blocked():
-                self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
-                return self._finish("jam", "wedged")  # still wedged: the jam, not counted
-            if self._cut_retry and self._blocked_at_stall:
-                self._pulled += 1  # freed by the pulse, it went back inside
-        return self._finish(fault, detail)
 
     def tick(self, now_ms):
         phase = self._phase
         if phase == _IDLE:
             return None
-        self.beam.sample(self._board.beam_count(), self._board.beam_blocked(), now_ms)
+        board, s = self._board, self._s
+        # the beam's counter: the level sampled once per tick, and the IRQ's edge count
+        edges, blocked = board.beam_count(), board.beam_blocked()
+        new_edge = edges != self._bedges
+        self._bedges = edges
+        if not blocked:
+            if self._low:
+                # the block ends once the beam has stayed clear _BEAM_CLEAR_MS: a shorter clear is a glitch
+                if self._clear < 0:
+                    self._clear = now_ms
+                elif ticks_diff(now_ms, self._clear) >= _BEAM_CLEAR_MS:
+                    self._low = False
+                    self._clear = -1
+        else:
+            if self._clear >= 0 and not new_edge:
+                # blocked again after a clear too short to end the block: the same block goes on (a block not
+                # yet counted must be stable _BEAM_STABLE_MS from now)
+                self._clear = -1
+                if not self._counted:
+                    self._since = now_ms
+            elif new_edge or not self._low:
+                # a block began since the last sample (any glitch before it has risen again)
+                self._low = True
+                self._counted = False
+                self._since = now_ms
+                self._clear = -1
+            if not self._counted and ticks_diff(now_ms, self._since) >= _BEAM_STABLE_MS:
+                self._counted = True
+                self._count += 1
         # a block's ends timed by the beam's IRQ where the board can (the loop may look 10+ ms late)
         # (not while a lid spike holds the motor off: a block measured then is no card's length)
-        self.blocks.watch(self._board.beam_blocked(), (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
-                          self._board.beam_changed_ms(now_ms))
+        self.blocks.watch(blocked, (phase == _SPIN or phase == _EXIT) and self._lid_at < 0,
+                          board.beam_changed_ms(now_ms))
         if phase == _RUNDOWN:
-            return self._tick_rundown(now_ms)
+            edges, beam = board.beam_count(), board.beam_blocked()
+            if edges != self._edges or beam != self._beam:
+                self._edges, self._beam, self._t = edges, beam, now_ms  # a card still moves
+            ms = ticks_diff(now_ms, self._t0)  # since the cut
+            if (ms < _RUNDOWN_MS or ticks_diff(now_ms, self._t) < _QUIET_MS) and ms < _RUNDOWN_MAX_MS:
+                return None  # still moving
+            fault, detail = self._cut
+            # jammed: cut at a stall, or after the retry with no card out since
+            if (self._cut_stall or (self._retried and self.fired() <= self._stall_fired)) and fault != "jam":
+                # cut while the card wedged at the stall was being freed (issue 22): it did not come out
+                if board.beam_blocked():
+                    self.wedged = 1 if self._count > self._base and self.fired() > 0 else 0
+                    return self._finish("jam", "wedged")  # still wedged: the jam, not counted
+                if self._cut_retry and self._blocked_at_stall:
+                    self._pulled += 1  # freed by the pulse, it went back inside
+            return self._finish(fault, detail)
         if phase != _SETTLE:
-            if self._lid(now_ms):
-                return self.abort(now_ms, "lid")
+            # The lid: the fire is aborted once it has read open at every tick for _LID_MS. The motor stops at
+            # the first open reading; a lid that reads shut again sooner was a bounce or a spike: the drive
+            # comes back.
+            if board.lid_open():
+                if self._lid_at < 0:
+                    self._lid_at = now_ms
+                    board.motor(0)
+                if ticks_diff(now_ms, self._lid_at) >= _LID_MS:
+                    return self.abort(now_ms, "lid")
+            elif self._lid_at >= 0:
+                self._lid_at = -1
+                if self._cmd == _BRAKED:
+                    board.brake()
+                    if phase == _BRAKE:
+                        self._t = now_ms  # the spike coasted the motor: the brake's _BRAKE_MS start again
+                else:
+                    board.motor(self._cmd)
             if self._lid_at >= 0:
                 return None  # the lid reads open: the motor waits, off, until it is open _LID_MS or shut
-            if ticks_diff(now_ms, self._t0) > self._s["max_on_ms"]:
+            if ticks_diff(now_ms, self._t0) > s["max_on_ms"]:
                 return self.abort(now_ms, "jam", "ontime")
         waited = ticks_diff(now_ms, self._t)
         if phase == _SPIN:
-            return self._tick_spin(now_ms, waited)
+            fired = self.fired()
+            if fired != self._seen:
+                self._seen = fired
+                self._t = now_ms
+                waited = 0
+            if fired >= self._n:
+                self._phase = _EXIT
+                self._t = now_ms
+                # the roller turning freely, the last card in the nip (None: no ADC, the host's direct-GPIO
+                # board)
+                self._free_mv = board.battery_mv() or 0
+                self._stall_ms = 0
+                return None
+            if waited <= s["card_ms"]:
+                return None
+            blocked = board.beam_blocked()
+            if not self._retried:
+                self._retried = True
+                self._stall_fired = self.fired()
+                self._blocked_at_stall = blocked
+                self._back(_RETRY_BACK, now_ms)
+                return None
+            if blocked:
+                # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
+                # been blocked since before this fire (no edge: a card left from an earlier fire).
+                self.wedged = 1 if self._count > self._base and self.fired() > 0 else 0
+                return self._finish("jam", "wedged")
+            return self._finish("empty", "-")
         if phase == _BRAKE:
             if waited >= _BRAKE_MS:
                 self._dir = 0  # braked: either direction may follow
-                if self._next == _SPIN:
-                    self._spin(now_ms)
-                elif self._next == _EXIT_PUSH and self._board.beam_blocked():
+                if self._next == _SPIN or (self._next == _EXIT_PUSH and board.beam_blocked()):
+                    # forward: the (re)start (the roller needs _SPIN_UP_MS to reach speed), or the push
+                    if self._next == _SPIN:
+                        self.blocks._spun = now_ms
                     self._drive(self.duty())
                     self._dir = 1
-                    self._phase = _EXIT_PUSH
+                    self._phase = self._next
                     self._t = now_ms
-                elif self._next == _EXIT_PUSH:
-                    # freed by the last pulse, it left the beam backwards in the brake: pull it further back
-                    self._reverse(_EXIT_BACK, now_ms)
                 else:
-                    self._reverse(self._next, now_ms)
+                    # the reverse pulse; after _EXIT_PUSH's brake with the beam clear, the card freed by the
+                    # last pulse left the beam backwards in the brake: pull it further back (_EXIT_BACK)
+                    self._drive(-self.duty())
+                    self._dir = -1
+                    self._phase = _EXIT_BACK if self._next == _EXIT_PUSH else self._next
+                    self._t = now_ms
         elif phase == _PRE_BACK:
-            if waited >= self._s["reverse_ms"]:
+            if waited >= s["reverse_ms"]:
                 self._back(_SPIN, now_ms)  # brake, then forward
         elif phase == _RETRY_BACK:
-            blocked = self._board.beam_blocked()
+            blocked = board.beam_blocked()
             if blocked:
                 self._clear_t = now_ms
-            if waited >= self._s["reverse_ms"]:
+            if waited >= s["reverse_ms"]:
                 if self._blocked_at_stall:
                     # A card wedged in the beam that this pulse frees goes back with the roller: give it up to
                     # a second pulse's time to leave the beam, then _FREED_BACK_MS more, so that fed again it
                     # enters at speed and is measured (a double-fed pair counts two).
-                    if blocked and waited < 2 * self._s["reverse_ms"]:
+                    if blocked and waited < 2 * s["reverse_ms"]:
                         return None
                     if not blocked and ticks_diff(now_ms, self._clear_t) < _FREED_BACK_MS:
                         return None
@@ -485,23 +439,43 @@ class Feeder:
                         self._pulled += 1
                 self._back(_SPIN, now_ms)  # brake, then the retry forward
         elif phase == _EXIT:
-            if not self._board.beam_blocked():
+            if not board.beam_blocked():
                 self._back(_END_BACK, now_ms)
                 return None
-            if not self._stall_ms and self._free_mv and self._board.battery_mv() * 16 < self._free_mv * 15:
-                self._stall_ms = self.blocks.moving_ms(now_ms) or -1  # the roller is held: stall current
-            if waited > self._s["exit_ms"]:
+            if not self._stall_ms and self._free_mv and board.battery_mv() * 16 < self._free_mv * 15:
+                # the roller is held (stall current): how long the block in progress has lasted, if it began
+                # with the roller forward at speed (else -1)
+                b = self.blocks
+                self._stall_ms = (ticks_diff(now_ms, b._since) if b._blocked and b._valid else 0) or -1
+            if waited > s["exit_ms"]:
                 self._end_tries = 1
                 self._back(_EXIT_BACK, now_ms)  # a card wedged in the nip may come free
         elif phase == _EXIT_BACK:
-            if self._board.beam_blocked():
+            if board.beam_blocked():
                 self._clear_t = now_ms
-            if waited >= self._s["reverse_ms"]:
-                if self._board.beam_blocked():
-                    if self._end_tries >= self._tries():
-                        if waited < 2 * self._s["reverse_ms"]:
+            if waited >= s["reverse_ms"]:
+                if board.beam_blocked():
+                    # A card wedged in the nip stalls the roller within its own length: one card within 1.0
+                    # card block after its block began, a double-fed pair (1.3-1.7 cards long) within 1.66. A
+                    # snagged card stalls it no sooner than 1.65 (the next card must come up behind it). So a
+                    # stall sooner than _WEDGED_TRIED may be a wedged card, which pulses can free: 8 of them
+                    # (a snagged one only waits longer for its STUCK).
+                    stall, ref = self._stall_ms, self.blocks.ref
+                    tries = _WEDGED_TRIES if stall > 0 and stall * 100 < ref * _WEDGED_TRIED else _END_TRIES
+                    if self._end_tries >= tries:
+                        if waited < 2 * s["reverse_ms"]:
                             return None  # freed by this last pulse, it may still be on its way back: wait
-                        return self._stuck()  # snagged in the slot, or wedged for good
+                        # snagged in the slot, or wedged for good: STUCK
+                        # The last card stays in the beam for good. Snagged: the roller turns freely until the
+                        # next card jams behind it and holds it. That stall comes when the roller has moved
+                        # the snagged card's length, plus the way from the stack to its tail, after the block
+                        # began: one card is never that late, a double-fed pair (30-70 % longer) always is.
+                        # Wedged: the stall comes within the card's own length, later than one card's block
+                        # only for a pair (_WEDGED to _WEDGED_PAIR). Either pair counts two.
+                        if ref and stall > 0 and (stall * 100 > ref * _SNAG_PAIR
+                                              or ref * _WEDGED <= stall * 100 < ref * _WEDGED_PAIR):
+                            self.blocks.extra += 1
+                        return self._finish("stuck", "-")
                     self._end_tries += 1
                     self._back(_EXIT_PUSH, now_ms)  # brake, push forward, brake, reverse again
                     return None
@@ -514,7 +488,7 @@ class Feeder:
                     return self._finish("jam", "wedged")  # it wedges each time it is fed: inside, not counted
                 self._back(_SPIN, now_ms)  # brake, then feed it again
         elif phase == _EXIT_PUSH:
-            if not self._board.beam_blocked():
+            if not board.beam_blocked():
                 if waited <= _PUSH_BACK_MS:
                     # freed by the last pulse, it left the beam backwards as the roller still turned back:
                     # inside, not out. Pulled further back, it is a freed card.
@@ -524,42 +498,14 @@ class Feeder:
             elif waited >= _PUSH_MS:
                 self._back(_EXIT_BACK, now_ms)
         elif phase == _END_BACK:
-            if waited >= self._s["reverse_ms"]:
-                self._brake()  # the roller stops, and the next fire may start forward at once
+            if waited >= s["reverse_ms"]:
+                board.brake()  # the roller stops, and the next fire may start forward at once
+                self._cmd = _BRAKED
                 self._phase = _SETTLE
                 self._t = now_ms
-        elif waited >= self._s["settle_ms"]:
+        elif waited >= s["settle_ms"]:
             if waited >= _BRAKE_MS:
                 self._dir = 0
-            blocked = self._board.beam_blocked()
+            blocked = board.beam_blocked()
             return self._finish("stuck" if blocked else None, "-", not blocked)
         return None
-
-    def _tick_spin(self, now_ms, waited):
-        fired = self.fired()
-        if fired != self._seen:
-            self._seen = fired
-            self._t = now_ms
-            waited = 0
-        if fired >= self._n:
-            self._phase = _EXIT
-            self._t = now_ms
-            # the roller turning freely, the last card in the nip (None: no ADC, the host's direct-GPIO board)
-            self._free_mv = self._board.battery_mv() or 0
-            self._stall_ms = 0
-            return None
-        if waited <= self._s["card_ms"]:
-            return None
-        blocked = self._board.beam_blocked()
-        if not self._retried:
-            self._retried = True
-            self._stall_fired = self.fired()
-            self._blocked_at_stall = blocked
-            self._back(_RETRY_BACK, now_ms)
-            return None
-        if blocked:
-            # The card blocking the beam is wedged; it was counted when it entered, unless the beam has
-            # been blocked since before this fire (no edge: a card left from an earlier fire).
-            self.wedged = 1 if self.beam.count > self._base and self.fired() > 0 else 0
-            return self._finish("jam", "wedged")
-        return self._finish("empty", "-")

@@ -12,12 +12,9 @@ class Standalone:
     def __init__(self, seed):
         self._x = (seed & 0xFFFF) or 1
 
-    def _rand100(self):
-        self._x = (self._x * 25173 + 13849) & 0xFFFF
-        return (self._x >> 4) % 100
-
     def next_count(self):
-        r = self._rand100()
+        self._x = (self._x * 25173 + 13849) & 0xFFFF
+        r = (self._x >> 4) % 100
         for count in range(len(WEIGHTS)):
             if r < WEIGHTS[count]:
                 return count

@@ -28,7 +28,10 @@ class Settings:
         for key in LIMITS:
             self.values[key] = LIMITS[key][0]
         if overrides:
-            keys = sorted(overrides, key=lambda k: k != "host_beat_ms")  # silence_ms is checked against it
+            keys = list(overrides)
+            if "host_beat_ms" in overrides:  # first: silence_ms is checked against it
+                keys.remove("host_beat_ms")
+                keys.insert(0, "host_beat_ms")
             for key in keys:
                 error = self.set(key, str(overrides[key]))
                 if error:

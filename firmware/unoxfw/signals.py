@@ -61,35 +61,35 @@ class Beeper:
         self._queue.append(PATTERNS[name])
         self.played += 1
         if self._steps is None:
-            self._next(now_ms)
+            self.tick(now_ms)
 
     def stop(self):
         self._queue = []
         self._steps = None
         self._board.tone(0)
 
-    def _next(self, now_ms):
-        if not self._queue:
-            self._steps = None
-            self._board.tone(0)
-            return
-        self._steps = self._queue.pop(0)
-        self._i = 0
-        self._start_step(now_ms)
-
-    def _start_step(self, now_ms):
-        self._board.tone(self._steps[self._i])
-        self._until = now_ms + self._steps[self._i + 1]
-
     def tick(self, now_ms):
-        if self._steps is None or ticks_diff(now_ms, self._until) < 0:
+        # when the step playing is over: the next step, the gap after the pattern, or the next pattern queued
+        # (or silence). Idle (nothing playing), a pattern just queued starts at once (play).
+        steps = self._steps
+        if steps is None:
+            if not self._queue:
+                return
+        elif ticks_diff(now_ms, self._until) < 0:
             return
-        self._i += 2
-        if self._i < len(self._steps):
-            self._start_step(now_ms)
-        elif self._i == len(self._steps):
+        i = self._i + 2
+        if steps is None or i > len(steps):
+            if not self._queue:
+                self._steps = None
+                self._board.tone(0)
+                return
+            steps = self._steps = self._queue.pop(0)
+            i = 0
+        self._i = i
+        if i < len(steps):
+            self._board.tone(steps[i])
+            self._until = now_ms + steps[i + 1]
+        else:
             # a short silence between two queued patterns, so they are heard as two
             self._board.tone(0)
             self._until = now_ms + _GAP_MS
-        else:
-            self._next(now_ms)

@@ -42,13 +42,13 @@ def main(mix: str, presses: int, extra: str = "") -> int:
         feeder = device.app.feeder
         cards = tuple((c.count, c.jammed, c.stuck, c.free_speed is None) for c in model.path)
         key = (feeder._phase, model.beam_blocked(), device._in1.drive(), device._in2.drive(),
-               feeder.beam.count, feeder._pulled, feeder.blocks.extra, feeder._frees, feeder._end_tries,
+               feeder._count, feeder._pulled, feeder.blocks.extra, feeder._frees, feeder._end_tries,
                feeder._stall_ms, model.ejected, model.hopper, cards)
         if key != last[0]:
             last[0] = key
             log.append(f"{device.now_ms():9d} {PHASES[feeder._phase]:10s} beam={'X' if key[1] else '.'} "
                        f"in={key[2]:.2f}/{key[3]:.2f} speed={model.motor.speed:+.2f} "
-                       f"pack={model.battery.terminal_mv:.0f} count={feeder.beam.count} "
+                       f"pack={model.battery.terminal_mv:.0f} count={feeder._count} "
                        f"pulled={feeder._pulled} "
                        f"extra={feeder.blocks.extra} frees={feeder._frees} tries={feeder._end_tries} "
                        f"stall={feeder._stall_ms} ref={feeder.blocks.ref} out={model.ejected} "
