@@ -74,7 +74,9 @@ def register(subparsers: Any) -> None:
                         "on CPython: the firmware is flashed onto it first, as `unox firmware flash` does "
                         "(needs UNOX_PICO_DIR: docs/pico.md)")
     for name, kind, text in _options():
-        parser.add_argument(f"--{name}", type=kind, help=text)
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, help=text)
+        if "_" in name:  # the spelling of earlier releases (--idle_step) still works, unlisted
+            parser.add_argument(f"--{name}", dest=name, type=kind, help=argparse.SUPPRESS)
     parser.set_defaults(func=handler)
 
 
