@@ -51,9 +51,9 @@ def flashed_image(folder: Path, into: Path) -> Path:
     server = ChipPtyServer(device)
     try:
         device.advance(300)
+        boots = device.boots  # before the flash: mpremote's reset lands while its last step is served
         with open(into / "flash.log", "w") as log:
             flash(server.path, runner=server.runner(log.fileno()))
-        boots = device.boots
         device.advance_until(5000, lambda: device.boots > boots)
         image = into / "flash.bin"
         device.save_flash(image)

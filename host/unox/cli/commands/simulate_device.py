@@ -189,9 +189,9 @@ def chip_server(args: argparse.Namespace) -> Any:
         print(f"unox: flashing the firmware onto the emulated Pico through {server.path}", file=sys.stderr,
               flush=True)
         device.advance(ENUMERATE_MS)
+        boots = device.boots  # before the flash: mpremote's reset lands while its last step is served
         flash(server.path, runner=server.runner(sys.stderr.fileno()))
-        boots = device.boots
-        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # mpremote's reset lands
+        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # at once when it already did
         device.advance_until(BOOT_LIMIT_MS, lambda: device.host_pending() > 0)  # main.py speaks
         device.host_read()  # nobody listened yet: a client starts from a clean line
         device.set_link_faults(**faults)
