@@ -38,12 +38,12 @@ CHIP = getattr(sys.implementation, "_machine", "")  # the build's name: "Raspber
 
 
 def pause_watchdog(machine):
-    # clears ENABLE (bit 30) in the WATCHDOG CTRL register of the chip CHIP names; nothing on another chip.
-    # 0x40000000 is above the small-int range, so it stays a literal here rather than a const().
-    if "RP2350" in CHIP:
-        machine.mem32[0x400D8000] &= ~0x40000000
-    elif "RP2040" in CHIP:
-        machine.mem32[0x40058000] &= ~0x40000000
+    # clears ENABLE (bit 30) in the WATCHDOG CTRL register of the chip CHIP names: 0x400D8000 on the RP2350,
+    # 0x40058000 on the RP2040; nothing on another chip. The numbers are built when called: each is above
+    # MicroPython's small-int range, so as literals they would stay on the heap as four big-int constants.
+    block = 0x400D if "RP2350" in CHIP else 0x4005 if "RP2040" in CHIP else 0
+    if block:
+        machine.mem32[block << 16 | 0x8000] &= ~(1 << 30)
 
 
 try:
