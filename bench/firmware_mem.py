@@ -49,8 +49,8 @@ io = FakeIO()
 gc.collect()
 base = gc.mem_alloc()
 # ---- step ----
-from unoxfw.runner import start, step
-board, app = start(machine, io, 0, None, 1)
+from unoxfw.runner import boot, step
+board, app = boot(machine, io, 0, None, None, 1)
 machine.pin(18).drive(0)  # lid shut
 for t in range(1, 101):
     step(board, app, t * 5)

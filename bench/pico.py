@@ -16,7 +16,8 @@ emulated time (so the figures do not depend on how fast this machine emulates it
 - standalone_us p50/p99: button edge to motor IN1 pin high, no host (presses whose profile draw fires);
 - hosted_ms p50/p99: button edge -> BUTTON frame -> host driver -> FIRE -> motor IN1 pin high (the host runs
   on the chip's clock, so its own CPU time is not in the figure);
-- heap_free: gc.mem_free() after main.py's boot, read on the chip;
+- heap_free: gc.mem_free() after main.py's boot, read on the chip with every module compiled once
+  (unoxsim.pico.heap_after_boot: a soft reboot, then `import main` and its boot with 20 loop steps);
 - frame_us: what one HEARTBEAT frame costs the firmware's link on the chip (crc16, encode, Decoder.feed),
   with the bitwise CRC loop on the same bytes as its baseline (`crc_ratio_to_bitwise`);
 and, as the baseline measured in the same run, hosted_ms p50 on the CPython simulator (`sim://`): the
@@ -50,9 +51,9 @@ def flashed_image(folder: Path, into: Path) -> Path:
     server = ChipPtyServer(device)
     try:
         device.advance(300)
+        boots = device.boots  # before the flash: mpremote's reset lands while its last step is served
         with open(into / "flash.log", "w") as log:
             flash(server.path, runner=server.runner(log.fileno()))
-        boots = device.boots
         device.advance_until(5000, lambda: device.boots > boots)
         image = into / "flash.bin"
         device.save_flash(image)

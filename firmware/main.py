@@ -32,73 +32,62 @@ for _pin in MOTOR_PINS:
 
 WDT = machine.WDT(timeout=5000)  # unoxfw.runner.WDT_MS (a test checks the two agree)
 
-_WDT_ENABLE = 0x40000000  # above the small-int range: not a const()
+import sys  # noqa: E402  (built in: nothing to compile or wait for, after the watchdog as every import)
 
-
-def chip_name():
-    # the build's machine name, as os.uname().machine gives it: "Raspberry Pi Pico2 with RP2350"
-    import sys
-
-    return getattr(sys.implementation, "_machine", "")
-
-
-def wdt_ctrl(name):
-    # the WATCHDOG CTRL register of the chip `name` (a MicroPython machine name), or None if unknown
-    if "RP2350" in name:
-        return 0x400D8000
-    if "RP2040" in name:
-        return 0x40058000
-    return None
-
-
-CHIP = chip_name()
+CHIP = getattr(sys.implementation, "_machine", "")  # the build's name: "Raspberry Pi Pico2 with RP2350"
 
 
 def pause_watchdog(machine):
-    ctrl = wdt_ctrl(CHIP)
-    if ctrl is not None:
-        machine.mem32[ctrl] &= ~_WDT_ENABLE
+    # clears ENABLE (bit 30) in the WATCHDOG CTRL register of the chip CHIP names: 0x400D8000 on the RP2350,
+    # 0x40058000 on the RP2040; nothing on another chip. The numbers are built when called: each is above
+    # MicroPython's small-int range, so as literals they would stay on the heap as four big-int constants.
+    block = 0x400D if "RP2350" in CHIP else 0x4005 if "RP2040" in CHIP else 0
+    if block:
+        machine.mem32[block << 16 | 0x8000] &= ~(1 << 30)
 
 
 try:
     import gc
     import select
-    import sys
     import time
 
     import micropython
 
     _opt = micropython.opt_level()
     # the firmware's modules compiled without line numbers: ~1.3 KB more heap (docs/benchmarks.md, issue 22's
-    # fourth round); a traceback names the function only. The REPL's own level comes back after them (a
-    # Ctrl-C during the imports leaves it at 3 until the next reset: only asserts and line numbers differ).
+    # fourth round); a traceback then shows `line 1` on every frame in them (the function names are right).
+    # The REPL's own level comes back after them whatever happens (finally): a Ctrl-C or a broken module
+    # during the imports leaves the REPL at its own level, not at 3.
     micropython.opt_level(3)
-    from unoxfw.runner import boot, step
-
     try:
-        from unoxfw.fast import read as _read  # native code where the port compiles it (the chip)
-    except (ImportError, SyntaxError):
-        _read = None
-    micropython.opt_level(_opt)
+        from unoxfw.runner import boot, step
+
+        try:
+            from unoxfw.fast import read as _read  # native code where the port compiles it (the chip)
+        except (ImportError, SyntaxError):
+            # UsbIO's input loop where the port has no native code (unoxfw.fast.read is the same, compiled).
+            # Defined only here: on the chip this function is never made, and its code is freed with the
+            # module's after the import.
+            def _read(ipoll, readinto, one, buf):
+                n = 0
+                while n < len(buf):
+                    ready = False
+                    for _ in ipoll(0):
+                        ready = True
+                        break
+                    if not ready:
+                        break
+                    readinto(one)
+                    buf[n] = one[0]
+                    n += 1
+                return n
+    finally:
+        micropython.opt_level(_opt)
 except KeyboardInterrupt:
     pause_watchdog(machine)
     raise
 
-
-def _read_bytes(ipoll, readinto, one, buf):
-    # UsbIO's input loop where the port has no native code (unoxfw.fast.read is the same, compiled)
-    n = 0
-    while n < len(buf):
-        ready = False
-        for _ in ipoll(0):
-            ready = True
-            break
-        if not ready:
-            break
-        readinto(one)
-        buf[n] = one[0]
-        n += 1
-    return n
+keyboard_interrupt = micropython.kbd_intr  # -1 turns Ctrl-C off, 3 turns it back on
 
 
 class UsbIO:
@@ -107,7 +96,7 @@ class UsbIO:
     # poll() and read(1) allocate three objects a byte (docs/benchmarks.md, issue 22's second round).
     def __init__(self):
         self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
+        self.write = sys.stdout.buffer.write  # an attribute, not a method: one function less on the heap
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._buf = bytearray(64)
@@ -115,11 +104,8 @@ class UsbIO:
 
     def read(self):
         buf = self._buf
-        n = (_read or _read_bytes)(self._poll.ipoll, self._in.readinto, self._one, buf)
+        n = _read(self._poll.ipoll, self._in.readinto, self._one, buf)
         return bytes(buf[:n]) if n else b""
-
-    def write(self, data):
-        self._out.write(data)
 
     def wait(self, ms):
         # sleeps up to `ms`, less when a byte comes in (a FIRE is read at once, not at the next tick);
@@ -128,21 +114,9 @@ class UsbIO:
             break
 
 
-def keyboard_interrupt(char):
-    # micropython.kbd_intr(char): -1 turns Ctrl-C off, 3 turns it back on
-    import micropython
-
-    micropython.kbd_intr(char)
-
-
 def scheduler():
     # micropython.schedule where the port has it (the board's fast press); None elsewhere
-    try:
-        import micropython
-
-        return micropython.schedule
-    except (ImportError, AttributeError):
-        return None
+    return getattr(micropython, "schedule", None)
 
 
 def run(machine, clock, io, wdt):
@@ -157,30 +131,28 @@ def run(machine, clock, io, wdt):
             step(board, app, clock.ticks_ms())
             wait(1)
         raise KeyboardInterrupt  # REPL asked for: stop as Ctrl-C stops it
-    except KeyboardInterrupt:
-        keyboard_interrupt(3)
-        if board is not None:
-            board.arm_press(0)  # no press may start the motor from its timer in the REPL
-            board.motor(0)
-            board.tone(0)
-        pause_watchdog(machine)
-    except Exception:
-        stop_outputs(machine, board)
-        raise  # the watchdog stays armed: it resets the board, which boots afresh
-    return board, app
-
-
-def stop_outputs(machine, board):
-    # motor and buzzer off whatever state the board is in (None: it never came up)
-    if board is not None:
+    except (KeyboardInterrupt, Exception) as exc:
+        # Ctrl-C or the REPL asked for: Ctrl-C on again, the motor, the buzzer and the press timer off (no
+        # press may start the motor from its timer in the REPL), the watchdog paused. Any other exception:
+        # motor and buzzer off whatever state the board is in (None: it never came up), their pins low, and
+        # the exception raised again with the watchdog armed: it resets the board, which boots afresh.
+        asked = isinstance(exc, KeyboardInterrupt)
+        if asked:
+            keyboard_interrupt(3)
         try:
-            board.arm_press(0)
-            board.motor(0)
-            board.tone(0)
+            if board is not None:
+                board.arm_press(0)
+                board.motor(0)
+                board.tone(0)
         except Exception:
-            pass
-    for pin in MOTOR_PINS + (BUZZER_PIN,):
-        machine.Pin(pin, machine.Pin.OUT, value=0)
+            if asked:
+                raise
+        if not asked:
+            for pin in MOTOR_PINS + (BUZZER_PIN,):
+                machine.Pin(pin, machine.Pin.OUT, value=0)
+            raise exc
+        pause_watchdog(machine)
+    return board, app
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@
 
 from unoxfw.link import PROTOCOL, Endpoint
 from unoxfw.pins import BATTERY, PINS
-from unoxfw.runner import start, step
+from unoxfw.runner import boot, step
 
 
 def adc_raw(mv):
@@ -48,7 +48,7 @@ class Rig:
         self.io = FakeIO()
         self.now = 0
         # timed=True: the beam's IRQ times its edges on the rig's clock, as main.py's board does on the Pico
-        self.board, self.app = start(machine, self.io, 0, config, seed, self._ticks if timed else None)
+        self.board, self.app = boot(machine, self.io, 0, None, config, seed, self._ticks if timed else None)
         self.cards = cards
         self.fired = 0
         self.feed_ms = feed_ms

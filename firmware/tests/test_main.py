@@ -200,6 +200,62 @@ class TestFirstStatementsAndAnyException(unittest.TestCase):
         self.assertEqual(machine.mem32[_WDT_CTRL] & _ENABLE, _ENABLE)
 
 
+class NoBoot:
+    # stands in for unoxfw.runner in sys.modules: `from unoxfw.runner import boot, step` fails on it
+    pass
+
+
+class TestImportsAtOptLevel3(unittest.TestCase):
+    # Review of issue 22: main.py compiles the firmware at opt_level 3 and must give the REPL its own level
+    # back whatever ends the imports; an ImportError (not only Ctrl-C) left it at 3.
+    def setUp(self):
+        machine.reset_all()
+        machine.mem32[_WDT_CTRL] = _ENABLE | 5000
+
+    def test_a_broken_import_gives_the_repl_its_own_opt_level_back(self):
+        import sys
+
+        import micropython
+
+        load_main()  # unoxfw.runner imported for real first
+        runner = sys.modules["unoxfw.runner"]
+        level = micropython.opt_level()
+        micropython.opt_level(1)
+        sys.modules["unoxfw.runner"] = NoBoot
+        try:
+            with self.assertRaises(ImportError):
+                load_main()
+            self.assertEqual(micropython.opt_level(), 1)
+        finally:
+            sys.modules["unoxfw.runner"] = runner
+            micropython.opt_level(level)
+
+    def test_the_imports_run_at_opt_level_3_and_the_level_comes_back(self):
+        import sys
+
+        import micropython
+
+        seen = []
+
+        class Spy:
+            # `boot` read by main.py's import: the level it was imported at
+            def __getattr__(self, name):
+                seen.append((name, micropython.opt_level()))
+                return getattr(runner, name)
+
+        load_main()
+        runner = sys.modules["unoxfw.runner"]
+        level = micropython.opt_level()
+        sys.modules["unoxfw.runner"] = Spy()
+        try:
+            scope = load_main()
+        finally:
+            sys.modules["unoxfw.runner"] = runner
+        self.assertEqual(seen, [("boot", 3), ("step", 3)])
+        self.assertEqual(micropython.opt_level(), level)
+        self.assertIs(scope["boot"], runner.boot)
+
+
 class TestWatchdogByChip(unittest.TestCase):
     # Issue 17 finding 9: on a Pico 2 (RP2350) the RP2040's register is another block; the pause must
     # clear ENABLE in the chip's own WATCHDOG CTRL and write nothing anywhere else.
@@ -210,10 +266,13 @@ class TestWatchdogByChip(unittest.TestCase):
         self.main = load_main()
 
     def test_the_register_is_chosen_by_the_chip_name(self):
-        wdt_ctrl = self.main["wdt_ctrl"]
-        self.assertEqual(wdt_ctrl(PICO), _WDT_CTRL)
-        self.assertEqual(wdt_ctrl(PICO2), _WDT_CTRL_2350)
-        self.assertIsNone(wdt_ctrl("JS with Emscripten"))
+        pause = self.main["pause_watchdog"]
+        for chip, cleared, kept in ((PICO, _WDT_CTRL, _WDT_CTRL_2350), (PICO2, _WDT_CTRL_2350, _WDT_CTRL)):
+            machine.mem32[_WDT_CTRL] = machine.mem32[_WDT_CTRL_2350] = _ENABLE | 5000
+            self.main["CHIP"] = chip
+            pause(machine)
+            self.assertEqual(machine.mem32[cleared], 5000, chip)  # ENABLE cleared, the timeout kept
+            self.assertEqual(machine.mem32[kept], _ENABLE | 5000, chip)
         self.assertIsInstance(self.main["CHIP"], str)  # read from this interpreter at load
 
     def test_ctrl_c_on_a_pico_2_pauses_the_rp2350_watchdog_and_leaves_0x40058000_alone(self):

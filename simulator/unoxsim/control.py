@@ -40,6 +40,9 @@ def hopper_count(device: VirtualDevice) -> dict[str, int]:
     count = {"ejected": model.ejected, "in_slot": model.past_beam(), "hopper": model.hopper,
              "in_path": model.in_path(), "loaded": model.loaded, "boots": device.boots,
              "now_ms": device.now_ms()}
+    resets = getattr(device, "resets", None)  # an emulated chip's: (ms, reason) of each reset
+    if resets:
+        count["booted_ms"] = int(resets[-1][0])  # when it last came out of reset
     app = getattr(device, "app", None)
     if app is not None:
         count.update(counted=app.counted, presses=app.presses_taken, firing=int(app.feeder.busy()),

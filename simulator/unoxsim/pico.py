@@ -477,16 +477,32 @@ def chip_port(device: PicoDevice, timeout: float = 0.5) -> Any:
 HEAP_AFTER_BOOT = """
 import gc, time, machine
 import main
-board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT, ticks=time.ticks_ms)
+board, app = main.boot(machine, main.UsbIO(), time.ticks_ms(), main.WDT, ticks=time.ticks_ms,
+                       schedule=main.scheduler())
 for _ in range(20):
     main.step(board, app, time.ticks_ms())
 main.pause_watchdog(machine)
 gc.collect()
 print(gc.mem_free())
 """
+SOFT_REBOOT = b"soft reboot\r\n"
 
 
-def heap_after_boot(device: PicoDevice) -> int:
-    """`gc.mem_free()` with main.py's own boot run in the REPL (after the hand-over), so the firmware's
-    objects stay alive while measured: the figure bench/pico.py reports and tests/pico bounds."""
-    return int(repl_exec(device, HEAP_AFTER_BOOT).split()[-1])
+def heap_after_boot(device: PicoDevice, limit_ms: int = 20_000) -> int:
+    """`gc.mem_free()` after main.py's own boot, with every module compiled once: the figure bench/pico.py
+    reports and tests/pico bounds. main.py hands the REPL over, then a soft reboot from the raw REPL (as
+    mpremote's) clears the heap without running main.py (MicroPython runs it only from the friendly REPL);
+    then `import main` compiles it once (its loop runs only as `__main__`) and its boot, with 20 loop steps,
+    leaves the firmware's objects alive while measured. A figure taken over the running main.py instead
+    counts main.py twice (its first compile stays referenced by the interrupted loop)."""
+    hand_over(device, limit_ms)
+    seen = bytearray()
+    device.host_write(b"\r\x01")
+    if not device.advance_until(limit_ms, lambda: _collect(device, seen) and RAW_PROMPT in seen):
+        raise ReplError(f"no raw REPL within {limit_ms} ms; got {bytes(seen[-200:])!r}")
+    del seen[:]
+    device.host_write(b"\x04")  # Ctrl-D on an empty raw REPL line: a soft reboot back into the raw REPL
+    if not device.advance_until(limit_ms, lambda: _collect(device, seen) and SOFT_REBOOT in seen
+                                and RAW_PROMPT in seen[seen.index(SOFT_REBOOT):]):
+        raise ReplError(f"no soft reboot within {limit_ms} ms; got {bytes(seen[-200:])!r}")
+    return int(repl_exec(device, HEAP_AFTER_BOOT, stop_firmware=False, limit_ms=limit_ms).split()[-1])

@@ -1,11 +1,11 @@
 """Sessions across restarts: a rebooted firmware ignores the old session until the host says HELLO again."""
 
-from unoxfw.runner import start
+from unoxfw.runner import boot
 
 
 def reboot_firmware(rig, fake_machine, seed):
     """The board resets (watchdog, power): a new firmware instance on the same wire, nothing remembered."""
-    rig.board, rig.app = start(fake_machine, rig.io, rig.now, None, seed)
+    rig.board, rig.app = boot(fake_machine, rig.io, rig.now, None, None, seed)
     rig.set_lid(False)
 
 

@@ -31,6 +31,20 @@ def test_flash_copies_the_package_and_main_with_mpremote(tmp_path):
     assert "os.mkdir(d)" in ran[0][-1]  # /lib and /lib/unoxfw exist before the copy
 
 
+def test_flash_says_how_many_files_it_copies_and_copies_that_many(tmp_path, capsys):
+    # review of issue 22: it said "copying 14 files" and copied 13 (`:/main.py`, the destination, counted)
+    port = tmp_path / "ttyACM7"
+    port.touch()
+    ran: list[list[str]] = []
+    firmware.flash(str(port), runner=lambda cmd: ran.append(list(cmd)) or 0)
+    sources = [arg for cmd in ran[2:] for arg in cmd[7:] if not arg.startswith(":") and arg != "+"
+               and arg != "reset"]
+    assert all(Path(arg).is_file() for arg in sources)
+    modules = {p.name for p in (ROOT / "firmware" / "unoxfw").glob("*.py")} - {"main.py"}
+    assert len(sources) == len(modules) + 1  # the package's modules and main.py, each once
+    assert f"then copying {len(sources)} files\n" in capsys.readouterr().err
+
+
 def test_a_missing_port_is_a_clear_error_and_nothing_runs():
     ran = []
     with pytest.raises(CommandError, match="port /dev/ttyUNOX-gone not found.*--port"):

@@ -6,8 +6,9 @@ checkout, that folder is used. Without them every test here skips with one line 
 
 One flash per session: `unox firmware flash --port PTY` (the CLI, as a user runs it) onto a freshly booted
 chip; its flash image is then the start of every other test's chip, so each test boots the same firmware
-without paying for a flash again; the image it held when the flash began main.py is what a flash killed
-there leaves (test_pico_deploy). Soak sizes come from environment variables (docs/reliability.md).
+without paying for a flash again; the image it held while the flash was writing main.py (two of its
+chunks written) is what a flash killed there leaves (test_pico_deploy). Soak sizes come from environment
+variables (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -72,15 +73,15 @@ def serve_command(server, argv: list[str]) -> tuple[int, str]:
         return code, out.read().decode(errors="replace")
 
 
-def serve_command_pausing(server, argv: list[str], marker: bytes,
-                          at_marker: Callable[[bool], None]) -> tuple[int, str]:
-    """`serve_command`, with the chip held still once when `marker` first shows in the command's output:
-    `at_marker(still_running)` runs there (the chip's flash saved mid-flash), then the command goes on."""
+def serve_command_pausing(server, argv: list[str], pause: Callable[[], bool],
+                          at_pause: Callable[[bool], None]) -> tuple[int, str]:
+    """`serve_command`, with the chip held still once when `pause()` first holds: `at_pause(still_running)`
+    runs there (the chip's flash saved mid-flash), then the command goes on."""
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
         try:
-            server.serve(stop=lambda: proc.poll() is not None or marker in os.pread(out.fileno(), 1 << 16, 0))
-            at_marker(proc.poll() is None)
+            server.serve(stop=lambda: proc.poll() is not None or pause())
+            at_pause(proc.poll() is None)
             server.serve(stop=lambda: proc.poll() is not None)
         finally:
             if proc.poll() is None:
@@ -88,6 +89,17 @@ def serve_command_pausing(server, argv: list[str], marker: bytes,
                 proc.wait()
         out.seek(0)
         return proc.returncode, out.read().decode(errors="replace")
+
+
+MAIN_OPEN = b"open('/main.py','wb')"  # mpremote's `fs cp` of main.py: the file opened, then w(b'...') chunks
+CHUNKS_BEFORE_CUT = 2  # main.py's chunks the chip has written when the flash is cut (each of 256 bytes)
+
+
+def main_py_chunks(sent: bytes | bytearray) -> int:
+    """How many chunks of main.py the chip has written, from the bytes the host sent it: a chunk's `w(...)`
+    is sent only once the one before it ran, so the count of those sent less one ran (0 before the open)."""
+    at = sent.find(MAIN_OPEN)
+    return 0 if at < 0 else max(0, sent.count(b"w(b", at) - 1)
 
 
 def wait_booted(device, limit_ms: int = BOOT_LIMIT_MS) -> None:
@@ -103,14 +115,16 @@ def wait_rebooted(device, before: int, limit_ms: int = BOOT_LIMIT_MS) -> None:
 
 
 class Deploy:
-    """What the session's one flash did: the CLI's answers, the flash image it left, and the image the chip
-    held when the flash began writing main.py (`mid_main_py`; `mid_running`: the flash was still running
-    then), which is what a power cut or a killed flash at that moment leaves."""
+    """What the session's one flash did: the CLI's answers, the files it left on the chip ({path: sha256}),
+    the flash image it left, and the image the chip held while the flash was writing main.py
+    (`mid_main_py`: `mid_chunks` chunks of main.py written; `mid_running`: the flash was still running then),
+    which is what a power cut or a killed flash at that moment leaves."""
 
-    def __init__(self, flash: tuple[int, str], version: tuple[int, str], image: Path, emulated_ms: int,
-                 mid_main_py: Path | None, mid_running: bool):
-        self.flash, self.version, self.image, self.emulated_ms = flash, version, image, emulated_ms
-        self.mid_main_py, self.mid_running = mid_main_py, mid_running
+    def __init__(self, flash: tuple[int, str], version: tuple[int, str], files: dict[str, str], image: Path,
+                 emulated_ms: int, mid_main_py: Path | None, mid_running: bool, mid_chunks: int):
+        self.flash, self.version, self.files, self.image = flash, version, files, image
+        self.emulated_ms, self.mid_main_py, self.mid_running, self.mid_chunks = (emulated_ms, mid_main_py,
+                                                                                 mid_running, mid_chunks)
 
 
 @pytest.fixture(scope="session")
@@ -121,20 +135,29 @@ def deploy(pico_folder, tmp_path_factory) -> Deploy:
     from unoxsim.pico_pty import ChipPtyServer
 
     folder = tmp_path_factory.mktemp("pico")
-    mid: dict[str, object] = {"image": None, "running": False}
+    mid: dict[str, object] = {"image": None, "running": False, "chunks": 0}
+    sent = bytearray()  # every byte the host sent the chip: where mpremote is in its copy of main.py
 
     def save_mid(running: bool) -> None:
         mid["image"], mid["running"] = folder / "mid-main-py.bin", running
+        mid["chunks"] = main_py_chunks(sent)
         device.save_flash(mid["image"])
 
     device = PicoDevice(folder=pico_folder)
+    to_chip = device.host_write
+
+    def host_write(data: bytes) -> None:
+        sent.extend(data)
+        to_chip(data)
+
+    device.host_write = host_write  # type: ignore[method-assign]
     server = ChipPtyServer(device)
     try:
         server.publish_clock(str(emulated_clock_path(server.path)))
         device.advance(300)  # USB enumerates in 14 emulated ms; the REPL is up well within this
         start, boots = device.now_ms(), device.boots
         flashed = serve_command_pausing(server, [*UNOX, "firmware", "flash", "--port", server.path],
-                                        b":/main.py", save_mid)
+                                        lambda: main_py_chunks(sent) >= CHUNKS_BEFORE_CUT, save_mid)
         wait_rebooted(device, boots)  # mpremote's `reset`
         wait_booted(device)
         emulated = device.now_ms() - start
@@ -145,7 +168,8 @@ def deploy(pico_folder, tmp_path_factory) -> Deploy:
         server.close()
         device.close()
     image = lockstep_image(pico_folder, tmp_path_factory, flashed_files)
-    return Deploy(flashed, version, image, emulated, mid["image"], bool(mid["running"]))  # type: ignore[arg-type]
+    return Deploy(flashed, version, flashed_files, image, emulated, mid["image"],  # type: ignore[arg-type]
+                  bool(mid["running"]), int(mid["chunks"]))  # type: ignore[call-overload]
 
 
 def lockstep_image(pico_folder: Path, tmp_path_factory, flashed_files: dict[str, str]) -> Path:

@@ -3,7 +3,9 @@ a flash killed halfway leaves a chip that boots with the motor off, and flashing
 
 from __future__ import annotations
 
-from tests.pico.conftest import UNOX, serve_command, wait_booted, wait_rebooted
+import re
+
+from tests.pico.conftest import CHUNKS_BEFORE_CUT, UNOX, serve_command, wait_booted, wait_rebooted
 
 
 def test_flash_then_version_on_a_freshly_booted_emulated_pico(deploy):
@@ -15,16 +17,29 @@ def test_flash_then_version_on_a_freshly_booted_emulated_pico(deploy):
     assert out.startswith("unoxfw 0.1.0 on serial:/dev/pts/"), out
 
 
+def test_the_flash_says_how_many_files_it_copies_and_the_chip_has_that_many_after(deploy):
+    # review of issue 22: it said "copying 14 files" and put 13 on the chip
+    code, out = deploy.flash
+    assert code == 0, out
+    told = re.search(r"then copying (\d+) files", out)
+    assert told, out
+    assert int(told.group(1)) == len(deploy.files) and "/main.py" in deploy.files, deploy.files
+
+
 def test_a_flash_killed_while_main_py_is_written_boots_motor_off_and_flashing_again_mends_it(
         deploy, pico_folder):
-    # The chip's flash as the session's flash (onto a fresh chip) left it the moment it began copying main.py,
-    # the flash still running: a flash killed there, then the power cycled, leaves exactly this flash (the
-    # chip runs no further between the two), so the chip powers up from it here instead of flashing again.
+    # The chip's flash as the session's flash (onto a fresh chip) left it while mpremote was writing main.py
+    # (two chunks of it written), the flash still running: a flash killed there, then the power cycled,
+    # leaves exactly this flash (the chip runs no further between the two), so the chip powers up from it
+    # here instead of flashing again. Every unoxfw file is whole on it before main.py's first byte: the
+    # package goes first, so a cut anywhere in the copies leaves no main.py that imports a missing module.
     from unox.launcher.clock import emulated_clock_path
-    from unoxsim.pico import PicoDevice
+    from unoxsim.pico import RAW_PROMPT, PicoDevice, files_on_chip
     from unoxsim.pico_pty import ChipPtyServer
 
-    assert deploy.mid_main_py is not None and deploy.mid_running, "the flash never began main.py"
+    assert deploy.mid_main_py is not None and deploy.mid_running, "the flash never wrote main.py"
+    assert deploy.mid_chunks >= CHUNKS_BEFORE_CUT, deploy.mid_chunks  # part of main.py was written, not all
+    assert deploy.mid_chunks * 256 < len(deploy_main_py())
     device = PicoDevice(folder=pico_folder, image=deploy.mid_main_py)
     server = ChipPtyServer(device)
     try:
@@ -34,6 +49,16 @@ def test_a_flash_killed_while_main_py_is_written_boots_motor_off_and_flashing_ag
             assert all(duty == 0 for _, duty in device.wire(pad).history), pad
         assert device.model.ejected == 0 and device.model.hopper == 83
         assert device.boot_info["armed"] is None, device.boot_info  # no main.py of ours ran: none armed
+        seen = bytearray()
+        device.host_write(b"\r\x01")  # MicroPython's own REPL is up: what is on the flash?
+        assert device.advance_until(2000, lambda: seen.extend(device.host_read()) or RAW_PROMPT in seen), seen
+        left = files_on_chip(device, stop_firmware=False)
+        package = {path: digest for path, digest in deploy.files.items() if path.startswith("/lib/unoxfw/")}
+        assert package and {path: left.get(path) for path in package} == package  # every module whole
+        assert left.get("/main.py") != deploy.files["/main.py"]  # main.py not (whole) there
+        device.host_write(b"\x02")  # back to the friendly REPL, where mpremote finds it
+        device.advance(100)
+        device.host_read()
         boots = device.boots
         flashed = serve_command(server, [*UNOX, "firmware", "flash", "--port", server.path])
         assert flashed[0] == 0, flashed[1]
@@ -45,6 +70,12 @@ def test_a_flash_killed_while_main_py_is_written_boots_motor_off_and_flashing_ag
     finally:
         server.close()
         device.close()
+
+
+def deploy_main_py() -> bytes:
+    from unox.cli.commands.firmware import firmware_source
+
+    return firmware_source()[1].read_bytes()
 
 
 def test_flashing_over_a_running_firmware_mid_fire_stops_the_motor_and_takes_the_repl_by_the_protocol(

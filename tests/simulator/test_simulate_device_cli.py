@@ -96,8 +96,25 @@ def test_every_sim_url_parameter_is_an_option_and_reaches_the_device():
     for name, (kwarg, kind, _low, high, _) in PARAMETERS.items():
         high = SEED_MAX if name == "seed" else high  # the seeds every unox command takes
         value = "open" if kind is str else str(kind(high))
-        args = build_parser().parse_args(["simulate-device", "--pty", f"--{name}", value])
+        option = f"--{name.replace('_', '-')}"  # options are spelled with hyphens, as every unox option
+        args = build_parser().parse_args(["simulate-device", "--pty", option, value])
         assert device_kwargs(args)[kwarg] == (value if kind is str else kind(high))
+
+
+def test_idle_step_is_spelled_with_a_hyphen_and_the_old_underscore_still_works_unlisted(capsys):
+    from unox.cli.commands.simulate_device import device_kwargs
+    from unox.cli.main import build_parser
+
+    for spelling in ("--idle-step", "--idle_step"):
+        args = build_parser().parse_args(["simulate-device", "--pty", spelling, "7"])
+        assert device_kwargs(args)["idle_step"] == 7, spelling
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["simulate-device", "--help"])
+    shown = capsys.readouterr().out
+    assert "--idle-step IDLE_STEP" in shown and "--idle_step" not in shown
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["simulate-device", "--pty", "--idle-step", "0"])
+    assert "--idle-step" in capsys.readouterr().err  # the range error names the option as it is spelled
 
 
 def _unox(*args: str) -> subprocess.CompletedProcess:

@@ -169,7 +169,9 @@ def flash(port: str | None, *, runner: Runner | None = None, dry_run: bool = Fal
     firmware_source(firmware_dir)  # a missing or broken copy is refused before any port is looked at
     port = check_port(port) if port else find_pico()
     commands = flash_commands(port, firmware_dir)
-    files = sum(1 for command in commands for word in command if word.endswith(".py"))
+    # the files the copies put on the chip: each source once (a destination such as `:/main.py` is not one)
+    files = sum(1 for command in commands[2:] for word in command
+                if word.endswith(".py") and not word.startswith(":"))
     for step, command in enumerate(commands):
         if dry_run:
             print(shlex.join(command))

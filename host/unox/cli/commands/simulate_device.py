@@ -74,7 +74,9 @@ def register(subparsers: Any) -> None:
                         "on CPython: the firmware is flashed onto it first, as `unox firmware flash` does "
                         "(needs UNOX_PICO_DIR: docs/pico.md)")
     for name, kind, text in _options():
-        parser.add_argument(f"--{name}", type=kind, help=text)
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, help=text)
+        if "_" in name:  # the spelling of earlier releases (--idle_step) still works, unlisted
+            parser.add_argument(f"--{name}", dest=name, type=kind, help=argparse.SUPPRESS)
     parser.set_defaults(func=handler)
 
 
@@ -187,9 +189,9 @@ def chip_server(args: argparse.Namespace) -> Any:
         print(f"unox: flashing the firmware onto the emulated Pico through {server.path}", file=sys.stderr,
               flush=True)
         device.advance(ENUMERATE_MS)
+        boots = device.boots  # before the flash: mpremote's reset lands while its last step is served
         flash(server.path, runner=server.runner(sys.stderr.fileno()))
-        boots = device.boots
-        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # mpremote's reset lands
+        device.advance_until(BOOT_LIMIT_MS, lambda: device.boots > boots)  # at once when it already did
         device.advance_until(BOOT_LIMIT_MS, lambda: device.host_pending() > 0)  # main.py speaks
         device.host_read()  # nobody listened yet: a client starts from a clean line
         device.set_link_faults(**faults)
