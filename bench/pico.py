@@ -146,7 +146,8 @@ def heap_free(folder: Path, image: Path) -> int:
 
 FRAME_COSTS = """
 import time
-from unoxfw.link import Decoder, _crc16_bits, crc16, encode
+from unoxfw.decode import _crc16_bits
+from unoxfw.link import Decoder, crc16, encode
 frame = encode(0, "HEARTBEAT", ("1A2B", "3C4D", "host"))
 body = frame[:-6]
 crc16(body)  # the table is made on the first frame

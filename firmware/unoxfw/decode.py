@@ -6,15 +6,31 @@
 # 22's fourth and fifth rounds).
 #   encode(seq, kind, args=()) -> bytes: unoxfw.link.encode
 #   feed(decoder, data) -> sequence of (seq, kind, args): Decoder.feed, the decoder's state in its fields
+#   _crc16_bits(data, crc=0xFFFF) -> int: the CRC one bit at a time (builds the table; the reference)
 #   _crc16_lookup(data, crc=0xFFFF) -> int: the CRC by a 256-entry table (unoxfw.link.crc16 without
 #       binascii.crc_hqx or unoxfw.fast)
 
 from array import array
 
-from unoxfw.link import _crc16_bits, _is_hex, crc16
+from unoxfw.link import _is_hex, crc16
 
 _KIND_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _crc_table = None  # the CRC of each byte value from 0, 512 bytes: made on the first frame
+
+
+def _crc16_bits(data, crc=0xFFFF):
+    # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor, one bit at a time.
+    # Only builds the table below and is the reference of the tests and the benchmark (here, not in
+    # unoxfw.link, so the chip does not compile it at boot): on the chip it costs about 10 ms for a 41-byte
+    # frame.
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
 
 
 def _table():

@@ -6,7 +6,8 @@
 #   crc16(data, crc=0xFFFF) -> int CRC-16/CCITT-FALSE (check value 0x29B1 on b"123456789");
 #                                  binascii.crc_hqx where it exists (CPython), on the chip unoxfw.fast's
 #                                  assembler, else a table lookup per byte (unoxfw.decode)
-#   ticks_diff(now, then) -> int   like time.ticks_diff on a 2**30 tick ring; works on plain ints too
+#   ticks_diff(now, then) -> int   time.ticks_diff on a 2**30 tick ring (on the chip that very function);
+#                                  works on plain ints too
 #   encode(seq, kind, args=()) -> bytes   one frame "SS KIND a1 a2 CCCC\n"; ValueError on bad input
 #                                  (unoxfw.decode's; on the chip unoxfw.fast's, a bytearray)
 #   Decoder(size=160): feed(data) -> sequence of (seq, kind, args); never raises on garbage;
@@ -55,24 +56,10 @@ _SEQ_SPAN = const(255)
 _REPLY_CACHE = const(4)
 _HEX = "0123456789ABCDEF"
 _EMPTY = ()
-# the codec's portable parts that the chip does not run (encode, Decoder.feed, their checks, the CRC table)
-# are in unoxfw.decode: bound at the end of this module where they run (CPython, WebAssembly), imported on
-# the chip only when asked (tests/pico compares them with unoxfw.fast), so the chip does not compile them at
-# boot (docs/benchmarks.md, issue 22's fourth and fifth rounds).
-
-
-def _crc16_bits(data, crc=0xFFFF):
-    # CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor, one bit at a time.
-    # Only builds the table (unoxfw.decode) and is the benchmark's reference: on the chip it costs about
-    # 10 ms for a 41-byte frame.
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            if crc & 0x8000:
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
-            else:
-                crc = (crc << 1) & 0xFFFF
-    return crc
+# the codec's portable parts that the chip does not run (encode, Decoder.feed, their checks, the bitwise CRC
+# and its table) are in unoxfw.decode: bound at the end of this module where they run (CPython,
+# WebAssembly), imported on the chip only when asked (tests/pico compares them with unoxfw.fast), so the chip
+# does not compile them at boot (docs/benchmarks.md, issue 22's fourth and fifth rounds).
 
 
 def crc16(data, crc=0xFFFF):
@@ -85,8 +72,14 @@ def crc16(data, crc=0xFFFF):
     return _crc16_lookup(data, crc)
 
 
-def ticks_diff(now, then):
-    return ((now - then + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+if _fast is not None:
+    # the chip: time.ticks_diff is this same sum in C on the rp2 port's 2**30 tick ring, so no code is
+    # compiled for it (tests/pico compares the two, negative and wrapping values too)
+    from time import ticks_diff
+else:
+
+    def ticks_diff(now, then):
+        return ((now - then + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
 
 
 # The checks strip or scan in C, not a Python step per character (docs/pico.md): a text made only of
@@ -106,24 +99,17 @@ class Decoder:
         self.errors = 0
         self.frames = 0
 
-    def _feed(self, data):
-        # the portable feed (unoxfw.decode): Decoder.feed where unoxfw.fast does not replace it
-        from unoxfw.decode import feed
-
-        return feed(self, data)
-
 
 if _fast is not None:
-    # the chip: the same framing in assembler and native code (unoxfw.fast); the portable code stays
-    # reachable as unoxfw.decode.encode (which says why unoxfw.fast refuses a frame) and Decoder._feed
+    # the chip: the same framing in assembler and bytecode (unoxfw.fast); the portable code stays
+    # reachable as unoxfw.decode.encode (which says why unoxfw.fast refuses a frame) and unoxfw.decode.feed
     # (tests/pico compares them)
     encode = _fast.encode
     Decoder.feed = _fast.feed
 else:  # CPython and WebAssembly: the portable codec, bound once (every name it takes from here is defined)
-    from unoxfw.decode import _crc16_lookup, encode
-    from unoxfw.decode import feed as _portable_feed
+    from unoxfw.decode import _crc16_lookup, encode, feed
 
-    Decoder.feed = _portable_feed
+    Decoder.feed = feed  # (a name the chip has interned already: a new one would cost it ~20 B of heap)
 
 
 class Endpoint:

@@ -11,13 +11,13 @@ import binascii
 
 from hypothesis import given
 from hypothesis import strategies as st
-from unoxfw import link
+from unoxfw import decode, link
 
 CHECK = b"123456789"  # the catalogue's check input; CRC-16/CCITT-FALSE gives 0x29B1
 
 
 def test_the_bitwise_loop_that_makes_the_table_gives_the_check_value():
-    assert link._crc16_bits(CHECK) == 0x29B1
+    assert decode._crc16_bits(CHECK) == 0x29B1
 
 
 def test_the_table_lookup_gives_the_check_value():
@@ -42,7 +42,7 @@ def test_without_crc_hqx_the_public_crc16_runs_the_lookup(monkeypatch):
 def test_the_lookup_and_the_loop_match_binascii_crc_hqx_from_any_start(data, start):
     # crc_hqx with init 0xFFFF is CRC-16/CCITT-FALSE: an independent implementation
     assert link._crc16_lookup(data, start) == binascii.crc_hqx(data, start)
-    assert link._crc16_bits(data, start) == binascii.crc_hqx(data, start)
+    assert decode._crc16_bits(data, start) == binascii.crc_hqx(data, start)
 
 
 @given(st.binary(max_size=100), st.binary(max_size=100))

@@ -45,15 +45,30 @@ def test_a_port_where_no_firmware_of_ours_speaks_is_left_to_mpremote():
     assert written == b""  # no HELLO typed into a REPL: mpremote finds it as it was
 
 
+def repl_answered_by(answer):
+    """App._on_frame of a firmware that answers the frame REPL with `answer` (an older one), every other frame
+    as ours does."""
+    from unoxfw import app
+
+    ours = app.App._on_frame
+
+    def on_frame(self, seq, kind, args, now_ms):
+        if kind == "REPL":
+            return answer(self, seq, now_ms)
+        return ours(self, seq, kind, args, now_ms)
+
+    return on_frame
+
+
 def test_a_firmware_without_the_frame_is_left_to_mpremote_and_ctrl_c(monkeypatch):
     from unoxfw import app
 
     link, device = sim_link()
 
     def refuse(self, seq, now_ms):
-        self._refuse(seq, "REPL", "unknown_kind", "see_docs/protocol.md", now_ms)
+        self.link.send("ERR", ("REPL", "unknown_kind", "see_docs/protocol.md"), now_ms, seq)
 
-    monkeypatch.setattr(app.App, "_on_repl", refuse)  # as protocol 2 before the frame answered it
+    monkeypatch.setattr(app.App, "_on_frame", repl_answered_by(refuse))  # as protocol 2 before the frame
     assert hand_over(link) == OLD
     assert not device.app.handover
 
@@ -62,7 +77,7 @@ def test_a_firmware_that_answers_hello_but_not_repl_is_an_error_with_the_recover
     from unoxfw import app
 
     link, device = sim_link()
-    monkeypatch.setattr(app.App, "_on_repl", lambda self, seq, now_ms: None)
+    monkeypatch.setattr(app.App, "_on_frame", repl_answered_by(lambda self, seq, now_ms: None))
     with pytest.raises(LauncherError, match="did not hand over its REPL.*BOOTSEL"):
         hand_over(link)
 

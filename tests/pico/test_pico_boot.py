@@ -34,8 +34,10 @@ def test_heap_free_after_boot_is_read_on_the_chip_with_gc_mem_free_with_main_py_
     device = pico()
     heap = heap_after_boot(device)
     assert 100_000 < heap < 240_000  # the RP2040's 264 KB SRAM less MicroPython's own: a real figure
-    # issue 22, fifth round, by this method: c3b91a5 left 197,328 B, a7311e5 (before issue 22) about 209,600 B
-    assert heap >= 193_000
+    # issue 22's goal, "heap after boot not worse than before": the firmware before issue 22 (a7311e5) left
+    # 209,664 B free by this measure (its files on a chip, a soft reboot, then its main.py imported and
+    # booted), c3b91a5 197,328 B; the fifth round gave the 12 KB back (docs/benchmarks.md)
+    assert heap >= 209_664
     assert device.boots == 1  # a soft reboot, not a reset: the chip's boot count is unchanged
 
 
@@ -49,13 +51,13 @@ def test_the_chip_keeps_no_portable_decoder_and_no_line_numbers_after_boot(pico)
         "from unoxfw import link\n"
         "print('unoxfw.fast' in sys.modules, 'unoxfw.decode' in sys.modules, micropython.opt_level())\n"
         "try:\n"
-        "    link.ticks_diff(None, 0)\n"
+        "    link.crc16(None)\n"
         "except TypeError as e:\n"
         "    sys.print_exception(e)\n"
     )
     out = repl_exec(device, probe)
     assert out.split("\n")[0].split() == ["True", "False", "0"], out
     source = (Path(__file__).resolve().parents[2] / "firmware" / "unoxfw" / "link.py").read_text().split("\n")
-    real = 1 + next(i for i, text in enumerate(source) if text.strip().startswith("return ((now - then"))
+    real = 1 + next(i for i, text in enumerate(source) if text.strip().startswith("return _fast.crc("))
     frame = [line for line in out.split("\n") if "link.py" in line]
     assert frame and f"line {real}," not in frame[0], out  # compiled without line numbers: not the real one

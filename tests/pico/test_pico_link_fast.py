@@ -13,6 +13,7 @@ from unoxfw import link
 from unoxfw.link import Decoder
 random.seed(22)
 from unoxfw.decode import encode as reference
+from unoxfw.decode import feed as portable_feed
 assert link._fast is not None and link.encode is link._fast.encode, "no fast path on the chip"
 KINDS = ("HEARTBEAT", "FIRE", "BUTTON", "ACK", "X", "Q_Q", "bad", "TOO_LONG_KIND_", "")
 ARGS = ("1", "42", "ABCD", "a=b", "", "two words", "x" * 40, "~!", 7, 1234567)
@@ -51,7 +52,7 @@ while at < len(stream):
     step = 1 + random.getrandbits(6)
     chunk = bytes(stream[at:at + step])
     got_a += list(a.feed(chunk))
-    got_b += list(b._feed(chunk))
+    got_b += list(portable_feed(b, chunk))
     at += step
 assert got_a == got_b, "feed differs"
 assert (a.frames, a.errors) == (b.frames, b.errors), (a.frames, a.errors, b.frames, b.errors)
@@ -71,7 +72,9 @@ EDGES = """
 from unoxfw import link
 from unoxfw.link import Decoder
 fast = link._fast
+from unoxfw.decode import _crc16_bits
 from unoxfw.decode import encode as portable
+from unoxfw.decode import feed as portable_feed
 assert fast is not None and link.encode is fast.encode, "no fast path on the chip"
 def outcome(fn, seq, kind, args):
     try:
@@ -82,12 +85,21 @@ def outcome(fn, seq, kind, args):
 crcs = 0
 for i in range(256):
     one = bytes((i,))
-    assert fast.crc(one, 1, 0xFFFF) == link._crc16_bits(one), i
+    assert fast.crc(one, 1, 0xFFFF) == _crc16_bits(one), i
     data = bytes((i + k * 7) & 255 for k in range(i % 41))
-    assert fast.crc(data, len(data), i * 257) == link._crc16_bits(data, i * 257), (i, data)
-    assert link.crc16(bytearray(data)) == link._crc16_bits(data)
-    assert link.crc16(data, i) == link._crc16_bits(data, i)
+    assert fast.crc(data, len(data), i * 257) == _crc16_bits(data, i * 257), (i, data)
+    assert link.crc16(bytearray(data)) == _crc16_bits(data)
+    assert link.crc16(data, i) == _crc16_bits(data, i)
     crcs += 2
+# ticks_diff is the chip's own time.ticks_diff (issue 22, fifth round): the same sum as the portable one on
+# its 2**30 ring, for negative (the firmware's -1 marks), wrapping and far-apart values
+import time
+assert link.ticks_diff is time.ticks_diff
+marks = (0, 1, -1, 5, 150, 250, (1 << 29) - 1, 1 << 29, (1 << 30) - 2, (1 << 30) - 1, -(1 << 29))
+for now in marks:
+    for then in marks:
+        want = ((now - then + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)
+        assert link.ticks_diff(now, then) == want, (now, then)
 # encode: every byte value as a kind and as an argument (128..255 as non-ASCII characters), every kind and
 # argument length around the limits, seq around its range
 cases = []
@@ -137,7 +149,7 @@ def lines():
     for body in (b"01 ABCDEFGHIJKLM 1", b"01 ABCDEFGHIJKL 1", b"01 fire 1", b"0a FIRE", b"01 FI-E 1",
                  b"01 FIRE  1", b"01 FIRE 1 ", b" 01 FIRE", b"01  FIRE", b"011 FIRE", b"01 FIRE 1\\x7f",
                  b"1 FIRE", b"01 A", b"01 A 1"):
-        crc = link._crc16_bits(body)
+        crc = _crc16_bits(body)
         yield body + (" %04X\\n" % crc).encode()
         yield body + (" %04x\\n" % crc).encode()
     for n in range(145, 165):
@@ -149,10 +161,10 @@ for line in lines():
     count += 1
     chunk += line
     if count % 8 == 0:
-        got, want = list(a.feed(chunk)), list(b._feed(chunk))
+        got, want = list(a.feed(chunk)), list(portable_feed(b, chunk))
         assert got == want and (a.frames, a.errors) == (b.frames, b.errors), (chunk, got, want)
         chunk = b""
-got, want = list(a.feed(chunk)), list(b._feed(chunk))
+got, want = list(a.feed(chunk)), list(portable_feed(b, chunk))
 assert got == want and (a.frames, a.errors) == (b.frames, b.errors), (chunk, got, want)
 # one chunk longer than 4096 bytes (unoxfw.fast.feed takes it in parts), ending mid-line
 import gc
@@ -164,9 +176,9 @@ for line in lines():
         break
 big = bytes(big)
 x = list(a.feed(big[:4201]))
-y = list(b._feed(big[:4201]))
+y = list(portable_feed(b, big[:4201]))
 assert x == y and (a.frames, a.errors) == (b.frames, b.errors)
-x, y = list(a.feed(big[4201:])), list(b._feed(big[4201:]))
+x, y = list(a.feed(big[4201:])), list(portable_feed(b, big[4201:]))
 assert x == y and (a.frames, a.errors) == (b.frames, b.errors)
 print("ok", crcs, len(cases), refused, count, a.frames, a.errors)
 """
