@@ -1,7 +1,15 @@
 """Shared test settings and fixtures: hypothesis runs derandomised, so every run is the same."""
 
+import signal
+
 import pytest
 from hypothesis import settings
+
+# A run started in the background by a shell without job control inherits SIGINT ignored, and so would every
+# `unox` a test starts: Python leaves an ignored SIGINT ignored. The tests that stop `unox press` or `serve`
+# with Ctrl-C would then wait for nothing, and the process left behind would hold its port for later tests.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # reset to the default across every exec
 
 settings.register_profile("unox", derandomize=True, deadline=None)
 settings.load_profile("unox")
