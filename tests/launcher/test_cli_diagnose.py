@@ -88,3 +88,19 @@ def test_diagnose_prints_the_configured_battery_thresholds_not_the_defaults(tmp_
     assert battery["result"] == "pass", battery
     assert "low below 3450 mV" in battery["detail"] and "refused below 3100 mV" in battery["detail"]
     assert str(LIMITS["low_mv"][0]) not in battery["detail"]
+
+
+@pytest.mark.parametrize("has_link", [True, False])
+def test_a_link_that_dropped_out_is_named_with_what_it_lost_on_the_way(has_link):
+    """At 30 % frames dropped, the link may be down when the report is made (seed 3): the row still gives
+    the counts that say why, so `drop` is named whichever way the seed falls."""
+    from types import SimpleNamespace
+
+    from unox.launcher.diagnostics import check_link
+    from unox.launcher.faults import fault_action
+
+    endpoint = SimpleNamespace(retransmits=3, duplicates=0, decoder=SimpleNamespace(errors=0))
+    launcher = SimpleNamespace(link=SimpleNamespace(endpoint=endpoint)) if has_link else SimpleNamespace()
+    check = check_link(launcher, SimpleNamespace(connected=False))
+    assert check.result == "fail" and check.detail.startswith(fault_action("link"))
+    assert ("3 retransmits (lost frames)" in check.detail) is has_link  # a direct driver has no frames

@@ -251,7 +251,7 @@ def kinds(data: bytes) -> list[str]:
     return [kind for _, kind, _ in Decoder().feed(data)]
 
 
-def test_L1_a_press_and_its_fire_are_one_write_holding_the_ack_then_the_fire():
+def test_L1_a_press_and_its_fire_are_one_write_the_fire_then_the_held_ack():
     port = RetransmittingPort(FakeFirmware())
     launcher = SerialLauncher(port, name="fake5")
     button_seq = port.press()
@@ -260,8 +260,8 @@ def test_L1_a_press_and_its_fire_are_one_write_holding_the_ack_then_the_fire():
     assert launcher.fire(1).fired == 1
     writes = [data for _, data in port.writes[before:]]
     first = list(Decoder().feed(writes[0]))
-    assert [kind for _, kind, _ in first] == ["ACK", "FIRE"]
-    assert first[0][2][0] == f"{button_seq:02X}"
+    assert [kind for _, kind, _ in first] == ["FIRE", "ACK"]  # the FIRE first: the chip acts on it first
+    assert first[1][2][0] == f"{button_seq:02X}"
     assert [kinds(data) for data in writes[1:]] == [["ACK"]]  # the FIRED's ACK, before fire() returned
     assert port.device.endpoint.unacked() == 0 and port.device.endpoint.retransmits == 0
 

@@ -15,9 +15,9 @@ import tty
 import pytest
 import serial
 from unox.launcher.clock import ManualClock
-from unox.launcher.port_link import PortLink, is_local_port
+from unox.launcher.port_link import HEARTBEAT_S, PortLink, is_local_port
 from unox.launcher.serial import SerialLauncher
-from unoxfw.link import PROTOCOL, Decoder, Endpoint
+from unoxfw.link import PROTOCOL, Decoder, Endpoint, encode
 
 BOUND_S = 60.0  # only reached when something is broken: a thread on a loaded machine can wait seconds
 
@@ -70,6 +70,23 @@ def pty_pair():
             pass  # the test closed it already
 
 
+@pytest.fixture
+def started(pty_pair):
+    """Starts a firmware thread on the pty and stops it before the pty closes, also when the test fails:
+    the next test's pty may get the same fd number, and a thread left running would read its bytes."""
+    threads: list[PtyFirmware] = []
+
+    def start(firmware: PtyFirmware) -> PtyFirmware:
+        firmware.start()
+        threads.append(firmware)
+        return firmware
+
+    yield start
+    for thread in threads:
+        if thread.is_alive():
+            thread.stop()
+
+
 def test_a_local_pyserial_port_is_read_directly_and_others_through_their_methods(pty_pair):
     _, port = pty_pair
     assert is_local_port(port)
@@ -77,10 +94,9 @@ def test_a_local_pyserial_port_is_read_directly_and_others_through_their_methods
     assert not is_local_port(object())
 
 
-def test_L1_press_and_fire_over_a_real_pty_frame_for_frame(pty_pair):
+def test_L1_press_and_fire_over_a_real_pty_frame_for_frame(pty_pair, started):
     master, port = pty_pair
-    firmware = PtyFirmware(master)
-    firmware.start()
+    firmware = started(PtyFirmware(master))
     launcher = SerialLauncher(port, name="pty")
     assert launcher.state.firmware == "pty-fw"
     assert launcher.wait_press(timeout=BOUND_S) is True
@@ -146,10 +162,9 @@ class PressOnCommandFirmware(PtyFirmware):
                     self.device.send("FIRED", (args[0], args[0], "-", f"{seq:02X}"), 0, seq)
 
 
-def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pair, monkeypatch):
+def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pair, started, monkeypatch):
     master, port = pty_pair
-    firmware = PressOnCommandFirmware(master)
-    firmware.start()
+    firmware = started(PressOnCommandFirmware(master))
     launcher = SerialLauncher(port, name="pty", clock=ManualClock())  # frozen: no heartbeat, no resend
     fd, real_write, writes = port.fileno(), os.write, []
 
@@ -166,11 +181,53 @@ def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pai
     assert (result.fired, result.fault) == (1, None)
     assert presses_writes == 0  # the press's ACK was held, not written on its own
     first = list(Decoder().feed(writes[0]))
-    assert [kind for _, kind, _ in first] == ["ACK", "FIRE"]  # one syscall: the ACK rides with the FIRE
-    assert first[0][2][0] == f"{firmware.button_seq:02X}"
+    assert [kind for _, kind, _ in first] == ["FIRE", "ACK"]  # one syscall: the ACK rides with the FIRE,
+    assert first[1][2][0] == f"{firmware.button_seq:02X}"  # after it, so the chip acts on the FIRE first
     assert len(writes) == 2  # then only the FIRED's ACK, written before fire() returned
     assert [kind for _, kind, _ in Decoder().feed(writes[1])] == ["ACK"]
     monkeypatch.undo()
     firmware.stop()
     assert [args[0] for args in firmware.fires] == ["1"]  # the FIRED's ACK is checked above, on the host's
     # write
+
+
+def test_L1_a_beat_due_as_the_press_arrives_stays_out_of_the_fires_write(pty_pair, started, monkeypatch):
+    """A beat made while the press's ACK was held went out in a write of its own, ahead of the FIRE (the
+    emulated chip then read the FIRE a loop later: 9.4 ms to the motor instead of 7.7). The FIRE shows the
+    host is there, so the held beat is left out of its write."""
+    master, port = pty_pair
+    firmware = started(PressOnCommandFirmware(master))
+    clock = ManualClock()
+    launcher = SerialLauncher(port, name="pty", clock=clock)
+    fd, real_write, writes = port.fileno(), os.write, []
+
+    def counting_write(target: int, data: bytes) -> int:
+        if target == fd:
+            writes.append(bytes(data))
+        return real_write(target, data)
+
+    monkeypatch.setattr(os, "write", counting_write)
+    clock.sleep(HEARTBEAT_S)  # the next pump, the one that reads the press, owes a beat
+    firmware.press()
+    assert launcher.wait_press() is True
+    assert writes == []  # the ACK and the beat both held for the FIRE
+    assert launcher.fire(1).fired == 1
+    assert [kind for _, kind, _ in Decoder().feed(writes[0])] == ["FIRE", "ACK"]
+    monkeypatch.undo()
+    firmware.stop()
+
+
+def test_L1_resends_go_ahead_of_the_frame_and_acks_after_it(pty_pair):
+    """The firmware's window takes frames in order: a held resend must not land behind the new frame."""
+    master, port = pty_pair
+    link = PortLink(port, name="pty", clock=ManualClock())
+    resend, ack = encode(5, "BEEP", ("1",)), encode(0, "ACK", ("07", "1234"))
+    beat = encode(0, "HEARTBEAT", ("1234",))
+    link._held = [ack, resend, beat]
+    link._write(encode(6, "FIRE", ("1", "9")))
+    wire = os.read(master, 4096)
+    assert [(seq, kind) for seq, kind, _ in Decoder().feed(wire)] == [(5, "BEEP"), (6, "FIRE"), (0, "ACK")]
+    assert link._held == []
+    link._held = [beat]
+    link.flush()  # nothing else to carry the beat: it goes out on its own
+    assert [kind for _, kind, _ in Decoder().feed(os.read(master, 4096))] == ["HEARTBEAT"]

@@ -46,14 +46,16 @@ def run_checks(
 
 
 def check_link(launcher: Launcher, status: LauncherStatus) -> Check:
-    if not status.connected:
-        return Check("link", "fail", fault_action("link"))
     endpoint = getattr(getattr(launcher, "link", None), "endpoint", None)
     if endpoint is None:
+        if not status.connected:
+            return Check("link", "fail", fault_action("link"))
         return Check("link", "pass", "no serial link (direct driver)")
     lost, bad, dups = endpoint.retransmits, endpoint.decoder.errors, endpoint.duplicates
     detail = (f"{count_of(lost, 'retransmit')} (lost frames), {count_of(bad, 'bad frame')} (corrupt), "
               f"{count_of(dups, 'duplicate frame')}")
+    if not status.connected:  # the counts say why a link that dropped out was lossy on the way
+        return Check("link", "fail", f"{fault_action('link')}; before that: {detail}")
     if lost or bad or dups:
         return Check("link", "fail", f"lossy link: {detail}; try another USB cable or port")
     return Check("link", "pass", "clean: " + detail)

@@ -9,9 +9,10 @@ again with their old sequence numbers and the firmware runs each command once.
 The link is down when nothing came from the firmware for QUIET_S (it beats every 250 ms): `alive()`
 says so at once, without waiting for anything.
 
-Frames the link produces while taking input (the ACKs) are held and go out in the same write as the
-next frame the host sends (a press's ACK rides with the FIRE that answers it), and in any case before
-the link waits for input again (`flush()`, which the driver also calls before returning to its caller).
+Frames the link produces while taking input (the ACKs, and the beats and resends that fall due then)
+are held and go out in the same write as the next frame the host sends (a press's ACK rides with the
+FIRE that answers it), and in any case before the link waits for input again (`flush()`, which the driver
+also calls before returning to its caller).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from unox.launcher.device_state import DeviceState
 READ_TIMEOUT_S = 0.01  # a read returns on the first bytes; this only bounds an idle wait
 READ_CHUNK = 4096  # more than any burst of frames the firmware sends between two pumps
 HEARTBEAT_S = 0.5  # sent to the firmware as host_beat_ms; its silence_ms must be at least twice this
+_BEAT = b"00 HEARTBEAT "  # the host's beat on the wire: seq 00, never ACKed
 HELLO_TIMEOUT_S = 2.0
 QUIET_S = 0.9  # the heartbeat timeout: the firmware beats every 250 ms; this silence = link down (< 1 s)
 LOST_S = 2.0  # silence that gives a fire in flight up (the firmware cuts its motor after silence_ms)
@@ -125,8 +127,12 @@ class PortLink:
             self._held.append(frame)
             return
         if self._held:
-            frame = b"".join(self._held) + frame
-            self._held.clear()
+            # Resends first, in their order, then this frame, then the ACKs (seq 00): a FIRE and a press's
+            # ACK fit one 64-byte USB packet, and the chip decodes a whole read before it acts, so a held
+            # beat is left out (this write shows the host is there as well as the beat would).
+            held, self._held = self._held, []
+            frame = (b"".join(f for f in held if not f.startswith(b"00 ")) + frame
+                     + b"".join(f for f in held if f.startswith(b"00 ") and not f.startswith(_BEAT)))
         self._put(frame)
 
     def drop_held(self) -> None:
@@ -236,11 +242,17 @@ class PortLink:
             self._watch_gap(now_s)
         if self.confirming and state.peer_seen == f"{endpoint.epoch:04X}":
             self.confirming = False  # the same firmware, still in our session: go on where we were
-        if not self.confirming:
-            endpoint.poll(now)
-        if now_s - self._last_beat >= HEARTBEAT_S:
-            self._last_beat = now_s
-            endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}",))
+        # held too: a beat or a resend made while a press's ACK waits for its FIRE rides in the FIRE's
+        # write, not in one of its own ahead of it (the chip would read the FIRE a loop later)
+        self._holding = True
+        try:
+            if not self.confirming:
+                endpoint.poll(now)
+            if now_s - self._last_beat >= HEARTBEAT_S:
+                self._last_beat = now_s
+                endpoint.send_unreliable("HEARTBEAT", (f"{endpoint.epoch:04X}",))
+        finally:
+            self._holding = False
         if self.in_session and state.peer_seen is not None and state.peer_seen != f"{endpoint.epoch:04X}":
             self._rebooted()
 
