@@ -78,8 +78,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def refill(device) -> None:
     """As a player does before the hopper runs dry: lid up, cards in, lid down. A press into an empty
-    launcher is not the press path's figure: the feeder has no card in place, so the loop starts that fire
-    (about 1 ms later than the press timer; docs/benchmarks.md)."""
+    launcher is not the press path's figure: with no card in place, its fire starts with a brake and a
+    pull-back, which the loop runs (the brake raises IN1 too, about 1 ms later; docs/benchmarks.md)."""
     if device.model.hopper >= REFILL_BELOW:
         return
     device.open_lid()
