@@ -194,3 +194,28 @@ def test_resume_of_the_same_tournament_goes_on_while_its_killed_coordinator_look
         kill_left(killed, resumed)
     assert resumed.returncode == 0, out
     assert json.loads(out.strip().splitlines()[-1])["over"]
+
+
+def test_resume_of_another_tournaments_journal_under_a_running_ones_name_is_refused(broker, tmp_path):
+    """Last week's journal resumed by mistake while tonight's coordinator runs: the same refusal, and the
+    journal is left as it was."""
+    from unox.tournament.journal import ResultsJournal
+
+    with ResultsJournal(tmp_path / "last-week.db") as journal:  # as `tournament start` keeps it
+        journal.set("plan", Plan(tuple(C_V2_PLAYERS)).to_json())
+        journal.set("name", "club")
+    before = (tmp_path / "last-week.db").read_bytes()
+    running = _start(broker, "club", "--journal", str(tmp_path / "tonight.db"))
+    try:
+        tonight = _open(running)
+        refused = subprocess.run([*UNOX, "tournament", "start", "--broker", broker.url("coordinator", "club"),
+                                  "--resume", str(tmp_path / "last-week.db")],
+                                 capture_output=True, text=True, timeout=WAIT)
+        assert running.poll() is None
+    finally:
+        kill_left(running)
+    assert refused.returncode == 1 and len(refused.stderr.splitlines()) == 1, refused.stderr
+    assert f"runs tournament {tonight} (pid {running.pid} on " in refused.stderr, refused.stderr
+    assert (tmp_path / "last-week.db").read_bytes() == before  # read to learn its id, never written
+    wal = tmp_path / "last-week.db-wal"  # SQLite's reader may make it (and its index), empty
+    assert not wal.exists() or wal.stat().st_size == 0
