@@ -77,16 +77,16 @@ def test_a_second_process_as_the_same_table_replaces_the_first_which_says_so(bro
 
 
 def test_a_second_coordinator_of_the_same_name_replaces_the_first_which_says_so(broker, tmp_path):
-    def start(journal: str) -> subprocess.Popen:
+    def start(journal: str, *more: str) -> subprocess.Popen:
         process = subprocess.Popen(
             [*UNOX, "tournament", "start", "--broker", broker.url("coordinator", "club"), "--players",
-             ",".join(C_V3_PLAYERS), "--journal", str(tmp_path / journal)],
+             ",".join(C_V3_PLAYERS), "--journal", str(tmp_path / journal), *more],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         assert "tournament club: id" in process.stderr.readline()  # the broker took it
         return process
 
     old = start("old.db")
-    new = start("new.db")
+    new = start("new.db", "--replace")  # on purpose: without it the start is refused (test_second_start)
     try:
         _, err = old.communicate(timeout=WAIT)
         assert new.poll() is None
@@ -108,7 +108,7 @@ def test_a_replaced_coordinator_with_a_standings_page_stops_serving_it_and_says_
         read_until(old, "the standings are at")
         new = subprocess.Popen(
             [*UNOX, "tournament", "start", "--broker", broker.url("coordinator", "tv"), "--players",
-             ",".join(C_V2_PLAYERS), "--journal", str(tmp_path / "b.db")],
+             ",".join(C_V2_PLAYERS), "--journal", str(tmp_path / "b.db"), "--replace"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         _, err = old.communicate(timeout=WAIT)
     finally:

@@ -4,6 +4,8 @@ Every result is written to its journal (committed) before it is acknowledged, an
 however often it arrives; the schedule, the round and the standings are retained messages, so a table that
 connects late (or a TV page) reads them at once. After a crash it resumes from its journal: the standings
 come from the journal, and the broker hands over what the tables sent meanwhile (its persistent session).
+Its retained presence says it is alive (and which tournament it runs) until it stops cleanly or the broker
+sends its will, so `tournament start` can refuse a second, different tournament under the same name.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ class Coordinator:
                          {topics.result(address.name, "+"): self._on_result}, on_connect=self._announce,
                          clean_first=not results,
                          presence=(topics.presence(address.name, "coordinator"),
-                                   f"the coordinator of {address.name} (tournament {plan.tournament})"))
+                                   f"the coordinator of {address.name} (tournament {plan.tournament})"),
+                         presence_gone={"tournament": plan.tournament, "boot": self.boot})
 
     def start(self) -> Coordinator:
         self._worker.start()

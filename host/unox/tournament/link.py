@@ -45,6 +45,7 @@ class Link:
         states: tuple[str, ...] = (),
         presence: tuple[str, str] | None = None,
         on_replaced: Callable[[str], None] | None = None,
+        presence_gone: dict[str, Any] | None = None,
     ):
         import paho.mqtt.client as mqtt
 
@@ -56,6 +57,12 @@ class Link:
         self._token = secrets.token_hex(8)
         self._started = time.time()  # the newer of two processes in one place keeps it
         self._claimed = False  # our own presence came back: from now on another's means we were replaced
+        # with `presence_gone` (fields said in our presence, e.g. the tournament id) our presence says we
+        # are alive, and a clean stop or the broker's will (a crash, a lost network) says we are gone, so
+        # a newcomer can tell a running holder of the place from one that ended
+        self._presence_extra = presence_gone
+        self._settled: dict[int, threading.Event] = {}
+        self._settling = threading.Lock()
         if presence is not None:
             self.subscriptions[presence[0]] = self._on_presence
         self.states = states  # topics that carry a state: a repeat of the last payload is not news
@@ -72,6 +79,9 @@ class Link:
             self._client.username_pw_set(address.username, address.password)
         if will is not None:
             self._client.will_set(will[0], will[1], qos=QOS, retain=True)
+        elif presence is not None and presence_gone is not None:
+            self._client.will_set(presence[0], json.dumps(self._presence(gone=True), sort_keys=True), qos=QOS,
+                                  retain=True)
         self._client.reconnect_delay_set(*RECONNECT)
         self._client.on_socket_open = _no_delay
         self._client.on_connect = self._on_connect
@@ -109,6 +119,11 @@ class Link:
         """Disconnect once the broker has what we published (up to `flush` seconds), so a last receipt
         is not lost with the process."""
         deadline = time.monotonic() + flush
+        if (self.presence is not None and self._presence_extra is not None and self._claimed
+                and self.refused is None and self.connected.is_set()):
+            # ended cleanly: the place is free (a replaced process says nothing: the place is another's)
+            self.publish_text(self.presence[0], json.dumps(self._presence(gone=True), sort_keys=True),
+                              retain=True)
         for info in self._pending:
             left = deadline - time.monotonic()
             if left <= 0 or not self.connected.is_set():
@@ -119,6 +134,20 @@ class Link:
                 break  # paho: the message was dropped or the client is not connected
         self._client.disconnect()
         self._client.loop_stop()
+
+    def settle(self, topic: str, timeout: float) -> bool:
+        """Once connected: True when every retained message of our subscriptions has reached us.
+
+        The broker sends a subscription's retained messages before it answers the next SUBSCRIBE on the
+        same connection, so the answer to one more (`topic`, one nobody publishes) comes after them: a
+        missing retained message is then known to be missing, without a guess of how long to wait."""
+        done = threading.Event()
+        with self._settling:  # its answer waits in _on_subscribe until the mid is known here
+            result, mid = self._client.subscribe(topic, QOS)
+            if result != 0:
+                return False
+            self._settled[mid] = done
+        return done.wait(timeout)
 
     def abandon(self) -> None:
         """Stop the network thread without a DISCONNECT: the broker sends our will, as after a crash."""
@@ -145,6 +174,11 @@ class Link:
             self._ready()
 
     def _on_subscribe(self, client: Any, userdata: Any, mid: Any, reasons: Any, properties: Any) -> None:
+        with self._settling:
+            settled = self._settled.pop(mid, None)
+        if settled is not None:
+            settled.set()
+            return
         self._ready()  # connected counts from here: what is published to us from now on reaches us
 
     def _ready(self) -> None:
@@ -183,11 +217,17 @@ class Link:
             return  # not ours to read: a stray publisher's bytes are ignored, never a crash
         handler(message.topic, payload)
 
-    def _claim(self) -> None:
-        assert self.presence is not None
+    def _presence(self, *, gone: bool = False) -> dict[str, Any]:
         mine = {"token": self._token, "pid": os.getpid(), "host": socket.gethostname(),
                 "started": self._started}
-        self._client.publish(self.presence[0], json.dumps(mine, sort_keys=True), qos=QOS, retain=True)
+        if self._presence_extra is not None:
+            mine.update(self._presence_extra, alive=not gone)
+        return mine
+
+    def _claim(self) -> None:
+        assert self.presence is not None
+        self._client.publish(self.presence[0], json.dumps(self._presence(), sort_keys=True), qos=QOS,
+                             retain=True)
 
     def _on_presence(self, topic: str, payload: Any) -> None:
         """Ours back: claimed. Another's after that: a second process took our client id (or our place).

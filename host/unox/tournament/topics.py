@@ -36,8 +36,16 @@ def ack(name: str, table: int | str) -> str:
 
 def presence(name: str, who: str) -> str:
     """Retained: the process that holds `who` (`coordinator`, `table1`, ...) now; a newcomer takes the place
-    and the one it replaced sees another's token here and stops (never two processes under one client id)."""
+    and the one it replaced sees another's token here and stops (never two processes under one client id).
+    The coordinator's also says `alive` (true while it runs, false once it ended or its will was sent) and
+    its tournament id, boot, host, PID and start time, so a new start under its name is refused while it
+    runs."""
     return f"{base(name)}/presence/{who}"
+
+
+def settle(name: str) -> str:
+    """Never published: subscribed to last, its answer says the retained messages before it have arrived."""
+    return f"{base(name)}/settle"
 
 
 def coordinator_id(name: str, tournament: str) -> str:

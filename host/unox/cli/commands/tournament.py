@@ -78,6 +78,9 @@ def _add_start_options(parser: argparse.ArgumentParser) -> None:
                         help="play the whole rotation N times (default 1; C-V2: rounds may be played again)")
     parser.add_argument("--journal", type=Path, metavar="FILE", help="SQLite journal of every result")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the tournament a journal holds")
+    parser.add_argument("--replace", action="store_true",
+                        help="take the place of a running coordinator of another tournament under the same "
+                        "name (it stops, and so do its tables); without it such a start is refused")
     parser.add_argument("--json", action="store_true", help="print the final standings as JSON")
     parser.add_argument("--home-assistant", action="store_true",
                         help="show the tournament in Home Assistant (MQTT discovery on the same broker): "
@@ -117,19 +120,61 @@ def _plan(args: argparse.Namespace, journal: ResultsJournal, name: str, plan: Pl
     return plan
 
 
-def _broker_accepts(address: BrokerAddress) -> None:
-    """Asked before anything is written: a broker that refuses us or does not answer is one line."""
+def _resumed_id(path: Path) -> str | None:
+    """The tournament id a journal holds, read without writing (None when it holds none: _plan says so)."""
+    from unox.tournament.journal import JournalError, read_only
+
+    try:
+        stored, _ = read_only(path)
+    except JournalError as exc:
+        raise CommandError(str(exc)) from exc
+    return stored.get("id") if isinstance(stored, dict) else None
+
+
+def _broker_accepts(address: BrokerAddress) -> dict | None:
+    """Asked before anything is written: a broker that refuses us or does not answer is one line. Returns
+    the retained presence of the name's coordinator when it says it is alive (None when there is none, it
+    ended cleanly, or its will said it is gone)."""
+    from unox.tournament import topics
     from unox.tournament.link import Link, LinkError
 
-    link = Link(address, "", {}, persistent=False).start()
+    seen: dict = {}
+
+    def on_presence(topic: str, payload: object) -> None:
+        if isinstance(payload, dict):
+            seen.update(presence=payload)
+
+    link = Link(address, "", {topics.presence(address.name, "coordinator"): on_presence},
+                persistent=False).start()
     try:
-        if not link.wait_connected(CONNECT_S):
+        if not link.wait_connected(CONNECT_S) or not link.settle(topics.settle(address.name), CONNECT_S):
             raise CommandError(f"no broker answered at {address.host}:{address.port} within {CONNECT_S:g} s; "
                                "is mosquitto running there? Nothing was written")
     except LinkError as exc:
         raise CommandError(f"{exc}. Nothing was written") from exc
     finally:
         link.stop(flush=0)
+    presence = seen.get("presence")
+    return presence if isinstance(presence, dict) and presence.get("alive") is True else None
+
+
+def _refuse_a_second(name: str, running: dict | None, tournament: str | None) -> None:
+    """A new tournament (or another one's journal resumed) under the name of a coordinator that says it is
+    alive would stop that tournament's night: refused in one line unless `--replace`. The same tournament's
+    `--resume` goes ahead: its old coordinator was killed (its will may not be out yet) or is the one to
+    take over from, as before."""
+    if running is None or (tournament is not None and running.get("tournament") == tournament):
+        return
+    import time
+
+    started = running.get("started")
+    since = (time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(started))
+             if isinstance(started, (int, float)) else "an unknown time")
+    raise CommandError(
+        f"the coordinator of {name} runs tournament {str(running.get('tournament'))[:16]} (pid "
+        f"{str(running.get('pid'))[:12]} on {str(running.get('host'))[:60]}, since {since}); nothing was "
+        "written. Continue it with --resume JOURNAL on that machine, stop it first, or add --replace to take "
+        "its place on purpose (its tables stop)")
 
 
 def new_plan(args: argparse.Namespace) -> Plan:
@@ -172,7 +217,9 @@ def run_start(args: argparse.Namespace, page: tuple[str, int] | None = None) -> 
     if args.resume is not None and not args.resume.is_file():
         raise CommandError(f"no journal at {args.resume}; give the file written by --journal")
     fresh = new_plan(args) if args.resume is None else None
-    _broker_accepts(address)
+    running = _broker_accepts(address)
+    if not args.replace:
+        _refuse_a_second(address.name, running, _resumed_id(args.resume) if args.resume is not None else None)
     try:
         journal = ResultsJournal(args.journal or args.resume, durable="process")
     except JournalError as exc:
