@@ -142,7 +142,7 @@ def test_a_name_whose_tournament_ended_or_was_stopped_starts_again_without_repla
     assert json.loads(out.strip().splitlines()[-1])["results"] == len(last_week.hands())
 
 
-def test_a_killed_coordinators_will_frees_its_name_and_its_resume_goes_on(broker, tmp_path):
+def test_a_killed_coordinators_will_frees_its_name(broker, tmp_path):
     """kill -9: the broker sends the will (alive false) as soon as the connection drops, and a new
     tournament starts under the name without --replace."""
     presence = Presence(broker, "club")
