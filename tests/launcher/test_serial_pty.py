@@ -162,10 +162,8 @@ class PressOnCommandFirmware(PtyFirmware):
                     self.device.send("FIRED", (args[0], args[0], "-", f"{seq:02X}"), 0, seq)
 
 
-def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pair, started, monkeypatch):
-    master, port = pty_pair
-    firmware = started(PressOnCommandFirmware(master))
-    launcher = SerialLauncher(port, name="pty", clock=ManualClock())  # frozen: no heartbeat, no resend
+def port_writes(port: serial.Serial, monkeypatch) -> list[bytes]:
+    """Every `os.write` the host makes on `port` from now on, each as the bytes of one syscall."""
     fd, real_write, writes = port.fileno(), os.write, []
 
     def counting_write(target: int, data: bytes) -> int:
@@ -174,6 +172,14 @@ def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pai
         return real_write(target, data)
 
     monkeypatch.setattr(os, "write", counting_write)
+    return writes
+
+
+def test_L1_a_press_costs_one_write_syscall_holding_its_ack_and_the_fire(pty_pair, started, monkeypatch):
+    master, port = pty_pair
+    firmware = started(PressOnCommandFirmware(master))
+    launcher = SerialLauncher(port, name="pty", clock=ManualClock())  # frozen: no heartbeat, no resend
+    writes = port_writes(port, monkeypatch)
     firmware.press()
     assert launcher.wait_press() is True
     presses_writes = len(writes)
@@ -199,16 +205,13 @@ def test_L1_a_beat_due_as_the_press_arrives_stays_out_of_the_fires_write(pty_pai
     firmware = started(PressOnCommandFirmware(master))
     clock = ManualClock()
     launcher = SerialLauncher(port, name="pty", clock=clock)
-    fd, real_write, writes = port.fileno(), os.write, []
-
-    def counting_write(target: int, data: bytes) -> int:
-        if target == fd:
-            writes.append(bytes(data))
-        return real_write(target, data)
-
-    monkeypatch.setattr(os, "write", counting_write)
+    link = launcher.link
+    link.wait(lambda: link.endpoint.unacked() == 0, None)  # the handshake's CONFIG ACKed: no resend falls due
+    link.flush()
+    writes = port_writes(port, monkeypatch)
     clock.sleep(HEARTBEAT_S)  # the next pump, the one that reads the press, owes a beat
     firmware.press()
+    assert select.select([port.fileno()], [], [], BOUND_S)[0]  # the BUTTON is there for that first pump
     assert launcher.wait_press() is True
     assert writes == []  # the ACK and the beat both held for the FIRE
     assert launcher.fire(1).fired == 1
